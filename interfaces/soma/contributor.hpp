@@ -1,0 +1,47 @@
+#pragma once
+/// \file contributor.hpp
+/// \brief What elements and forces have in common: they add to the residual and Jacobian.
+
+#include "soma/api.hpp"
+#include "soma/assembly.hpp"
+
+#include <string>
+
+namespace soma {
+
+/// A term of the residual F(t, q, v, a) (see assembly.hpp).
+class SOMA_API Contributor {
+public:
+    virtual ~Contributor();
+
+    /// The scene name (elements: their `name`; forces: their `name` or their type).
+    const std::string& name() const { return name_; }
+    void set_name(std::string name) { name_ = std::move(name); }
+
+    /// Declares every stencil this term will add to. Called once after DOFs are bound, and
+    /// again whenever pattern_changed() returns true at the start of a step.
+    virtual void declare_pattern(PatternBuilder& pattern) = 0;
+
+    /// Adds this term's part of F and, when assembly.wants_jacobian(), of J. Must not allocate.
+    virtual void add_residual_and_jacobian(const EvalContext& context, Assembly& assembly) = 0;
+
+    /// Potential energy of conservative terms at context.q (0 for dissipative terms).
+    virtual double potential_energy(const EvalContext& context) const;
+
+    /// False when dF/dq or dF/dv is unsymmetric (friction); the kernel then tells the user if
+    /// the chosen linear solver only reads one triangle.
+    virtual bool symmetric_jacobian() const { return true; }
+
+    /// Step hooks: state carried across steps (rod reference frames, contact candidates).
+    virtual void begin_step(const State& start);
+    virtual void commit_step(const State& end);
+    virtual void reject_step();
+
+    /// True when the stencils must be declared again (contact pairs appeared or vanished).
+    virtual bool pattern_changed() const { return false; }
+
+private:
+    std::string name_;
+};
+
+}  // namespace soma

@@ -1,0 +1,74 @@
+#pragma once
+/// \file element.hpp
+/// \brief A body model that owns DOFs (discrete rod, shell, GVS rod, solid, rigid body).
+
+#include "soma/api.hpp"
+#include "soma/contributor.hpp"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace soma {
+
+/// The points an element exposes to forces and output. In this version a point's position is
+/// three of the element's DOFs (identity map), which holds for rods, shells and solids.
+/// Elements whose points are nonlinear in q (GVS rods) will add a point Jacobian here.
+struct Geometry {
+    std::vector<std::array<Index, 3>> point_dofs;  ///< global DOFs of x, y, z of each point
+    std::vector<double> point_mass;                ///< lumped translational mass (kg)
+    std::vector<double> point_length;              ///< Voronoi length (m) along rod edges, 0 for pure-shell points
+    std::vector<std::array<Index, 2>> edges;       ///< rod edges (point indices), for output and contact
+    std::vector<std::array<Index, 3>> triangles;   ///< surface triangles (point indices)
+    std::vector<double> point_radius;              ///< contact radius of each point (m); rods: cross-section radius
+    double density = 0.0;                          ///< material density (kg/m^3), for buoyancy
+};
+
+/// A named family of DOFs a scene can select for boundary conditions, e.g. "nodes" (3 per
+/// node: x, y, z) or "edges" (1 per edge: twist angle).
+struct DofGroup {
+    std::string name;
+    int dofs_per_item = 1;
+    Index count = 0;
+    std::vector<std::string> component_names;  ///< e.g. {"x", "y", "z"} or {"twist"}
+};
+
+/// A body model. The kernel assigns global indices to its local DOFs (two elements may share
+/// a node: both local DOFs map to one global DOF) and calls bind() before declare_pattern().
+class SOMA_API Element : public Contributor {
+public:
+    ~Element() override;
+
+    /// Number of local DOFs.
+    virtual Index dof_count() const = 0;
+    /// Initial configuration and velocity in local DOF order (size dof_count()).
+    virtual void initial_state(VectorX& q_local, VectorX& v_local) const = 0;
+    /// DOF families for boundary conditions and shared nodes ("nodes" must be the points).
+    virtual std::vector<DofGroup> dof_groups() const = 0;
+    /// Local DOF of component `component` of item `item` of `group`.
+    virtual Index group_dof(const std::string& group, Index item, int component) const = 0;
+    /// Human-readable meaning of a local DOF, for Newton diagnostics ("node 12 z").
+    virtual std::string describe_dof(Index local) const = 0;
+
+    /// Points, edges and triangles in global DOF numbering (valid after bind()).
+    virtual const Geometry& geometry() const = 0;
+    /// Kinetic energy 1/2 v^T M v at the given global state.
+    virtual double kinetic_energy(const EvalContext& context) const = 0;
+
+    /// Stores the local-to-global DOF map and lets the element build global-index tables.
+    void bind(std::vector<Index> local_to_global) {
+        global_ = std::move(local_to_global);
+        on_bind();
+    }
+    Index global_dof(Index local) const { return global_[static_cast<std::size_t>(local)]; }
+    const std::vector<Index>& global_dofs() const { return global_; }
+
+protected:
+    /// Called by bind(); build geometry() and any global index tables here.
+    virtual void on_bind() = 0;
+
+private:
+    std::vector<Index> global_;
+};
+
+}  // namespace soma

@@ -1,0 +1,46 @@
+#pragma once
+/// \file observer.hpp
+/// \brief Outputs and probes: CSV time series, VTK frames, checkpoints.
+
+#include "soma/api.hpp"
+#include <filesystem>
+#include <vector>
+
+namespace soma {
+
+class SceneView;
+
+/// What happened in one accepted step.
+struct StepInfo {
+    long step = 0;               ///< accepted steps so far (0 for the initial state)
+    double t = 0.0;
+    double dt = 0.0;             ///< size of the step just taken
+    int newton_iterations = 0;   ///< of the accepted attempt
+    int retries = 0;             ///< rejected attempts before it
+    double wall_seconds = 0.0;   ///< wall time of the step, retries included
+};
+
+/// Totals of a run.
+struct RunSummary {
+    long steps = 0;
+    long newton_iterations = 0;
+    long retries = 0;
+    double simulated_time = 0.0;
+    double wall_seconds = 0.0;
+    bool completed = false;      ///< false when the run stopped early (divergence)
+};
+
+/// Writes output. Every observe() leaves complete, readable files behind, so a run that stops
+/// early keeps everything written so far.
+class SOMA_API Observer {
+public:
+    virtual ~Observer();
+    virtual void begin(const SceneView& scene, const std::filesystem::path& output_dir) = 0;
+    /// Called for the initial state (step 0) and after every accepted step.
+    virtual void observe(const SceneView& scene, const StepInfo& info) = 0;
+    virtual void end(const SceneView& scene, const RunSummary& summary);
+    /// Files written, for the run summary.
+    virtual std::vector<std::filesystem::path> files() const { return {}; }
+};
+
+}  // namespace soma

@@ -1,0 +1,34 @@
+#pragma once
+/// \file scene_view.hpp
+/// \brief Read access to the built simulation: what forces bind to and observers record.
+
+#include "soma/api.hpp"
+#include "soma/assembly.hpp"
+
+#include <string>
+#include <vector>
+
+namespace soma {
+
+class Element;
+class Contributor;
+
+/// The kernel's simulation as forces (at bind time) and observers (every output step) see it.
+class SOMA_API SceneView {
+public:
+    virtual ~SceneView();
+    virtual const std::vector<Element*>& elements() const = 0;
+    /// The element with this scene name, or nullptr.
+    virtual Element* find_element(const std::string& name) const = 0;
+    /// Every residual term: elements first, then forces, in scene order.
+    virtual const std::vector<Contributor*>& contributors() const = 0;
+    /// The current committed state.
+    virtual const State& state() const = 0;
+    /// Kinetic energy of all elements and potential energy of all terms at the current state.
+    virtual double kinetic_energy() const = 0;
+    virtual double potential_energy() const = 0;
+    /// Potential energy of one contributor at the current state.
+    virtual double potential_energy(const Contributor& term) const = 0;
+};
+
+}  // namespace soma

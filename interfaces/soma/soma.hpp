@@ -1,0 +1,17 @@
+#pragma once
+/// \file soma.hpp
+/// \brief Everything a plugin needs: include this one header.
+
+#include "soma/api.hpp"
+#include "soma/assembly.hpp"
+#include "soma/constraint.hpp"
+#include "soma/contributor.hpp"
+#include "soma/element.hpp"
+#include "soma/force.hpp"
+#include "soma/integrator.hpp"
+#include "soma/linear_solver.hpp"
+#include "soma/observer.hpp"
+#include "soma/parameters.hpp"
+#include "soma/registry.hpp"
+#include "soma/scene_view.hpp"
+#include "soma/types.hpp"

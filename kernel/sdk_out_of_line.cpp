@@ -1,0 +1,25 @@
+// Out-of-line virtual destructors and default hooks of the SDK interfaces. Defining them in
+// libsoma_kernel gives every interface one vtable and one typeinfo, so dynamic_cast and
+// exceptions work across plugin libraries.
+#include "soma/soma.hpp"
+
+namespace soma {
+
+PatternBuilder::~PatternBuilder() = default;
+Contributor::~Contributor() = default;
+double Contributor::potential_energy(const EvalContext&) const { return 0.0; }
+void Contributor::begin_step(const State&) {}
+void Contributor::commit_step(const State&) {}
+void Contributor::reject_step() {}
+Element::~Element() = default;
+Force::~Force() = default;
+Constraint::~Constraint() = default;
+System::~System() = default;
+Integrator::~Integrator() = default;
+LinearSolver::~LinearSolver() = default;
+Observer::~Observer() = default;
+void Observer::end(const SceneView&, const RunSummary&) {}
+SceneView::~SceneView() = default;
+Registry::~Registry() = default;
+
+}  // namespace soma
