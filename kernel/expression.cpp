@@ -1,1 +1,33 @@
-// placeholder: being written
+#include "expression.hpp"
+
+#include <muParser.h>
+
+#include <cmath>
+
+namespace soma {
+
+TimeExpression::TimeExpression(const std::string& text, const SourceLocation& where)
+    : text_(text), where_(where), time_(std::make_unique<double>(0.0)), parser_(std::make_unique<mu::Parser>()) {
+    try {
+        parser_->DefineVar("t", time_.get());
+        parser_->SetExpr(text);
+        (void)parser_->Eval();  // reports syntax errors and unknown names now, not mid-run
+    } catch (const mu::Parser::exception_type& e) {
+        throw InputError(where, "invalid expression '" + text + "': " + e.GetMsg() +
+                                    " (the only variable is t; functions: sin, cos, tan, exp, log, sqrt, min, max, ...)");
+    }
+}
+
+TimeExpression::~TimeExpression() = default;
+TimeExpression::TimeExpression(TimeExpression&&) noexcept = default;
+TimeExpression& TimeExpression::operator=(TimeExpression&&) noexcept = default;
+
+double TimeExpression::operator()(double t) const {
+    *time_ = t;
+    const double value = parser_->Eval();
+    if (!std::isfinite(value))
+        throw InputError(where_, "expression '" + text_ + "' is not finite at t = " + std::to_string(t));
+    return value;
+}
+
+}  // namespace soma

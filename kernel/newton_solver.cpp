@@ -1,1 +1,218 @@
-// placeholder: being written
+// The Newton solver shared by every integrator (digest 000 §3.2-3.5, generalised to the
+// affine step map of integrator.hpp), residual evaluation over the cached pattern, step
+// commit/reject, and the failure diagnosis.
+#include "simulation.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace soma {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+}  // namespace
+
+void Simulation::rebuild_pattern() {
+    assembler_.clear();
+    for (Contributor* c : contributors_) c->declare_pattern(assembler_);
+    assembler_.build(dofs_.free_index(), dofs_.free_count());
+    solver_->analyze(assembler_.jacobian());
+}
+
+void Simulation::begin_attempt() {
+    for (Contributor* c : contributors_) c->begin_step(state_);
+    const bool changed = std::any_of(contributors_.begin(), contributors_.end(),
+                                     [](const Contributor* c) { return c->pattern_changed(); });
+    if (changed) rebuild_pattern();
+}
+
+void Simulation::reject_attempt() {
+    for (Contributor* c : contributors_) c->reject_step();
+}
+
+double Simulation::prescribed_value(const Prescribed& p, double t) const {
+    return p.initial + expressions_[p.expression](t);
+}
+
+void Simulation::set_constrained_unknowns(const AffineStep& step, VectorX& x) const {
+    // x is chosen so that q = q_pred + c_q x hits the constrained value exactly.
+    const double c_q = step.coefficients.c_q;
+    if (c_q != 0.0) {
+        for (Index dof : fixed_) x[dof] = (state_.q[dof] - step.q_pred[dof]) / c_q;
+        for (const Prescribed& p : prescribed_) x[p.dof] = (prescribed_value(p, step.t_eval) - step.q_pred[p.dof]) / c_q;
+        return;
+    }
+    // An acceleration-only solve (c = (0, 0, c_a), Newmark's initial acceleration): constrained
+    // DOFs take their own acceleration: 0 when fixed, the expression's second derivative when
+    // prescribed (central difference; 1e-4 s resolves the smooth motions scenes prescribe).
+    const double c_a = step.coefficients.c_a;
+    for (Index dof : fixed_) x[dof] = -step.a_pred[dof] / c_a;
+    constexpr double h = 1e-4;
+    for (const Prescribed& p : prescribed_) {
+        const double t = step.t_eval;
+        const double second = (prescribed_value(p, t + h) - 2.0 * prescribed_value(p, t) + prescribed_value(p, t - h)) / (h * h);
+        x[p.dof] = (second - step.a_pred[p.dof]) / c_a;
+    }
+}
+
+double Simulation::evaluate(const AffineStep& step, const VectorX& x, bool with_jacobian) {
+    const auto start = Clock::now();
+    const JacobianCoefficients& c = step.coefficients;
+    q_ = step.q_pred + c.c_q * x;
+    v_ = step.v_pred + c.c_v * x;
+    a_ = step.a_pred + c.c_a * x;
+    residual_.setZero();
+    SparseMatrix& jacobian = assembler_.jacobian();
+    if (with_jacobian) std::fill(jacobian.valuePtr(), jacobian.valuePtr() + jacobian.nonZeros(), 0.0);
+    context_.t = step.t_eval;
+    context_.dt = step.dt;
+    context_.load_factor = step.load_factor;
+    context_.q = &q_;
+    context_.v = &v_;
+    context_.a = &a_;
+    context_.step_start = &state_;
+    context_.coefficients = c;
+    Assembly assembly = assembler_.assembly(residual_, with_jacobian, c);
+    for (Contributor* term : contributors_) term->add_residual_and_jacobian(context_, assembly);
+    const auto& free_dofs = dofs_.free_dofs();
+    for (Index i = 0; i < dofs_.free_count(); ++i) residual_free_[i] = residual_[free_dofs[i]];
+    timings_.assembly += seconds_since(start);
+    ++timings_.evaluations;
+    return residual_free_.norm();
+}
+
+NewtonReport Simulation::solve(const AffineStep& step, VectorX& x) {
+    NewtonReport report;
+    set_constrained_unknowns(step, x);
+    const auto& free_dofs = dofs_.free_dofs();
+    const Index nf = dofs_.free_count();
+    const double increment_scale = step.dt > 0.0 && step.coefficients.c_v > 0.0 ? 1.0 / step.dt : 1.0;
+
+    double norm = evaluate(step, x, true);
+    report.initial_residual = norm;
+    bool have_jacobian = true;
+    double last_increment = std::numeric_limits<double>::infinity();
+    for (int iteration = 0;; ++iteration) {
+        report.iterations = iteration;
+        report.residual = norm;
+        if (!std::isfinite(norm)) {
+            report.diagnosis = diagnose(step, "the residual is not finite (NaN or infinity)");
+            return report;
+        }
+        const bool converged = norm <= newton_.absolute_tolerance ||
+                               (newton_.relative_tolerance > 0.0 && norm <= newton_.relative_tolerance * report.initial_residual) ||
+                               (newton_.increment_tolerance > 0.0 && last_increment <= newton_.increment_tolerance);
+        if (converged) {
+            report.converged = true;
+            q_ = step.q_pred + step.coefficients.c_q * x;  // leave q_/v_/a_ at the solution
+            return report;
+        }
+        if (iteration == newton_.max_iterations) {
+            report.diagnosis = diagnose(
+                step, fmt::format("Newton did not converge in {} iterations: |F| = {:.3e} (first iterate {:.3e}; "
+                                  "absolute tolerance {:.1e}, relative {:.1e})",
+                                  iteration, norm, report.initial_residual, newton_.absolute_tolerance,
+                                  newton_.relative_tolerance));
+            return report;
+        }
+        if (!have_jacobian) evaluate(step, x, true);
+
+        auto t0 = Clock::now();
+        const bool factorized = solver_->factorize(assembler_.jacobian());
+        timings_.factorization += seconds_since(t0);
+        ++timings_.factorizations;
+        if (!factorized) {
+            report.diagnosis = diagnose(step, "the linear solver failed to factorize the Jacobian: " + solver_->last_error());
+            return report;
+        }
+        residual_free_ *= -1.0;
+        t0 = Clock::now();
+        const bool solved = solver_->solve(residual_free_, step_free_);
+        timings_.solve += seconds_since(t0);
+        residual_free_ *= -1.0;
+        if (!solved || !step_free_.allFinite()) {
+            report.diagnosis = diagnose(step, "the linear solve failed: " +
+                                                  (solved ? std::string("non-finite Newton step") : solver_->last_error()));
+            return report;
+        }
+
+        // Backtracking line search on phi = 1/2 |F|^2 (Armijo, slope -|F|^2 for an exact Newton step).
+        // The full step is evaluated with its Jacobian, so an accepted full step costs one assembly.
+        double alpha = 1.0;
+        const double phi0 = 0.5 * norm * norm;
+        double trial_norm = 0.0;
+        for (int attempt = 0;; ++attempt) {
+            x_trial_ = x;
+            for (Index i = 0; i < nf; ++i) x_trial_[free_dofs[i]] += alpha * step_free_[i];
+            const bool full = attempt == 0;
+            trial_norm = evaluate(step, x_trial_, full);
+            have_jacobian = full;
+            const double phi = 0.5 * trial_norm * trial_norm;
+            if (!newton_.line_search || (std::isfinite(phi) && phi <= (1.0 - 2.0e-4 * alpha) * phi0)) break;
+            if (attempt + 1 >= newton_.line_search_steps) break;  // take the smallest step tried
+            alpha *= 0.5;
+        }
+        x.swap(x_trial_);
+        last_increment = alpha * step.coefficients.c_q * step_free_.cwiseAbs().maxCoeff() * increment_scale;
+        norm = trial_norm;
+    }
+}
+
+void Simulation::commit(State next) {
+    for (const Prescribed& p : prescribed_) next.q[p.dof] = prescribed_value(p, next.t);
+    for (Index dof : fixed_) {
+        next.v[dof] = 0.0;
+        next.a[dof] = 0.0;
+    }
+    state_ = std::move(next);
+    for (Contributor* c : contributors_) c->commit_step(state_);
+}
+
+std::string Simulation::describe_global_dof(Index global) const {
+    const auto [element, local] = dofs_.owner(global);
+    return fmt::format("{} {}", elements_[element]->name(), elements_[element]->describe_dof(local));
+}
+
+std::string Simulation::diagnose(const AffineStep& step, const std::string& what) {
+    // Failure path: allocation is fine here. Show the worst free DOFs and, for the worst one,
+    // which terms of the residual push on it.
+    std::string text = fmt::format("at t = {:.6g} s (dt = {:.3g} s): {}", state_.t, step.dt, what);
+    const auto& free_dofs = dofs_.free_dofs();
+    std::vector<Index> order(static_cast<std::size_t>(dofs_.free_count()));
+    for (Index i = 0; i < dofs_.free_count(); ++i) order[i] = i;
+    auto magnitude = [&](Index i) {
+        const double r = residual_free_[i];
+        return std::isfinite(r) ? std::abs(r) : std::numeric_limits<double>::infinity();
+    };
+    const std::size_t shown = std::min<std::size_t>(3, order.size());
+    std::partial_sort(order.begin(), order.begin() + static_cast<long>(shown), order.end(),
+                      [&](Index a, Index b) { return magnitude(a) > magnitude(b); });
+    for (std::size_t k = 0; k < shown; ++k) {
+        const Index g = free_dofs[order[k]];
+        text += fmt::format("\n  residual {:+.3e} at {} (q = {:.6g})", residual_free_[order[k]], describe_global_dof(g), q_[g]);
+    }
+    if (shown > 0) {
+        const Index g = free_dofs[order[0]];
+        VectorX partial = VectorX::Zero(dofs_.global_count());
+        SparseAssembler scratch;
+        for (Contributor* term : contributors_) {
+            scratch.clear();
+            term->declare_pattern(scratch);
+            scratch.build(dofs_.free_index(), dofs_.free_count());
+            partial.setZero();
+            Assembly assembly = scratch.assembly(partial, false, step.coefficients);
+            term->add_residual_and_jacobian(context_, assembly);
+            if (partial[g] != 0.0) text += fmt::format("\n    from '{}': {:+.3e}", term->name(), partial[g]);
+        }
+    }
+    return text;
+}
+
+}  // namespace soma

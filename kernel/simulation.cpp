@@ -1,1 +1,338 @@
-// placeholder: being written
+// Building a Simulation from a validated scene, and its SceneView side.
+// The Newton solve and residual evaluation are in newton_solver.cpp.
+#include "simulation.hpp"
+
+#include "plugin_loader.hpp"
+#include "scene_validation.hpp"
+#include "type_registry.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <set>
+
+namespace soma {
+
+ParameterSchema scene_schema() {
+    ParameterSchema s("scene", "A Soma scene file: what to simulate, how, and what to write.");
+    ParameterSchema simulation("simulation", "Time span of the run.");
+    simulation.real("duration", "simulated time span").unit("s").require().positive();
+    simulation.real("start_time", "time of the initial state").unit("s").fallback(0.0);
+    s.map("simulation", "time span", std::move(simulation)).require();
+    s.string_list("plugin_paths", "extra plugin libraries or folders, relative to the scene file")
+        .fallback(std::vector<std::string>{});
+    ParameterSchema output("output", "Where results go.");
+    output.string("directory", "output folder, relative to the working directory "
+                               "(default out/<scene file name>; `soma run --output` overrides)")
+        .fallback(std::string{});
+    s.map("output", "output settings", std::move(output));
+    s.typed("integrator", "time integrator (implicit_euler, implicit_midpoint, newmark, statics, ...)",
+            TypeKind::integrator)
+        .require();
+    s.typed("linear_solver", "sparse linear solver for the Newton steps (default: eigen_ldlt)",
+            TypeKind::linear_solver);
+    s.typed_list("elements", "bodies: rods, shells, ...", TypeKind::element).require();
+    ParameterSchema shared("shared_nodes", "Nodes of different elements that are one node (same DOFs).");
+    shared.string_list("elements", "element names, one per shared node").require();
+    shared.integer_list("nodes", "node index in each element (negative counts from the end)").require();
+    s.map_list("shared_nodes", "nodes merged across elements (joints of rod networks)", std::move(shared));
+    s.typed_list("forces", "external and interaction forces", TypeKind::force);
+    s.typed_list("outputs", "CSV series, VTK frames, ...", TypeKind::observer);
+    return s;
+}
+
+void load_scene_plugins(const SceneDocument& scene, PluginLoader& loader) {
+    loader.load_defaults();
+    const YAML::Node paths = scene.root["plugin_paths"];
+    if (!paths) return;
+    if (!paths.IsSequence())
+        throw InputError(SourceLocation{scene.file, paths.Mark().line + 1, paths.Mark().column + 1, "plugin_paths"},
+                         "expected a list of plugin files or folders");
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+        const YAML::Node item = paths[i];
+        SourceLocation where{scene.file, item.Mark().line + 1, item.Mark().column + 1, fmt::format("plugin_paths[{}]", i)};
+        if (!item.IsScalar()) throw InputError(where, "expected a path string");
+        std::filesystem::path p = item.as<std::string>();
+        if (p.is_relative()) p = scene.directory / p;
+        try {
+            loader.load_path(p, "the scene's plugin_paths");
+        } catch (const std::exception& e) {
+            throw InputError(where, e.what());
+        }
+    }
+}
+
+namespace {
+
+/// Resolves a possibly negative index into [0, count); throws at `where` when out of range.
+Index resolve_index(long index, Index count, const Parameters& block, const std::string& key, const std::string& what) {
+    const long resolved = index < 0 ? index + count : index;
+    if (resolved < 0 || resolved >= count)
+        block.fail(key, fmt::format("{} index {} is out of range: this element has {} {} (valid: {}..{}, or -{}..-1)",
+                                    what, index, count, what + "s", 0, count - 1, count));
+    return static_cast<Index>(resolved);
+}
+
+const DofGroup* find_group(const std::vector<DofGroup>& groups, const std::string& name) {
+    for (const auto& g : groups)
+        if (g.name == name) return &g;
+    return nullptr;
+}
+
+template <class T>
+const Factory<T>& factory_of(const TypeRegistry::Entry& entry) {
+    return std::get<Factory<T>>(entry.factory);
+}
+
+/// A validated block for a typed key absent from the scene (the documented default type).
+Parameters default_typed_block(const TypeRegistry& registry, const std::string& key, TypeKind kind,
+                               const std::string& type) {
+    ParameterSchema wrapper("default", "");
+    wrapper.typed(key, "", kind);
+    const SceneDocument doc = load_scene_text(key + ": {type: " + type + "}", "<default " + key + ">");
+    return make_scene_parameters(doc, wrapper, registry).block(key);
+}
+
+}  // namespace
+
+Simulation::Simulation(const SceneDocument& scene, const TypeRegistry& registry) {
+    const ParameterSchema schema = scene_schema();
+    const Parameters root = make_scene_parameters(scene, schema, registry);
+
+    const Parameters sim = root.block("simulation");
+    start_time_ = sim.real("start_time");
+    end_time_ = start_time_ + sim.real("duration");
+    output_directory_ = root.block("output").string("directory");
+
+    // Elements: construct, then number DOFs (shared nodes merge), then bind.
+    std::set<std::string> names;
+    for (const Parameters& block : root.blocks("elements")) {
+        const auto* entry = registry.find(TypeKind::element, block.type_name());
+        const std::string name = block.string("name");
+        if (!names.insert(name).second)
+            block.fail("name", fmt::format("duplicate element name '{}': element names must be unique", name));
+        std::unique_ptr<Element> element = factory_of<Element>(*entry)(block);
+        element->set_name(name);
+        element_views_.push_back(element.get());
+        elements_.push_back(std::move(element));
+        element_parameters_.push_back(block);
+    }
+    std::vector<Index> counts;
+    for (const auto& e : elements_) counts.push_back(e->dof_count());
+    dofs_ = DofMap(counts);
+    build_shared_nodes(root);
+    dofs_.finalize();
+    for (std::size_t e = 0; e < elements_.size(); ++e) elements_[e]->bind(dofs_.element_map(static_cast<Index>(e)));
+
+    // Initial state; shared DOFs must start at the same value in every element.
+    const Index n = dofs_.global_count();
+    state_.t = start_time_;
+    state_.q = VectorX::Zero(n);
+    state_.v = VectorX::Zero(n);
+    state_.a = VectorX::Zero(n);
+    std::vector<char> written(static_cast<std::size_t>(n), 0);
+    for (std::size_t e = 0; e < elements_.size(); ++e) {
+        VectorX q_local(elements_[e]->dof_count()), v_local(elements_[e]->dof_count());
+        elements_[e]->initial_state(q_local, v_local);
+        for (Index l = 0; l < q_local.size(); ++l) {
+            const Index g = elements_[e]->global_dof(l);
+            if (written[g]) {
+                const double scale = std::max({1.0, std::abs(state_.q[g]), std::abs(q_local[l])});
+                if (std::abs(state_.q[g] - q_local[l]) > 1e-9 * scale)
+                    element_parameters_[e].fail(
+                        "name", fmt::format("shared DOF '{}' starts at {} in this element but at {} in '{}': shared "
+                                            "nodes must coincide initially",
+                                            elements_[e]->describe_dof(l), q_local[l], state_.q[g],
+                                            elements_[dofs_.owner(g).first]->name()));
+                continue;
+            }
+            written[g] = 1;
+            state_.q[g] = q_local[l];
+            state_.v[g] = v_local[l];
+        }
+    }
+
+    build_boundary_conditions();
+    for (const auto& e : elements_) contributors_.push_back(e.get());
+    build_forces(root, registry);
+    build_solver_and_integrator(root, registry);
+
+    for (const Parameters& block : root.blocks("outputs")) {
+        const auto* entry = registry.find(TypeKind::observer, block.type_name());
+        observers_.push_back(factory_of<Observer>(*entry)(block));
+    }
+
+    // Newton work buffers.
+    q_ = state_.q;
+    v_ = state_.v;
+    a_ = state_.a;
+    residual_ = VectorX::Zero(n);
+    residual_free_ = VectorX::Zero(dofs_.free_count());
+    step_free_ = VectorX::Zero(dofs_.free_count());
+    x_trial_ = VectorX::Zero(n);
+    rebuild_pattern();
+
+    // Elements see the initial state as committed (reference frames etc.).
+    for (Contributor* c : contributors_) c->commit_step(state_);
+}
+
+void Simulation::build_solver_and_integrator(const Parameters& root, const TypeRegistry& registry) {
+    const Parameters solver_block = root.has("linear_solver")
+                                        ? root.block("linear_solver")
+                                        : default_typed_block(registry, "linear_solver", TypeKind::linear_solver, "eigen_ldlt");
+    const auto* solver_entry = registry.find(TypeKind::linear_solver, solver_block.type_name());
+    if (!solver_entry)
+        throw InputError(solver_block.location(), registry.unknown_type_message(TypeKind::linear_solver, solver_block.type_name()));
+    solver_ = factory_of<LinearSolver>(*solver_entry)(solver_block);
+    const LinearSolverCapabilities caps = solver_->capabilities();
+    if (!caps.unsymmetric)
+        for (const Contributor* c : contributors_)
+            if (!c->symmetric_jacobian())
+                notes_.push_back(fmt::format(
+                    "'{}' makes the Jacobian unsymmetric (friction), but linear solver '{}' reads only one triangle: "
+                    "Newton then takes quasi-Newton steps and may need more iterations; choose eigen_lu (or a "
+                    "petsc gmres/bicgstab solver) for exact Newton steps",
+                    c->name(), solver_block.type_name()));
+
+    const Parameters integrator_block = root.block("integrator");
+    const auto* integrator_entry = registry.find(TypeKind::integrator, integrator_block.type_name());
+    integrator_ = factory_of<Integrator>(*integrator_entry)(integrator_block);
+    nominal_dt_ = integrator_block.real("dt");
+    if (nominal_dt_ > end_time_ - start_time_)
+        integrator_block.fail("dt", fmt::format("dt = {} is longer than the simulated duration {}", nominal_dt_,
+                                                end_time_ - start_time_));
+    const Parameters newton = integrator_block.block("newton");
+    newton_.absolute_tolerance = newton.real("absolute_tolerance");
+    newton_.relative_tolerance = newton.real("relative_tolerance");
+    newton_.increment_tolerance = newton.real("increment_tolerance");
+    newton_.max_iterations = static_cast<int>(newton.integer("max_iterations"));
+    newton_.line_search = newton.boolean("line_search");
+    newton_.line_search_steps = static_cast<int>(newton.integer("line_search_steps"));
+    const Parameters adaptive = integrator_block.block("adaptive");
+    adaptive_.enabled = adaptive.boolean("enabled");
+    adaptive_.max_retries = static_cast<int>(adaptive.integer("max_retries"));
+    adaptive_.shrink = adaptive.real("shrink");
+    adaptive_.grow = adaptive.real("grow");
+    adaptive_.grow_after = static_cast<int>(adaptive.integer("grow_after"));
+}
+
+Simulation::~Simulation() = default;
+
+void Simulation::build_shared_nodes(const Parameters& root) {
+    for (const Parameters& block : root.blocks("shared_nodes")) {
+        const auto element_names = block.string_list("elements");
+        const auto nodes = block.integer_list("nodes");
+        if (element_names.size() != nodes.size())
+            block.fail("nodes", fmt::format("needs one node per element: {} elements but {} nodes",
+                                            element_names.size(), nodes.size()));
+        if (element_names.size() < 2) block.fail("elements", "a shared node joins at least two elements");
+        Index first_element = -1, first_node = -1;
+        for (std::size_t i = 0; i < element_names.size(); ++i) {
+            Index e = -1;
+            for (std::size_t k = 0; k < elements_.size(); ++k)
+                if (elements_[k]->name() == element_names[i]) e = static_cast<Index>(k);
+            if (e < 0) block.fail("elements", fmt::format("no element named '{}'", element_names[i]));
+            const auto groups = elements_[e]->dof_groups();
+            const DofGroup* g = find_group(groups, "nodes");
+            if (!g) block.fail("elements", fmt::format("element '{}' has no nodes to share", element_names[i]));
+            const Index node = resolve_index(nodes[i], g->count, block, "nodes", "node");
+            if (i == 0) {
+                first_element = e;
+                first_node = node;
+                continue;
+            }
+            for (int c = 0; c < g->dofs_per_item; ++c)
+                dofs_.share(first_element, elements_[first_element]->group_dof("nodes", first_node, c), e,
+                            elements_[e]->group_dof("nodes", node, c));
+        }
+    }
+}
+
+void Simulation::build_boundary_conditions() {
+    for (std::size_t e = 0; e < elements_.size(); ++e) {
+        Element& element = *elements_[e];
+        const Parameters& block = element_parameters_[e];
+        const auto groups = element.dof_groups();
+        auto select = [&](const Parameters& where, const std::string& group_name, auto&& action) {
+            const auto indices = where.integer_list(group_name);
+            if (indices.empty()) return;
+            const DofGroup* g = find_group(groups, group_name);
+            if (!g) where.fail(group_name, fmt::format("element type '{}' has no {}", block.type_name(), group_name));
+            for (long raw : indices) {
+                const Index item = resolve_index(raw, g->count, where, group_name, group_name.substr(0, group_name.size() - 1));
+                for (int c = 0; c < g->dofs_per_item; ++c) action(*g, c, element.global_dof(element.group_dof(group_name, item, c)));
+            }
+        };
+        const Parameters fixed = block.block("fixed");
+        for (const char* group : {"nodes", "edges"})
+            select(fixed, group, [&](const DofGroup&, int, Index dof) {
+                dofs_.fix(dof);
+                fixed_.push_back(dof);
+            });
+        for (const Parameters& item : block.blocks("prescribed")) {
+            const auto displacement = item.string_list("displacement");
+            for (const char* group : {"nodes", "edges"}) {
+                if (item.integer_list(group).empty()) continue;
+                const DofGroup* g = find_group(groups, group);
+                if (g && static_cast<int>(displacement.size()) != g->dofs_per_item)
+                    item.fail("displacement", fmt::format("{} have {} components ({}), but {} expressions are given",
+                                                          group, g->dofs_per_item, fmt::join(g->component_names, ", "),
+                                                          displacement.size()));
+                const std::size_t first_expression = expressions_.size();
+                for (const auto& text : displacement) expressions_.emplace_back(text, item.location("displacement"));
+                select(item, group, [&](const DofGroup&, int c, Index dof) {
+                    dofs_.prescribe(dof);
+                    prescribed_.push_back({dof, state_.q[dof], first_expression + static_cast<std::size_t>(c)});
+                });
+            }
+        }
+    }
+    dofs_.number_free();
+}
+
+void Simulation::build_forces(const Parameters& root, const TypeRegistry& registry) {
+    for (const Parameters& block : root.blocks("forces")) {
+        const auto* entry = registry.find(TypeKind::force, block.type_name());
+        std::unique_ptr<Force> force = factory_of<Force>(*entry)(block);
+        force->set_name(block.has("name") ? block.string("name") : block.type_name());
+        force->bind(*this);
+        contributors_.push_back(force.get());
+        forces_.push_back(std::move(force));
+    }
+}
+
+Element* Simulation::find_element(const std::string& name) const {
+    for (Element* e : element_views_)
+        if (e->name() == name) return e;
+    return nullptr;
+}
+
+double Simulation::kinetic_energy() const {
+    EvalContext ctx = context_;
+    ctx.t = state_.t;
+    ctx.q = &state_.q;
+    ctx.v = &state_.v;
+    ctx.a = &state_.a;
+    ctx.step_start = &state_;
+    double sum = 0.0;
+    for (const Element* e : element_views_) sum += e->kinetic_energy(ctx);
+    return sum;
+}
+
+double Simulation::potential_energy(const Contributor& term) const {
+    EvalContext ctx = context_;
+    ctx.t = state_.t;
+    ctx.q = &state_.q;
+    ctx.v = &state_.v;
+    ctx.a = &state_.a;
+    ctx.step_start = &state_;
+    return term.potential_energy(ctx);
+}
+
+double Simulation::potential_energy() const {
+    double sum = 0.0;
+    for (const Contributor* c : contributors_) sum += potential_energy(*c);
+    return sum;
+}
+
+}  // namespace soma

@@ -1,1 +1,142 @@
-// placeholder: being written
+#include "type_registry.hpp"
+
+#include "string_distance.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace soma {
+
+void TypeRegistry::set_current_provider(std::string plugin, std::string library) {
+    current_plugin_ = std::move(plugin);
+    current_library_ = std::move(library);
+}
+
+void TypeRegistry::add(TypeKind kind, ParameterSchema schema, decltype(Entry::factory) factory) {
+    const std::string name = schema.name();
+    if (name.empty()) throw std::runtime_error(fmt::format("plugin '{}' ({}) registered a {} with no name",
+                                                           current_plugin_, current_library_, to_string(kind)));
+    auto key = std::make_pair(kind, name);
+    if (auto it = entries_.find(key); it != entries_.end())
+        throw std::runtime_error(fmt::format(
+            "duplicate {} type '{}': provided by plugin '{}' ({}) and again by plugin '{}' ({})", to_string(kind), name,
+            it->second.plugin, it->second.library, current_plugin_, current_library_));
+    add_common_keys(kind, schema);
+    entries_.emplace(key, Entry{kind, name, std::move(schema), current_plugin_, current_library_, std::move(factory)});
+}
+
+void TypeRegistry::add_element(ParameterSchema s, Factory<Element> f) { add(TypeKind::element, std::move(s), std::move(f)); }
+void TypeRegistry::add_force(ParameterSchema s, Factory<Force> f) { add(TypeKind::force, std::move(s), std::move(f)); }
+void TypeRegistry::add_integrator(ParameterSchema s, Factory<Integrator> f) { add(TypeKind::integrator, std::move(s), std::move(f)); }
+void TypeRegistry::add_linear_solver(ParameterSchema s, Factory<LinearSolver> f) { add(TypeKind::linear_solver, std::move(s), std::move(f)); }
+void TypeRegistry::add_observer(ParameterSchema s, Factory<Observer> f) { add(TypeKind::observer, std::move(s), std::move(f)); }
+
+const TypeRegistry::Entry* TypeRegistry::find(TypeKind kind, const std::string& name) const {
+    auto it = entries_.find({kind, name});
+    return it == entries_.end() ? nullptr : &it->second;
+}
+
+std::vector<const TypeRegistry::Entry*> TypeRegistry::entries() const {
+    std::vector<const Entry*> out;
+    for (const auto& [key, entry] : entries_) out.push_back(&entry);
+    return out;
+}
+
+const ParameterSchema* TypeRegistry::find_schema(TypeKind kind, const std::string& type) const {
+    const Entry* e = find(kind, type);
+    return e ? &e->schema : nullptr;
+}
+
+std::string TypeRegistry::unknown_type_message(TypeKind kind, const std::string& type) const {
+    std::string message = fmt::format("unknown {} type '{}'", to_string(kind), type);
+    std::vector<std::string> same_kind;
+    for (const auto& [key, e] : entries_)
+        if (key.first == kind) same_kind.push_back(e.name);
+    // A type of another kind with this exact name: the user put it in the wrong list.
+    for (const auto& [key, e] : entries_)
+        if (key.second == type && key.first != kind)
+            return message + fmt::format(": '{}' is a type of kind '{}' (plugin '{}'), not of kind '{}'", type,
+                                         to_string(key.first), e.plugin, to_string(kind));
+    const auto close = closest_names(type, same_kind);
+    if (!close.empty()) {
+        message += "; did you mean ";
+        for (std::size_t i = 0; i < close.size(); ++i) {
+            const Entry* e = find(kind, close[i]);
+            message += fmt::format("{}'{}' (plugin '{}')", i ? ", " : "", close[i], e->plugin);
+        }
+        message += "?";
+    } else if (same_kind.empty()) {
+        message += fmt::format("; no {} types are loaded (check the plugin folder, SOMA_PLUGIN_PATH and plugin_paths)",
+                               to_string(kind));
+    } else {
+        message += "; known types: ";
+        for (std::size_t i = 0; i < same_kind.size(); ++i) message += (i ? ", " : "") + same_kind[i];
+    }
+    message += " (`soma plugins` lists every type)";
+    return message;
+}
+
+ParameterSchema newton_schema() {
+    ParameterSchema s("newton", "Newton-Raphson iteration shared by all implicit integrators (digest 000 §3.2-3.5).");
+    s.real("absolute_tolerance", "converged when the 2-norm of the free residual is at most this")
+        .unit("N").fallback(1e-8).positive();
+    s.real("relative_tolerance", "converged when the residual norm has dropped by this factor from the first "
+                                 "iterate of the step (0 disables)").fallback(1e-10).non_negative();
+    s.real("increment_tolerance", "converged when the largest change of any DOF in one iteration, divided by dt "
+                                  "(by 1 in statics), is at most this; 0 disables (digest 000 §3.4 dtol)")
+        .fallback(0.0).non_negative();
+    s.integer("max_iterations", "iterations before the step is declared failed").fallback(25L).range(1, 10000);
+    s.boolean("line_search", "backtracking line search on 1/2 |F|^2 (Armijo), digest 000 §3.5").fallback(true);
+    s.integer("line_search_steps", "most step halvings per iteration").fallback(10L).range(1, 60);
+    return s;
+}
+
+ParameterSchema adaptive_step_schema() {
+    ParameterSchema s("adaptive", "Retry of failed steps with a smaller dt, and growth back to the nominal dt.");
+    s.boolean("enabled", "retry failed steps with a smaller dt").fallback(true);
+    s.integer("max_retries", "consecutive failed attempts before the run stops with a diagnosis")
+        .fallback(8L).range(0, 100);
+    s.real("shrink", "factor applied to dt after a failed attempt").fallback(0.5).range(0.01, 0.99);
+    s.real("grow", "factor applied to dt after `grow_after` successful steps, up to the nominal dt")
+        .fallback(2.0).range(1.0, 10.0);
+    s.integer("grow_after", "successful steps at a reduced dt before it grows").fallback(4L).range(1, 100000);
+    return s;
+}
+
+void TypeRegistry::add_common_keys(TypeKind kind, ParameterSchema& schema) {
+    switch (kind) {
+        case TypeKind::element: {
+            schema.string("name", "unique name of this element, used by forces, outputs and --set").require();
+            ParameterSchema fixed("fixed", "DOFs held at their initial value (eliminated from the solve).");
+            fixed.integer_list("nodes", "node indices (negative counts from the end): all 3 position DOFs")
+                .fallback(std::vector<long>{});
+            fixed.integer_list("edges", "edge indices (negative counts from the end): the edge's twist DOF")
+                .fallback(std::vector<long>{});
+            schema.map("fixed", "fixed DOFs", std::move(fixed));
+            ParameterSchema prescribed("prescribed",
+                                       "DOFs that follow a time function: value = initial value + displacement(t).");
+            prescribed.integer_list("nodes", "node indices (negative counts from the end)").fallback(std::vector<long>{});
+            prescribed.integer_list("edges", "edge indices: twist DOFs").fallback(std::vector<long>{});
+            prescribed.string_list("displacement",
+                                   "expressions of t (muparser syntax: sin, cos, exp, min, max, ...), one per "
+                                   "component: 3 for nodes (x, y, z), 1 for edges (twist, rad)")
+                .require();
+            schema.map_list("prescribed", "prescribed motion", std::move(prescribed));
+            break;
+        }
+        case TypeKind::force:
+        case TypeKind::observer:
+            schema.string("name", "name used in outputs and messages (default: the type)");
+            break;
+        case TypeKind::integrator:
+            schema.real("dt", "nominal time step").unit("s").require().positive();
+            schema.map("newton", "Newton iteration settings", newton_schema());
+            schema.map("adaptive", "step retry and growth", adaptive_step_schema());
+            break;
+        default:
+            break;
+    }
+}
+
+}  // namespace soma

@@ -1,0 +1,33 @@
+#pragma once
+/// \file scene_file.hpp
+/// \brief Reading a YAML scene file and applying command-line overrides (`--set key=value`).
+
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace soma {
+
+/// A parsed scene: the YAML tree (marks intact) and the file it came from.
+struct SceneDocument {
+    std::string file;                 ///< path as given (used in error messages)
+    std::filesystem::path directory;  ///< folder of the file, for relative paths
+    YAML::Node root;
+};
+
+/// Parses a scene file. Throws InputError with `file:line:col: message` on a YAML syntax error,
+/// a missing file, or a root that is not a map.
+SceneDocument load_scene_file(const std::filesystem::path& file);
+
+/// Parses a scene from text (tests, `soma check -`); `name` is used in messages.
+SceneDocument load_scene_text(const std::string& text, const std::string& name = "<string>");
+
+/// Applies `key=value` overrides, e.g. `integrator.dt=1e-4`, `elements.beam.material.density=900`
+/// (list items by their `name`), `elements[0].material.density=900` or `forces[1].friction=0.3`.
+/// The value is parsed as YAML. Throws InputError naming the override when the path does not
+/// exist in the scene (a new leaf key in an existing map is allowed; validation checks it).
+void apply_overrides(SceneDocument& scene, const std::vector<std::string>& overrides);
+
+}  // namespace soma

@@ -1,0 +1,140 @@
+#pragma once
+/// \file simulation.hpp
+/// \brief A simulation built from a validated scene: elements, forces, DOF map, cached
+/// assembly, linear solver, integrator, observers, and the shared Newton solver.
+
+#include "dof_map.hpp"
+#include "expression.hpp"
+#include "scene_file.hpp"
+#include "sparse_assembler.hpp"
+#include "soma/soma.hpp"
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace soma {
+
+class TypeRegistry;
+class PluginLoader;
+
+/// The kernel's schema of a scene file's top level.
+ParameterSchema scene_schema();
+
+/// Settings of the shared Newton solver (integrator.newton).
+struct NewtonOptions {
+    double absolute_tolerance = 1e-8;
+    double relative_tolerance = 1e-10;
+    double increment_tolerance = 0.0;
+    int max_iterations = 25;
+    bool line_search = true;
+    int line_search_steps = 10;
+};
+
+/// Settings of step retry and growth (integrator.adaptive).
+struct AdaptiveStepOptions {
+    bool enabled = true;
+    int max_retries = 8;
+    double shrink = 0.5;
+    double grow = 2.0;
+    int grow_after = 4;
+};
+
+/// Loads the plugins a scene needs (built-in folder, SOMA_PLUGIN_PATH, the scene's
+/// plugin_paths) into the registry. Throws InputError pointing at plugin_paths on failure.
+void load_scene_plugins(const SceneDocument& scene, PluginLoader& loader);
+
+class Simulation final : public SceneView, public System {
+public:
+    /// Validates the scene in full, then constructs everything. Throws InputError.
+    Simulation(const SceneDocument& scene, const TypeRegistry& registry);
+    ~Simulation() override;
+
+    // ---- SceneView ----
+    const std::vector<Element*>& elements() const override { return element_views_; }
+    Element* find_element(const std::string& name) const override;
+    const std::vector<Contributor*>& contributors() const override { return contributors_; }
+    const State& state() const override { return state_; }
+    double kinetic_energy() const override;
+    double potential_energy() const override;
+    double potential_energy(const Contributor& term) const override;
+
+    // ---- System ----
+    Index dof_count() const override { return dofs_.global_count(); }
+    NewtonReport solve(const AffineStep& step, VectorX& x) override;
+    void commit(State next) override;
+
+    // ---- the time loop's view ----
+    Integrator& integrator() { return *integrator_; }
+    double start_time() const { return start_time_; }
+    double end_time() const { return end_time_; }
+    double nominal_dt() const { return nominal_dt_; }
+    const AdaptiveStepOptions& adaptive() const { return adaptive_; }
+    const std::vector<std::unique_ptr<Observer>>& observers() const { return observers_; }
+    /// Output folder from the scene (`output.directory`), empty if not given.
+    const std::string& scene_output_directory() const { return output_directory_; }
+    /// Notes for the user found while building (e.g. an unsymmetric Jacobian with LDLT).
+    const std::vector<std::string>& notes() const { return notes_; }
+    Index free_dof_count() const { return dofs_.free_count(); }
+
+    /// Runs every contributor's begin_step and rebuilds the pattern if one changed.
+    void begin_attempt();
+    /// Runs every contributor's reject_step after a failed attempt.
+    void reject_attempt();
+
+    /// Time spent in assembly, factorization and solves since construction (seconds).
+    struct Timings {
+        double assembly = 0.0, factorization = 0.0, solve = 0.0;
+        long evaluations = 0, factorizations = 0;
+    };
+    const Timings& timings() const { return timings_; }
+
+private:
+    struct Prescribed {
+        Index dof;                 ///< global DOF
+        double initial;            ///< its value at t = start
+        std::size_t expression;    ///< index into expressions_
+    };
+
+    void build_shared_nodes(const Parameters& scene);
+    void build_boundary_conditions();
+    void build_forces(const Parameters& scene, const TypeRegistry& registry);
+    void build_solver_and_integrator(const Parameters& scene, const TypeRegistry& registry);
+    void rebuild_pattern();
+
+    /// q, v, a from x; residual (global) and, if asked, the Jacobian; returns ||F_free||.
+    double evaluate(const AffineStep& step, const VectorX& x, bool with_jacobian);
+    double prescribed_value(const Prescribed& p, double t) const;
+    void set_constrained_unknowns(const AffineStep& step, VectorX& x) const;
+    std::string diagnose(const AffineStep& step, const std::string& what);
+    std::string describe_global_dof(Index global) const;
+
+    std::vector<std::unique_ptr<Element>> elements_;
+    std::vector<std::unique_ptr<Force>> forces_;
+    std::vector<Element*> element_views_;
+    std::vector<Contributor*> contributors_;
+    std::vector<Parameters> element_parameters_;
+    DofMap dofs_{{}};
+    SparseAssembler assembler_;
+    std::unique_ptr<LinearSolver> solver_;
+    std::unique_ptr<Integrator> integrator_;
+    std::vector<std::unique_ptr<Observer>> observers_;
+    std::vector<TimeExpression> expressions_;
+    std::vector<Prescribed> prescribed_;
+    std::vector<Index> fixed_;
+
+    State state_;
+    double start_time_ = 0.0, end_time_ = 0.0, nominal_dt_ = 0.0;
+    NewtonOptions newton_;
+    AdaptiveStepOptions adaptive_;
+    std::string output_directory_;
+    std::vector<std::string> notes_;
+    Timings timings_;
+
+    // Newton work buffers, sized once: no allocation inside an iteration.
+    VectorX q_, v_, a_, residual_, residual_free_, step_free_, x_trial_;
+    EvalContext context_;
+};
+
+}  // namespace soma

@@ -1,0 +1,17 @@
+#pragma once
+/// \file string_distance.hpp
+/// \brief "Did you mean": the closest known names to a misspelled one.
+
+#include <string>
+#include <vector>
+
+namespace soma {
+
+/// Levenshtein edit distance.
+std::size_t edit_distance(const std::string& a, const std::string& b);
+
+/// Up to `max_count` candidates closest to `name` (distance <= max(2, |name|/3)), best first.
+std::vector<std::string> closest_names(const std::string& name, const std::vector<std::string>& candidates,
+                                       std::size_t max_count = 3);
+
+}  // namespace soma

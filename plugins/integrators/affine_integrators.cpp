@@ -1,0 +1,134 @@
+#include "affine_integrators.hpp"
+
+#include <algorithm>
+
+namespace soma::integrators {
+
+StepReport AffineIntegrator::step(System& system, double h) {
+    const State& start = system.state();
+    const Index n = static_cast<Index>(start.q.size());
+    if (step_.q_pred.size() != n) {
+        step_.q_pred.resize(n);
+        step_.v_pred.resize(n);
+        step_.a_pred.resize(n);
+        x_.resize(n);
+    }
+    StepReport report;
+    if (!initialized_) {
+        if (!initialize(system, report)) return report;
+        initialized_ = true;
+    }
+    step_.dt = h;
+    predict(start, h);
+    const NewtonReport newton = system.solve(step_, x_);
+    report.newton_iterations = newton.iterations;
+    report.converged = newton.converged;
+    report.diagnosis = newton.diagnosis;
+    if (newton.converged) system.commit(finish(start, h));
+    return report;
+}
+
+// ---- implicit Euler -------------------------------------------------------------------------
+void ImplicitEuler::predict(const State& s, double h) {
+    step_.t_eval = s.t + h;
+    step_.q_pred = s.q + h * s.v;
+    step_.v_pred = s.v;
+    step_.a_pred.setZero();
+    step_.coefficients = {h * h, h, 1.0};
+    x_ = s.a;  // the previous acceleration is a good first guess
+}
+
+State ImplicitEuler::finish(const State& s, double h) const {
+    State next;
+    next.t = s.t + h;
+    next.a = x_;
+    next.v = s.v + h * x_;
+    next.q = s.q + h * next.v;
+    return next;
+}
+
+// ---- implicit midpoint ----------------------------------------------------------------------
+void ImplicitMidpoint::predict(const State& s, double h) {
+    step_.t_eval = s.t + 0.5 * h;
+    step_.q_pred = s.q + 0.5 * h * s.v;
+    step_.v_pred = s.v;
+    step_.a_pred.setZero();
+    step_.coefficients = {0.25 * h * h, 0.5 * h, 1.0};
+    x_ = s.a;
+}
+
+State ImplicitMidpoint::finish(const State& s, double h) const {
+    State next;
+    next.t = s.t + h;
+    next.a = x_;
+    next.v = s.v + h * x_;
+    next.q = s.q + 0.5 * h * (s.v + next.v);
+    return next;
+}
+
+// ---- Newmark --------------------------------------------------------------------------------
+bool Newmark::initialize(System& system, StepReport& report) {
+    // F(t0, q0, v0, a) = 0 is linear in a with Jacobian M: one Newton iteration (c = (0, 0, 1)).
+    State start = system.state();
+    step_.t_eval = start.t;
+    step_.dt = 0.0;
+    step_.q_pred = start.q;
+    step_.v_pred = start.v;
+    step_.a_pred.setZero();
+    step_.coefficients = {0.0, 0.0, 1.0};
+    x_ = start.a;
+    const NewtonReport newton = system.solve(step_, x_);
+    if (!newton.converged) {
+        report.newton_iterations = newton.iterations;
+        report.diagnosis = "Newmark could not compute the initial acceleration from M a0 = f (is the mass matrix "
+                           "singular on the free DOFs?): " + newton.diagnosis;
+        return false;
+    }
+    start.a = x_;
+    system.commit(std::move(start));
+    return true;
+}
+
+void Newmark::predict(const State& s, double h) {
+    step_.t_eval = s.t + h;
+    step_.q_pred = s.q + h * s.v + (0.5 - beta_) * h * h * s.a;
+    step_.v_pred = s.v + (1.0 - gamma_) * h * s.a;
+    step_.a_pred.setZero();
+    step_.coefficients = {beta_ * h * h, gamma_ * h, 1.0};
+    x_ = s.a;
+}
+
+State Newmark::finish(const State& s, double h) const {
+    State next;
+    next.t = s.t + h;
+    next.a = x_;
+    next.q = step_.q_pred + beta_ * h * h * x_;
+    next.v = step_.v_pred + gamma_ * h * x_;
+    return next;
+}
+
+// ---- statics --------------------------------------------------------------------------------
+void Statics::predict(const State& s, double h) {
+    if (!started_) {
+        started_ = true;
+        start_time_ = s.t;
+    }
+    step_.t_eval = s.t + h;
+    step_.load_factor = ramp_time_ > 0.0 ? std::min(1.0, (step_.t_eval - start_time_) / ramp_time_) : 1.0;
+    step_.q_pred.setZero();
+    step_.v_pred.setZero();
+    step_.a_pred.setZero();
+    step_.coefficients = {1.0, 0.0, 0.0};
+    x_ = s.q;  // the last equilibrium
+}
+
+State Statics::finish(const State& s, double h) const {
+    State next;
+    next.t = s.t + h;
+    next.q = x_;
+    next.v = VectorX::Zero(x_.size());
+    next.a = VectorX::Zero(x_.size());
+    return next;
+}
+
+}  // namespace soma::integrators

@@ -1,0 +1,80 @@
+#pragma once
+/// \file affine_integrators.hpp
+/// \brief Implicit Euler, implicit midpoint, Newmark and statics: each one step map
+/// x -> (q, v, a) affine in the Newton unknown (interfaces/soma/integrator.hpp).
+///
+/// Every integrator here solves F(t*, q(x), v(x), a(x)) = 0 with the kernel's Newton solver and
+/// then forms the end-of-step state. They differ only in the affine map:
+///
+/// | integrator        | evaluated at | q(x)                                   | v(x)                        | (c_q, c_v, c_a)   |
+/// |-------------------|--------------|----------------------------------------|-----------------------------|-------------------|
+/// | implicit Euler    | t + h        | q + h v + h^2 x                        | v + h x                     | (h^2, h, 1)       |
+/// | implicit midpoint | t + h/2      | q + h/2 v + h^2/4 x  (midpoint)        | v + h/2 x  (midpoint)       | (h^2/4, h/2, 1)   |
+/// | Newmark (b, g)    | t + h        | q + h v + h^2((1/2-b) a + b x)         | v + h((1-g) a + g x)        | (b h^2, g h, 1)   |
+/// | statics           | t + h        | x                                      | 0                           | (1, 0, 0)         |
+///
+/// Implicit Euler is digest 000 §3.1 (eq. 4-5) written for the acceleration; it damps
+/// vibrations (first order). The implicit midpoint rule and Newmark's average acceleration
+/// (b = 1/4, g = 1/2) are second order and do not damp linear oscillations.
+
+#include "soma/integrator.hpp"
+
+namespace soma::integrators {
+
+/// Shared buffers and the step/commit sequence; subclasses define the affine map.
+class AffineIntegrator : public Integrator {
+public:
+    StepReport step(System& system, double h) final;
+
+protected:
+    /// Runs once before the first step (e.g. Newmark's consistent initial acceleration).
+    /// Returns false with a diagnosis in `report` on failure.
+    virtual bool initialize(System& system, StepReport& report) { (void)system; (void)report; return true; }
+    /// Fills step_ (predictors, coefficients, evaluation time) and the initial guess x_.
+    virtual void predict(const State& start, double h) = 0;
+    /// The end-of-step state from the converged unknown x_.
+    virtual State finish(const State& start, double h) const = 0;
+
+    AffineStep step_;
+    VectorX x_;
+    bool initialized_ = false;
+};
+
+class ImplicitEuler final : public AffineIntegrator {
+    void predict(const State& s, double h) override;
+    State finish(const State& s, double h) const override;
+};
+
+class ImplicitMidpoint final : public AffineIntegrator {
+    void predict(const State& s, double h) override;
+    State finish(const State& s, double h) const override;
+};
+
+class Newmark final : public AffineIntegrator {
+public:
+    Newmark(double beta, double gamma) : beta_(beta), gamma_(gamma) {}
+
+private:
+    /// Solves M(q0) a0 = f(t0, q0, v0) so the first step starts from a consistent acceleration.
+    bool initialize(System& system, StepReport& report) override;
+    void predict(const State& s, double h) override;
+    State finish(const State& s, double h) const override;
+    double beta_, gamma_;
+};
+
+/// Quasi-static equilibrium, one load step per time step: applied loads scale by
+/// min(1, (t - t_start)/ramp_time) (digest 000 §3.7), or 1 when ramp_time is 0.
+class Statics final : public AffineIntegrator {
+public:
+    explicit Statics(double ramp_time) : ramp_time_(ramp_time) {}
+    bool is_static() const override { return true; }
+
+private:
+    void predict(const State& s, double h) override;
+    State finish(const State& s, double h) const override;
+    double ramp_time_;
+    bool started_ = false;
+    double start_time_ = 0.0;
+};
+
+}  // namespace soma::integrators

@@ -1,0 +1,44 @@
+// Registers implicit_euler, implicit_midpoint, newmark and statics. The kernel adds the keys
+// every integrator shares: dt, newton, adaptive.
+#include "affine_integrators.hpp"
+
+#include "soma/api.hpp"
+#include "soma/registry.hpp"
+
+using namespace soma;
+using namespace soma::integrators;
+
+SOMA_PLUGIN("integrators") {
+    registry.add_integrator(
+        ParameterSchema("implicit_euler",
+                        "Backward Euler (digest 000 §3.1): first order, unconditionally stable, damps vibrations "
+                        "numerically (more at larger dt)."),
+        [](const Parameters&) { return std::make_unique<ImplicitEuler>(); });
+    registry.add_integrator(
+        ParameterSchema("implicit_midpoint",
+                        "Implicit midpoint rule: second order, symplectic, no numerical damping of linear "
+                        "oscillations; forces are evaluated at the step's midpoint."),
+        [](const Parameters&) { return std::make_unique<ImplicitMidpoint>(); });
+
+    ParameterSchema newmark("newmark",
+                            "Newmark-beta family; the default (beta 1/4, gamma 1/2) is the average-acceleration "
+                            "(trapezoidal) rule: second order, no numerical damping. gamma > 1/2 adds damping.");
+    newmark.real("beta", "displacement weight of the new acceleration").fallback(0.25).range(0.0, 0.5);
+    newmark.real("gamma", "velocity weight of the new acceleration").fallback(0.5).range(0.5, 1.0);
+    registry.add_integrator(std::move(newmark), [](const Parameters& p) {
+        const double beta = p.real("beta"), gamma = p.real("gamma");
+        // Unconditional stability of Newmark needs 2 beta >= gamma >= 1/2.
+        if (2.0 * beta < gamma - 1e-12)
+            p.fail("beta", "beta < gamma/2 makes Newmark only conditionally stable; choose beta >= gamma/2 "
+                           "(beta = 1/4, gamma = 1/2 is the average-acceleration rule)");
+        return std::make_unique<Newmark>(beta, gamma);
+    });
+
+    ParameterSchema statics("statics",
+                            "Quasi-static equilibrium (no inertia): each time step is a load step, applied loads "
+                            "(gravity, point loads) ramp linearly over ramp_time (digest 000 §3.7).");
+    statics.real("ramp_time", "time over which applied loads grow from 0 to full (0: full load at once)")
+        .unit("s").fallback(0.0).non_negative();
+    registry.add_integrator(std::move(statics),
+                            [](const Parameters& p) { return std::make_unique<Statics>(p.real("ramp_time")); });
+}
