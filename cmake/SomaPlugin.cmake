@@ -11,7 +11,8 @@ function(soma_add_plugin name)
   add_library(soma_${name} MODULE ${P_REGISTRATION})
   target_link_libraries(soma_${name} PRIVATE soma_${name}_core)
   set_target_properties(soma_${name} PROPERTIES
-    PREFIX "lib" LIBRARY_OUTPUT_DIRECTORY "${SOMA_PLUGIN_OUTPUT_DIR}")
+    PREFIX "lib" LIBRARY_OUTPUT_DIRECTORY "${SOMA_PLUGIN_OUTPUT_DIR}"
+    INSTALL_RPATH "$ORIGIN/../..")
   install(TARGETS soma_${name} LIBRARY DESTINATION ${SOMA_PLUGIN_INSTALL_DIR})
   add_dependencies(soma_plugins soma_${name})
 endfunction()

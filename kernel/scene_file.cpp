@@ -1,1 +1,235 @@
-// placeholder: being written
+// Reading a YAML scene and applying `--set key=value` overrides (scene_file.hpp).
+#include "scene_file.hpp"
+
+#include "parameters_impl.hpp"
+#include "string_distance.hpp"
+
+#include "soma/api.hpp"
+#include "soma/parameters.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+namespace soma {
+
+namespace {
+
+std::string describe_root(const YAML::Node& root) {
+    if (root.IsSequence()) return "a list";
+    return "'" + root.Scalar() + "'";
+}
+
+}  // namespace
+
+/// \brief Parses scene text; syntax errors become `name:line:col: YAML syntax error: ...`.
+SOMA_API SceneDocument load_scene_text(const std::string& text, const std::string& name) {
+    SceneDocument scene;
+    scene.file = name;
+    std::error_code ec;
+    scene.directory = std::filesystem::current_path(ec);
+    try {
+        scene.root = YAML::Load(text);
+    } catch (const YAML::ParserException& e) {
+        throw InputError(location_of(name, e.mark, ""), "YAML syntax error: " + e.msg);
+    } catch (const YAML::Exception& e) {  // e.g. nesting too deep
+        throw InputError(location_of(name, e.mark, ""), "cannot read YAML: " + e.msg);
+    }
+    if (!scene.root.IsDefined() || scene.root.IsNull())
+        throw InputError(name + ": the scene is empty (expected a map of sections such as 'elements:')");
+    if (!scene.root.IsMap())
+        throw InputError(location_of(name, scene.root.Mark(), ""),
+                         "expected the scene to be a map of sections such as 'elements:', got " +
+                             describe_root(scene.root));
+    return scene;
+}
+
+/// \brief Reads and parses a scene file; relative paths in it resolve against its folder.
+SOMA_API SceneDocument load_scene_file(const std::filesystem::path& file) {
+    const std::string name = file.string();
+    std::error_code ec;
+    if (!std::filesystem::exists(file, ec)) throw InputError(name + ": scene file not found");
+    if (std::filesystem::is_directory(file, ec))
+        throw InputError(name + ": is a directory, expected a scene file (.yaml)");
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw InputError(name + ": cannot open the scene file for reading");
+    std::ostringstream text;
+    text << in.rdbuf();
+    SceneDocument scene = load_scene_text(text.str(), name);
+    scene.directory = std::filesystem::absolute(file, ec).parent_path();
+    return scene;
+}
+
+namespace {
+
+/// One step of an override path: a key (or list item name), then any `[i]` indices.
+struct PathStep {
+    std::string name;
+    std::vector<std::size_t> indices;
+};
+
+[[noreturn]] void bad_override(const std::string& override_text, const std::string& message) {
+    throw InputError("--set " + override_text + ": " + message);
+}
+
+std::vector<PathStep> parse_path(const std::string& override_text, const std::string& path) {
+    std::vector<PathStep> steps;
+    std::size_t pos = 0;
+    while (pos <= path.size()) {
+        std::size_t dot = path.find('.', pos);
+        if (dot == std::string::npos) dot = path.size();
+        const std::string part = path.substr(pos, dot - pos);
+        PathStep step;
+        const std::size_t bracket = part.find('[');
+        step.name = part.substr(0, bracket);
+        std::size_t b = bracket;
+        while (b != std::string::npos && b < part.size()) {
+            const std::size_t close = part.find(']', b);
+            if (part[b] != '[' || close == std::string::npos)
+                bad_override(override_text, "malformed index in '" + part + "' (write key[0])");
+            const std::string digits = part.substr(b + 1, close - b - 1);
+            if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
+                bad_override(override_text, "index '" + digits + "' in '" + part + "' is not a non-negative integer");
+            step.indices.push_back(std::stoul(digits));
+            b = close + 1;
+        }
+        if (step.name.empty() && step.indices.empty())
+            bad_override(override_text, "empty key in path '" + path + "'");
+        if (step.name.empty() && steps.empty())
+            bad_override(override_text, "path '" + path + "' must start with a key");
+        steps.push_back(std::move(step));
+        pos = dot + 1;
+    }
+    return steps;
+}
+
+std::vector<std::string> map_keys(const YAML::Node& map) {
+    std::vector<std::string> keys;
+    for (auto it = map.begin(); it != map.end(); ++it)
+        if (it->first.IsScalar()) keys.push_back(it->first.Scalar());
+    return keys;
+}
+
+std::string did_you_mean(const std::string& name, const std::vector<std::string>& candidates) {
+    auto close = closest_names(name, candidates);
+    if (close.empty()) return "";
+    // Only the nearest ones: "did you mean 'implicit_euler'?", not also 'explicit_euler'.
+    const std::size_t best = edit_distance(name, close.front());
+    close.erase(std::remove_if(close.begin(), close.end(),
+                               [&](const std::string& c) { return edit_distance(name, c) > best; }),
+                close.end());
+    std::string s = "; did you mean ";
+    for (std::size_t i = 0; i < close.size(); ++i) s += (i ? " or '" : "'") + close[i] + "'";
+    return s + "?";
+}
+
+std::string quoted_list(const std::vector<std::string>& names) {
+    std::string s;
+    for (std::size_t i = 0; i < names.size(); ++i) s += (i ? ", '" : "'") + names[i] + "'";
+    return s.empty() ? "none" : s;
+}
+
+/// Parses an override value so that its marks point where it lands in the scene file: errors
+/// found by validation then name the overridden line (a single-line value only; a multi-line
+/// value keeps the marks of its own text).
+YAML::Node parse_at(const std::string& override_text, const std::string& text, const YAML::Mark& mark) {
+    std::string padded = text;
+    if (mark.line >= 0 && text.find('\n') == std::string::npos)
+        padded = std::string(static_cast<std::size_t>(mark.line), '\n') +
+                 std::string(static_cast<std::size_t>(mark.column), ' ') + text;
+    try {
+        return YAML::Load(padded);
+    } catch (const YAML::Exception& e) {
+        bad_override(override_text, "value '" + text + "' is not valid YAML: " + e.msg);
+    }
+}
+
+/// Replaces what `slot` refers to in the tree (yaml-cpp assignment rebinds the shared node).
+void replace(YAML::Node slot, const YAML::Node& value) { slot = value; }
+
+void apply_override(SceneDocument& scene, const std::string& override_text) {
+    const std::size_t eq = override_text.find('=');
+    if (eq == std::string::npos) bad_override(override_text, "expected key=value, e.g. integrator.dt=1e-4");
+    const std::string path = override_text.substr(0, eq);
+    const std::string value_text = override_text.substr(eq + 1);
+    const std::vector<PathStep> steps = parse_path(override_text, path);
+
+    YAML::Node current = scene.root;  // rebind with reset(), never operator= (that writes the tree)
+    std::string where;                // the path walked so far, for messages
+    YAML::Mark key_mark = YAML::Mark::null_mark();  // where the current value's key is written
+    for (std::size_t s = 0; s < steps.size(); ++s) {
+        const PathStep& step = steps[s];
+        const bool last = s + 1 == steps.size();
+        if (!step.name.empty()) {
+            const std::string here = where.empty() ? step.name : where + "." + step.name;
+            if (current.IsMap()) {
+                YAML::Node next = find_value(current, step.name);
+                if (!next.IsDefined()) {
+                    if (last && step.indices.empty()) {
+                        // A new leaf: validation checks the key like any other.
+                        YAML::Node key = parse_at(override_text, step.name, current.Mark());
+                        current.force_insert(key, parse_at(override_text, value_text, current.Mark()));
+                        return;
+                    }
+                    bad_override(override_text,
+                                 fmt::format("{} has no key '{}'{}", where.empty() ? "the scene" : "'" + where + "'",
+                                             step.name, did_you_mean(step.name, map_keys(current))));
+                }
+                key_mark = find_key(current, step.name).Mark();
+                current.reset(next);
+            } else if (current.IsSequence()) {
+                // A list item by its `name`, e.g. elements.beam.
+                std::vector<std::string> names;
+                YAML::Node found(YAML::NodeType::Undefined);
+                for (const auto& item : current) {
+                    const YAML::Node n = find_value(item, "name");
+                    if (!n.IsScalar()) continue;
+                    names.push_back(n.Scalar());
+                    if (n.Scalar() == step.name && !found.IsDefined()) found.reset(item);
+                }
+                if (!found.IsDefined())
+                    bad_override(override_text, fmt::format("'{}' has no item named '{}' (named items: {}){}", where,
+                                                            step.name, quoted_list(names),
+                                                            did_you_mean(step.name, names)));
+                key_mark = found.Mark();
+                current.reset(found);
+            } else {
+                bad_override(override_text, fmt::format("'{}' is {}, it has no key '{}'", where,
+                                                        describe_node(current), step.name));
+            }
+            where = here;
+        }
+        for (std::size_t i : step.indices) {
+            if (!current.IsSequence())
+                bad_override(override_text, fmt::format("'{}' is {}, not a list; cannot take [{}]", where,
+                                                        describe_node(current), i));
+            if (i >= current.size())
+                bad_override(override_text, fmt::format("'{}' has {} item{}, index [{}] is out of range", where,
+                                                        current.size(), current.size() == 1 ? "" : "s", i));
+            const YAML::Node& list = current;  // the const operator[] never inserts
+            YAML::Node next = list[i];
+            key_mark = next.Mark();
+            current.reset(next);
+            where += fmt::format("[{}]", i);
+        }
+    }
+    // A null value (`key:`) has no useful mark of its own: put the new value on its key's line.
+    YAML::Mark mark = current.Mark();
+    if (current.IsNull() && key_mark.line >= 0) {
+        mark = key_mark;
+        mark.column += static_cast<int>(steps.back().name.size()) + 2;
+    }
+    replace(current, parse_at(override_text, value_text, mark));
+}
+
+}  // namespace
+
+/// \brief Applies `key=value` overrides in order; a later one sees the earlier ones.
+SOMA_API void apply_overrides(SceneDocument& scene, const std::vector<std::string>& overrides) {
+    for (const std::string& o : overrides) apply_override(scene, o);
+}
+
+}  // namespace soma

@@ -104,12 +104,16 @@ std::string format_summary(const Simulation& sim, const RunResult& result, const
         text += fmt::format("  real-time factor {:.3g} (simulated / wall)\n", s.simulated_time / s.wall_seconds);
     text += fmt::format("  DOFs       {} ({} free)\n", sim.dof_count(), sim.free_dof_count());
     bool any = false;
-    for (const auto& observer : sim.observers())
-        for (const auto& file : observer->files()) {
-            if (!any) text += "  outputs\n";
-            any = true;
-            text += fmt::format("    {}\n", file.string());
-        }
+    for (const auto& observer : sim.observers()) {
+        // The first file is the one to open (a CSV, or the .pvd collection of VTK frames).
+        const auto files = observer->files();
+        if (files.empty()) continue;
+        if (!any) text += "  outputs\n";
+        any = true;
+        text += fmt::format("    {}", files.front().string());
+        if (files.size() > 1) text += fmt::format("  (+{} files)", files.size() - 1);
+        text += "\n";
+    }
     if (!any) text += fmt::format("  outputs    none requested (add an `outputs:` list); folder {}\n", output_directory.string());
     return text;
 }

@@ -132,7 +132,7 @@ private:
 };
 
 /// Where a value came from in the scene: "file:line:col" plus the key path.
-struct SourceLocation {
+struct SOMA_API SourceLocation {
     std::string file;
     int line = 0;    ///< 1-based; 0 if unknown
     int column = 0;  ///< 1-based

@@ -1,0 +1,108 @@
+// Discrete-rod throughput (issue 2, docs/performance.md):
+//   - a straight rod clamped at one end under gravity, implicit Euler, dt = 1e-3, 500 steps,
+//     at 51, 201, 801 and 3201 nodes;
+//   - a helix of ~100 nodes hanging under gravity for 10 s at dt = 5e-3.
+// Reported per run: wall time, Newton iterations, microseconds per Newton iteration per node,
+// and the split between assembly, factorization and solve.
+#include "plugin_loader.hpp"
+#include "scene_file.hpp"
+#include "simulation.hpp"
+#include "time_loop.hpp"
+#include "type_registry.hpp"
+
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include <filesystem>
+
+namespace {
+
+using namespace soma;
+
+const TypeRegistry& registry() {
+    static TypeRegistry* r = [] {
+        auto* reg = new TypeRegistry();
+        static PluginLoader loader(*reg);
+        loader.load_defaults();
+        return reg;
+    }();
+    return *r;
+}
+
+void report(benchmark::State& state, const Simulation& sim, const RunResult& result, double nodes) {
+    const double iterations = static_cast<double>(result.summary.newton_iterations);
+    state.counters["newton_iterations"] = iterations;
+    state.counters["wall_s"] = result.summary.wall_seconds;
+    state.counters["us_per_iter_per_node"] = 1e6 * result.summary.wall_seconds / (iterations * nodes);
+    state.counters["assembly_s"] = result.assembly_seconds;
+    state.counters["factorization_s"] = result.factorization_seconds;
+    state.counters["solve_s"] = result.solve_seconds;
+    state.counters["dofs"] = static_cast<double>(sim.dof_count());
+}
+
+RunResult run(Simulation& sim) {
+    RunOptions options;
+    options.output_directory = std::filesystem::temp_directory_path() / "soma-bench";
+    options.progress = false;
+    return run_simulation(sim, options);
+}
+
+void straight_rod(benchmark::State& state) {
+    const long nodes = state.range(0);
+    const std::string solver = state.range(1) == 0 ? "eigen_ldlt" : "cholmod";
+    const std::string scene = fmt::format(R"(
+simulation: {{duration: 0.5}}
+integrator: {{type: implicit_euler, dt: 1.0e-3, newton: {{absolute_tolerance: 1.0e-8, relative_tolerance: 1.0e-10}}}}
+linear_solver: {{type: {}}}
+elements:
+  - name: rod
+    type: discrete_rod
+    geometry: {{line: {{from: [0, 0, 0], to: [1.0, 0, 0], nodes: {}}}}}
+    cross_section: {{circle: {{radius: 1.0e-2}}}}
+    material: {{density: 1000, youngs_modulus: 1.0e7, poisson_ratio: 0.5}}
+    fixed: {{nodes: [0, 1], edges: [0]}}
+forces:
+  - {{type: gravity, acceleration: [0, 0, -9.81]}}
+)", solver, nodes);
+    for (auto _ : state) {
+        state.PauseTiming();
+        Simulation sim(load_scene_text(scene, "straight_rod.yaml"), registry());
+        state.ResumeTiming();
+        const RunResult result = run(sim);
+        state.PauseTiming();
+        report(state, sim, result, static_cast<double>(nodes));
+        state.ResumeTiming();
+    }
+}
+
+void hanging_helix(benchmark::State& state) {
+    const std::string scene = R"(
+simulation: {duration: 10.0}
+integrator: {type: implicit_euler, dt: 5.0e-3, newton: {absolute_tolerance: 1.0e-8, relative_tolerance: 1.0e-10}}
+elements:
+  - name: helix
+    type: discrete_rod
+    geometry: {helix: {radius: 0.02, pitch: 0.01, turns: 4, nodes: 101}}
+    cross_section: {circle: {radius: 1.0e-3}}
+    material: {density: 1200, youngs_modulus: 1.0e7, poisson_ratio: 0.5}
+    fixed: {nodes: [-1, -2], edges: [-1]}
+forces:
+  - {type: gravity, acceleration: [0, 0, -9.81]}
+  - {type: viscous_drag, viscosity: 0.01}
+)";
+    for (auto _ : state) {
+        state.PauseTiming();
+        Simulation sim(load_scene_text(scene, "helix.yaml"), registry());
+        state.ResumeTiming();
+        const RunResult result = run(sim);
+        state.PauseTiming();
+        report(state, sim, result, 101.0);
+        state.ResumeTiming();
+    }
+}
+
+}  // namespace
+
+BENCHMARK(straight_rod)->ArgsProduct({{51, 201, 801, 3201}, {0}})->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(hanging_helix)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK_MAIN();

@@ -1,0 +1,60 @@
+#include "point_load.hpp"
+
+#include "point_selection.hpp"
+
+#include <algorithm>
+#include <cassert>
+
+namespace soma::forces_basic {
+
+PointLoad::PointLoad(PointLoadSettings settings, SettingsErrors errors)
+    : settings_(std::move(settings)), errors_(std::move(errors)) {
+    if (settings_.element.empty()) errors_.fail("element", "must name an element");
+    if (settings_.nodes.empty()) errors_.fail("nodes", "must list at least one node");
+    if (!settings_.force.allFinite()) errors_.fail("force", "must be finite");
+}
+
+void PointLoad::bind(const SceneView& scene) {
+    const Element* element = scene.find_element(settings_.element);
+    if (!element)
+        errors_.fail("element",
+                     "no element named '" + settings_.element + "'; elements are: " + element_name_list(scene));
+    const Geometry& geometry = element->geometry();
+    const long count = static_cast<long>(geometry.point_dofs.size());
+    points_.clear();
+    dofs_.clear();
+    for (const long node : settings_.nodes) {
+        const long resolved = node < 0 ? node + count : node;
+        if (resolved < 0 || resolved >= count)
+            errors_.fail("nodes", "node " + std::to_string(node) + " is out of range: element '" +
+                                      settings_.element + "' has " + std::to_string(count) +
+                                      " nodes (valid indices " + std::to_string(-count) + " .. " +
+                                      std::to_string(count - 1) + ")");
+        if (std::find(points_.begin(), points_.end(), resolved) != points_.end())
+            errors_.fail("nodes", "node " + std::to_string(node) + " names node " + std::to_string(resolved) +
+                                      " a second time");
+        points_.push_back(static_cast<Index>(resolved));
+        dofs_.push_back(geometry.point_dofs[static_cast<std::size_t>(resolved)]);
+    }
+}
+
+void PointLoad::declare_pattern(PatternBuilder& pattern) {
+    stencils_.clear();
+    for (const auto& d : dofs_) stencils_.push_back(pattern.add_stencil(d));
+}
+
+void PointLoad::add_residual_and_jacobian(const EvalContext& context, Assembly& assembly) {
+    assert(stencils_.size() == dofs_.size());
+    const Vec3 load = context.load_factor * settings_.force;
+    for (const StencilId s : stencils_) assembly.add_residual(s, -load);
+}
+
+double PointLoad::potential_energy(const EvalContext& context) const {
+    assert(context.q);
+    const VectorX& q = *context.q;
+    double work = 0.0;
+    for (const auto& d : dofs_) work += settings_.force.dot(Vec3(q[d[0]], q[d[1]], q[d[2]]));
+    return -context.load_factor * work;
+}
+
+}  // namespace soma::forces_basic

@@ -1,0 +1,53 @@
+#pragma once
+/// \file point_load.hpp
+/// \brief A constant force on chosen points of one element (digest 000 §5.5, the code's point
+/// force).
+///
+///     F -= load_factor f on each chosen point;  potential energy -load_factor f·x summed.
+///
+/// Nodes are point indices of the element's Geometry (its "nodes"); a negative index counts
+/// from the end (-1 is the last point).
+
+#include "settings_errors.hpp"
+
+#include "soma/force.hpp"
+
+#include <string>
+#include <vector>
+
+namespace soma::forces_basic {
+
+/// The settings of a `point_load` force.
+struct PointLoadSettings {
+    std::string element;        ///< the element's scene name
+    std::vector<long> nodes;    ///< point indices; negative counts from the end
+    Vec3 force = Vec3::Zero();  ///< f (N), applied to each chosen point
+};
+
+/// A constant applied force on points.
+class PointLoad final : public Force {
+public:
+    /// \brief Checks the settings (an element name, at least one node, a finite force).
+    explicit PointLoad(PointLoadSettings settings, SettingsErrors errors = SettingsErrors("point_load"));
+
+    /// \brief Resolves the element and the node indices (out of range or repeated: an error).
+    void bind(const SceneView& scene) override;
+    /// \brief One 3-DOF stencil per chosen point.
+    void declare_pattern(PatternBuilder& pattern) override;
+    /// \brief F -= load_factor f on each chosen point; no Jacobian.
+    void add_residual_and_jacobian(const EvalContext& context, Assembly& assembly) override;
+    /// \brief -load_factor Σ f·x_i.
+    double potential_energy(const EvalContext& context) const override;
+
+    /// \brief The resolved (non-negative) point indices, valid after bind().
+    const std::vector<Index>& points() const { return points_; }
+
+private:
+    PointLoadSettings settings_;
+    SettingsErrors errors_;
+    std::vector<Index> points_;
+    std::vector<std::array<Index, 3>> dofs_;
+    std::vector<StencilId> stencils_;
+};
+
+}  // namespace soma::forces_basic

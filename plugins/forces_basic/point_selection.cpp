@@ -1,0 +1,79 @@
+#include "point_selection.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace soma::forces_basic {
+
+namespace {
+
+double value_or_zero(const std::vector<double>& values, std::size_t i) {
+    return i < values.size() ? values[i] : 0.0;
+}
+
+}  // namespace
+
+std::string element_name_list(const SceneView& scene) {
+    std::string list;
+    for (const Element* element : scene.elements()) {
+        if (!list.empty()) list += ", ";
+        list += element->name();
+    }
+    return list.empty() ? std::string("(none)") : list;
+}
+
+std::vector<const Element*> select_elements(const SceneView& scene, const std::vector<std::string>& names,
+                                            const SettingsErrors& errors, const std::string& key) {
+    std::vector<const Element*> selected;
+    if (names.empty()) {
+        for (const Element* element : scene.elements()) selected.push_back(element);
+        if (selected.empty()) errors.fail(key, "the scene has no elements to act on");
+        return selected;
+    }
+    for (const std::string& name : names) {
+        const Element* element = scene.find_element(name);
+        if (!element)
+            errors.fail(key, "no element named '" + name + "'; elements are: " + element_name_list(scene));
+        if (std::find(selected.begin(), selected.end(), element) != selected.end())
+            errors.fail(key, "element '" + name + "' is listed twice");
+        selected.push_back(element);
+    }
+    return selected;
+}
+
+std::vector<ForcePoint> gather_points(const std::vector<const Element*>& elements) {
+    std::vector<ForcePoint> points;
+    for (const Element* element : elements) {
+        const Geometry& g = element->geometry();
+        for (std::size_t i = 0; i < g.point_dofs.size(); ++i) {
+            ForcePoint p;
+            p.dofs = g.point_dofs[i];
+            p.mass = value_or_zero(g.point_mass, i);
+            p.length = value_or_zero(g.point_length, i);
+            p.radius = value_or_zero(g.point_radius, i);
+            p.density = g.density;
+            p.element = element;
+            p.index = static_cast<Index>(i);
+            points.push_back(p);
+        }
+    }
+    return points;
+}
+
+void merge_shared_points(std::vector<ForcePoint>& points) {
+    std::map<std::array<Index, 3>, std::size_t> first;  // bind-time only: a map is fine here
+    std::vector<ForcePoint> merged;
+    merged.reserve(points.size());
+    for (const ForcePoint& p : points) {
+        auto [it, inserted] = first.try_emplace(p.dofs, merged.size());
+        if (inserted) {
+            merged.push_back(p);
+        } else {
+            ForcePoint& kept = merged[it->second];
+            kept.radius = std::max(kept.radius, p.radius);
+        }
+    }
+    points = std::move(merged);
+}
+
+}  // namespace soma::forces_basic

@@ -1,0 +1,130 @@
+// The forces_basic plugin's entry point: the parameter schemas of its four forces and the
+// translation of validated scene parameters into each force's settings struct.
+#include "floor_contact.hpp"
+#include "gravity.hpp"
+#include "point_load.hpp"
+#include "viscous_drag.hpp"
+
+#include "soma/registry.hpp"
+
+#include <memory>
+
+namespace {
+
+using namespace soma;
+using namespace soma::forces_basic;
+
+/// Errors found while building or binding a force point at its key in the scene.
+SettingsErrors scene_errors(const std::string& type, const Parameters& params) {
+    return SettingsErrors(type, [params](const std::string& key, const std::string& message) {
+        params.fail(key, message);
+    });
+}
+
+void declare_elements(ParameterSchema& schema) {
+    schema.string_list("elements", "names of the elements acted on; empty: every element")
+        .fallback(std::vector<std::string>{});
+}
+
+ParameterSchema gravity_schema() {
+    const GravitySettings defaults;
+    ParameterSchema schema("gravity",
+                           "Uniform gravity with buoyancy (digest 000 §5.1): each point i gets the load "
+                           "m_i ((rho - rho_med)/rho) g, scaled by the statics load factor. rho is the "
+                           "element's density.");
+    schema.vec3("acceleration", "gravitational acceleration g").unit("m/s^2").fallback(defaults.acceleration);
+    schema.real("medium_density", "density rho_med of the surrounding fluid, for buoyancy; 0: none")
+        .unit("kg/m^3")
+        .fallback(defaults.medium_density)
+        .non_negative();
+    declare_elements(schema);
+    return schema;
+}
+
+ParameterSchema viscous_drag_schema() {
+    ParameterSchema schema("viscous_drag",
+                           "Viscous drag per unit rod length (digest 000 §5.3): each rod point i gets "
+                           "-eta dl_i v_i, dl_i its Voronoi length. Pure-shell points (dl = 0) get none; "
+                           "use aerodynamic drag for surfaces.");
+    schema.real("viscosity", "dynamic viscosity eta of the medium").unit("Pa*s").require().positive();
+    declare_elements(schema);
+    return schema;
+}
+
+ParameterSchema floor_contact_schema() {
+    const FloorContactSettings defaults;
+    ParameterSchema schema(
+        "floor_contact",
+        "Smooth penalty contact with the plane normal.x = height, with smoothed Coulomb friction "
+        "(digest 000 §5.2). Energy per point k_c ((1/K1) log(1 + exp(-K1 gap)))^2, K1 = 15/band, "
+        "gap = normal.x - radius - height; friction -mu gamma(|v_t|) |F_c| v_t/|v_t|, "
+        "gamma(w) = tanh(7.5 w/slip_velocity).");
+    schema.real("height", "offset of the floor along its normal (the floor height for normal +z)")
+        .unit("m")
+        .fallback(defaults.height);
+    schema.vec3("normal", "floor normal, pointing out of the floor (normalised)").fallback(defaults.normal);
+    schema.real("stiffness", "penalty stiffness k_c; the normal force at gap 0 is k_c ln2 band/15")
+        .unit("N/m")
+        .fallback(defaults.stiffness)
+        .positive();
+    schema.real("band", "contact band delta: the force acts for gap < band; default: each point's contact radius")
+        .unit("m")
+        .positive();
+    schema.real("friction", "Coulomb friction coefficient mu; 0: frictionless")
+        .fallback(defaults.friction)
+        .non_negative();
+    schema.real("slip_velocity",
+                "friction smoothing velocity v_tol: below it friction is a stiff viscous law (creep), "
+                "above it Coulomb sliding")
+        .unit("m/s")
+        .fallback(defaults.slip_velocity)
+        .positive();
+    declare_elements(schema);
+    return schema;
+}
+
+ParameterSchema point_load_schema() {
+    ParameterSchema schema("point_load",
+                           "A constant force on chosen nodes of one element, scaled by the statics load "
+                           "factor (digest 000 §5.5).");
+    schema.string("element", "name of the element loaded").require();
+    schema.integer_list("nodes", "node indices; negative indices count from the end (-1: last node)").require();
+    schema.vec3("force", "force applied to each listed node").unit("N").require();
+    return schema;
+}
+
+}  // namespace
+
+SOMA_PLUGIN("forces_basic") {
+    registry.add_force(gravity_schema(), [](const Parameters& p) -> std::unique_ptr<Force> {
+        GravitySettings s;
+        s.acceleration = p.vec3("acceleration");
+        s.medium_density = p.real("medium_density");
+        s.elements = p.string_list("elements");
+        return std::make_unique<Gravity>(std::move(s), scene_errors("gravity", p));
+    });
+    registry.add_force(viscous_drag_schema(), [](const Parameters& p) -> std::unique_ptr<Force> {
+        ViscousDragSettings s;
+        s.viscosity = p.real("viscosity");
+        s.elements = p.string_list("elements");
+        return std::make_unique<ViscousDrag>(std::move(s), scene_errors("viscous_drag", p));
+    });
+    registry.add_force(floor_contact_schema(), [](const Parameters& p) -> std::unique_ptr<Force> {
+        FloorContactSettings s;
+        s.height = p.real("height");
+        s.normal = p.vec3("normal");
+        s.stiffness = p.real("stiffness");
+        if (p.has("band")) s.band = p.real("band");
+        s.friction = p.real("friction");
+        s.slip_velocity = p.real("slip_velocity");
+        s.elements = p.string_list("elements");
+        return std::make_unique<FloorContact>(std::move(s), scene_errors("floor_contact", p));
+    });
+    registry.add_force(point_load_schema(), [](const Parameters& p) -> std::unique_ptr<Force> {
+        PointLoadSettings s;
+        s.element = p.string("element");
+        s.nodes = p.integer_list("nodes");
+        s.force = p.vec3("force");
+        return std::make_unique<PointLoad>(std::move(s), scene_errors("point_load", p));
+    });
+}

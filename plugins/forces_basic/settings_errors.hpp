@@ -1,0 +1,42 @@
+#pragma once
+/// \file settings_errors.hpp
+/// \brief Where a force reports a bad setting found at construction or at bind().
+///
+/// In a scene the settings come from a validated soma::Parameters block and errors must point at
+/// the offending key (`file:line:col: forces[2].elements: no element named 'x'`), which
+/// Parameters::fail does. The physics core of this plugin is built without Parameters (so that
+/// its tests do not depend on the kernel's scene machinery): registration.cpp installs a handler
+/// that forwards to Parameters::fail; a force built directly from its settings struct throws a
+/// plain soma::InputError naming the force type and the key.
+
+#include "soma/parameters.hpp"
+
+#include <functional>
+#include <string>
+#include <utility>
+
+namespace soma::forces_basic {
+
+/// Reports errors in a force's settings, either through the scene's Parameters or as a plain
+/// soma::InputError.
+class SettingsErrors {
+public:
+    /// Called with (key, message); expected to throw (Parameters::fail does).
+    using Handler = std::function<void(const std::string& key, const std::string& message)>;
+
+    /// \brief Errors thrown as `InputError("<type>: <key>: <message>")`.
+    explicit SettingsErrors(std::string type_name = "force") : type_name_(std::move(type_name)) {}
+
+    /// \brief Errors forwarded to \p handler (e.g. a lambda holding the scene's Parameters).
+    SettingsErrors(std::string type_name, Handler handler)
+        : type_name_(std::move(type_name)), handler_(std::move(handler)) {}
+
+    /// \brief Throws an InputError pointing at \p key with \p message; never returns.
+    [[noreturn]] void fail(const std::string& key, const std::string& message) const;
+
+private:
+    std::string type_name_;
+    Handler handler_;
+};
+
+}  // namespace soma::forces_basic

@@ -1,0 +1,197 @@
+#include "csv_series.hpp"
+
+#include "file_writing.hpp"
+
+#include "soma/contributor.hpp"
+#include "soma/element.hpp"
+#include "soma/parameters.hpp"
+#include "soma/scene_view.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <unordered_set>
+
+namespace soma::outputs {
+
+namespace {
+
+[[noreturn]] void fail(const CsvProbe& probe, const std::string& message) {
+    throw InputError(probe.where.empty() ? message : probe.where + ": " + message);
+}
+
+std::string element_names(const SceneView& scene) {
+    std::string names;
+    for (const Element* element : scene.elements()) {
+        if (!names.empty()) names += ", ";
+        names += "'" + element->name() + "'";
+    }
+    return names.empty() ? "none" : names;
+}
+
+/// The global DOFs of one point, checked against the state so a wrong geometry table is
+/// reported instead of reading past the vector.
+const std::array<Index, 3>& point_dofs(const Element& element, Index point, const VectorX& q) {
+    const auto& dofs = element.geometry().point_dofs[static_cast<std::size_t>(point)];
+    for (const Index dof : dofs)
+        if (dof < 0 || dof >= q.size())
+            throw std::logic_error(fmt::format("element '{}': point {} maps to DOF {}, but the state has {}",
+                                               element.name(), point, dof, q.size()));
+    return dofs;
+}
+
+}  // namespace
+
+CsvSeries::CsvSeries(CsvSeriesSettings settings) : settings_(std::move(settings)) {
+    if (settings_.every < 1) throw std::invalid_argument("csv output: `every` must be at least 1");
+}
+
+void CsvSeries::resolve_probe(const SceneView& scene, const CsvProbe& probe) {
+    using Kind = CsvProbe::Kind;
+    switch (probe.kind) {
+        case Kind::node_position:
+        case Kind::node_velocity: {
+            const Element* element = scene.find_element(probe.element);
+            if (!element)
+                fail(probe, fmt::format("no element named '{}' (elements: {})", probe.element,
+                                        element_names(scene)));
+            const long count = static_cast<long>(element->geometry().point_dofs.size());
+            const long node = probe.node < 0 ? count + probe.node : probe.node;
+            if (node < 0 || node >= count)
+                fail(probe, fmt::format("node {} is out of range: element '{}' has {} nodes (0..{}, or "
+                                        "-{}..-1 counting from the end)",
+                                        probe.node, probe.element, count, count - 1, count));
+            const bool velocity = probe.kind == Kind::node_velocity;
+            // Columns name the resolved index, so "-1" reads as the node it actually is.
+            const std::string stem = fmt::format("{}.node{}.", probe.element, node);
+            for (const char* axis : {"x", "y", "z"}) columns_.push_back(stem + (velocity ? "v" : "") + axis);
+            const Index point = static_cast<Index>(node);
+            writers_.push_back([element, point, velocity](const SceneView& s, const StepInfo&, std::vector<double>& row) {
+                const State& state = s.state();
+                const auto& dofs = point_dofs(*element, point, state.q);
+                const VectorX& values = velocity ? state.v : state.q;
+                for (const Index dof : dofs) row.push_back(values[dof]);
+            });
+            return;
+        }
+        case Kind::energy: {
+            columns_.push_back("energy." + probe.energy);
+            if (probe.energy == "kinetic") {
+                writers_.push_back([](const SceneView& s, const StepInfo&, std::vector<double>& row) {
+                    row.push_back(s.kinetic_energy());
+                });
+                return;
+            }
+            if (probe.energy == "potential") {
+                writers_.push_back([](const SceneView& s, const StepInfo&, std::vector<double>& row) {
+                    row.push_back(s.potential_energy());
+                });
+                return;
+            }
+            if (probe.energy == "total") {
+                writers_.push_back([](const SceneView& s, const StepInfo&, std::vector<double>& row) {
+                    row.push_back(s.kinetic_energy() + s.potential_energy());
+                });
+                return;
+            }
+            const auto& terms = scene.contributors();
+            const auto named = [&](const Contributor* c) { return c->name() == probe.energy; };
+            const auto found = std::find_if(terms.begin(), terms.end(), named);
+            if (found == terms.end()) {
+                std::string names;
+                for (const Contributor* c : terms) names += fmt::format("{}'{}'", names.empty() ? "" : ", ", c->name());
+                fail(probe, fmt::format("energy '{}' is neither kinetic, potential, total nor the name of a "
+                                        "scene term (terms: {})",
+                                        probe.energy, names.empty() ? "none" : names));
+            }
+            // Two unnamed forces of one type share their type as name; a silent pick of the first
+            // would record the wrong term.
+            if (std::count_if(terms.begin(), terms.end(), named) > 1)
+                fail(probe, fmt::format("energy '{}' names several scene terms; give them distinct `name`s",
+                                        probe.energy));
+            const Contributor* term = *found;
+            writers_.push_back([term](const SceneView& s, const StepInfo&, std::vector<double>& row) {
+                row.push_back(s.potential_energy(*term));
+            });
+            return;
+        }
+        case Kind::newton_iterations:
+            columns_.push_back("newton_iterations");
+            writers_.push_back([](const SceneView&, const StepInfo& info, std::vector<double>& row) {
+                row.push_back(info.newton_iterations);
+            });
+            return;
+        case Kind::step_time:
+            columns_.push_back("step_time_s");
+            writers_.push_back([](const SceneView&, const StepInfo& info, std::vector<double>& row) {
+                row.push_back(info.wall_seconds);
+            });
+            return;
+        case Kind::dt:
+            columns_.push_back("dt");
+            writers_.push_back([](const SceneView&, const StepInfo& info, std::vector<double>& row) {
+                row.push_back(info.dt);
+            });
+            return;
+    }
+}
+
+void CsvSeries::begin(const SceneView& scene, const std::filesystem::path& output_dir) {
+    columns_ = {"time"};
+    writers_.clear();
+    for (const CsvProbe& probe : settings_.probes) {
+        const std::size_t before = columns_.size();
+        resolve_probe(scene, probe);
+        // A repeated column is almost always a copy-paste slip, and pandas would rename it.
+        for (std::size_t i = before; i < columns_.size(); ++i)
+            if (std::find(columns_.begin(), columns_.begin() + static_cast<long>(before), columns_[i]) !=
+                columns_.begin() + static_cast<long>(before))
+                fail(probe, fmt::format("column '{}' is already recorded by an earlier probe", columns_[i]));
+    }
+
+    std::filesystem::path file = settings_.file;
+    if (file.empty()) file = (settings_.name.empty() ? std::string("series") : settings_.name) + ".csv";
+    path_ = output_dir / file;
+    if (path_.has_parent_path()) std::filesystem::create_directories(path_.parent_path());
+    out_.open(path_, std::ios::out | std::ios::trunc);
+    if (!out_) throw std::runtime_error("csv output: cannot open '" + path_.string() + "' for writing");
+
+    std::string header;
+    for (std::size_t i = 0; i < columns_.size(); ++i) {
+        if (i) header += ',';
+        header += csv_field(columns_[i]);
+    }
+    out_ << header << '\n' << std::flush;
+    if (!out_) throw std::runtime_error("csv output: cannot write '" + path_.string() + "'");
+    row_.reserve(columns_.size());
+}
+
+void CsvSeries::observe(const SceneView& scene, const StepInfo& info) {
+    if (info.step % settings_.every != 0) return;
+    if (!out_.is_open()) throw std::logic_error("csv output: observe() before begin()");
+    row_.clear();
+    row_.push_back(info.t);
+    for (const Column& write : writers_) write(scene, info, row_);
+
+    std::string line;
+    for (std::size_t i = 0; i < row_.size(); ++i) {
+        if (i) line += ',';
+        line += exact_real(row_[i]);
+    }
+    line += '\n';
+    // Flushed per row: a run that diverges or is killed keeps every row written so far.
+    out_ << line << std::flush;
+    if (!out_) throw std::runtime_error("csv output: cannot write '" + path_.string() + "' (disk full?)");
+}
+
+void CsvSeries::end(const SceneView&, const RunSummary&) {
+    if (out_.is_open()) out_.close();
+}
+
+std::vector<std::filesystem::path> CsvSeries::files() const {
+    if (path_.empty()) return {};
+    return {path_};
+}
+
+}  // namespace soma::outputs

@@ -1,0 +1,84 @@
+#pragma once
+/// \file csv_series.hpp
+/// \brief The `csv` output: a time series of probes, one row per written step.
+
+#include "soma/observer.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace soma {
+class Element;
+class Contributor;
+}  // namespace soma
+
+namespace soma::outputs {
+
+/// One probe of the series: what one group of columns records.
+struct CsvProbe {
+    enum class Kind {
+        node_position,      ///< x, y, z of one node of one element (3 columns)
+        node_velocity,      ///< vx, vy, vz of one node of one element (3 columns)
+        energy,             ///< kinetic, potential, total or one contributor's potential energy
+        newton_iterations,  ///< Newton iterations of the accepted attempt
+        step_time,          ///< wall time of the step, retries included (s)
+        dt,                 ///< size of the step just taken (s)
+    };
+    Kind kind = Kind::node_position;
+    std::string element;  ///< node probes: the element's scene name
+    long node = 0;        ///< node probes: point index; negative counts from the end (-1: last)
+    std::string energy;   ///< energy probes: "kinetic", "potential", "total" or a contributor name
+    /// Prefix for errors found at begin(), e.g. "scene.yaml:12:7: outputs[0].probes[2]"; may be
+    /// empty (tests, programmatic use).
+    std::string where;
+};
+
+/// Everything the `csv` output needs; registration.cpp fills it from the scene.
+struct CsvSeriesSettings {
+    std::string name;             ///< the output's scene name (names the default file)
+    long every = 1;               ///< write every N accepted steps (step 0 always)
+    std::filesystem::path file;   ///< relative to the output folder; empty: "<name or series>.csv"
+    std::vector<CsvProbe> probes;
+};
+
+/// \brief Writes the `csv` time series.
+///
+/// Columns: `time`, then each probe's columns in scene order (see column naming in
+/// plugins/outputs/README.md). Each row is written and flushed when observed, so a run that stops
+/// early leaves a complete file; numbers are the shortest text that reads back exactly.
+class CsvSeries final : public Observer {
+public:
+    /// \brief Keeps the settings; nothing is checked against the scene until begin().
+    explicit CsvSeries(CsvSeriesSettings settings);
+
+    /// \brief Resolves every probe against the scene (unknown element, node out of range,
+    /// unknown energy: soma::InputError), creates the file and writes the header.
+    void begin(const SceneView& scene, const std::filesystem::path& output_dir) override;
+    /// \brief Appends and flushes one row when `info.step` is a multiple of `every`.
+    void observe(const SceneView& scene, const StepInfo& info) override;
+    /// \brief Closes the file.
+    void end(const SceneView& scene, const RunSummary& summary) override;
+    /// \brief The CSV file, once begin() has created it.
+    std::vector<std::filesystem::path> files() const override;
+
+    /// \brief The header's column names (after begin()), for tests and diagnostics.
+    const std::vector<std::string>& columns() const { return columns_; }
+
+private:
+    /// A resolved probe: appends its values for the current scene to a row.
+    using Column = std::function<void(const SceneView&, const StepInfo&, std::vector<double>&)>;
+
+    void resolve_probe(const SceneView& scene, const CsvProbe& probe);
+
+    CsvSeriesSettings settings_;
+    std::filesystem::path path_;
+    std::ofstream out_;
+    std::vector<std::string> columns_;
+    std::vector<Column> writers_;
+    std::vector<double> row_;  ///< reused between rows
+};
+
+}  // namespace soma::outputs

@@ -1,0 +1,146 @@
+// The `outputs` plugin: registers the `csv` and `vtk` observers. This file is the only one that
+// reads soma::Parameters; it translates them into the plain settings structs the observers are
+// built from, so the observers (and their tests) do not depend on the scene machinery.
+#include "csv_series.hpp"
+#include "vtk_frames.hpp"
+
+#include "soma/parameters.hpp"
+#include "soma/registry.hpp"
+
+#include <array>
+#include <memory>
+#include <string>
+
+namespace {
+
+using soma::ParameterSchema;
+using soma::Parameters;
+using soma::outputs::CsvProbe;
+
+ParameterSchema node_probe_schema(const std::string& name, const std::string& doc) {
+    ParameterSchema node(name, doc);
+    node.string("element", "scene name of the element").require();
+    node.integer("node", "node (point) index; negative counts from the end, -1 is the last node")
+        .fallback(-1L);
+    return node;
+}
+
+ParameterSchema csv_schema() {
+    ParameterSchema schema(
+        "csv",
+        "Time series of probes (node positions and velocities, energies, solver statistics) as CSV. "
+        "Columns: `time`, then each probe's columns in order: `<element>.node<i>.x|y|z` (positions), "
+        "`<element>.node<i>.vx|vy|vz` (velocities, i counted from the start even when written negative), "
+        "`energy.<which>`, `newton_iterations`, `step_time_s`, `dt`. One row per written step, flushed "
+        "at once, numbers in the shortest text that reads back exactly.");
+    // `name` is a common key the kernel's registry adds to every observer schema (declaring it
+    // here too would be refused as a duplicate); it names the default file.
+    schema.integer("every", "write every N accepted steps (the initial state, step 0, is always written)")
+        .fallback(1L)
+        .min_value(1);
+    schema.string("file",
+                  "CSV file, relative to the output folder (default `<name>.csv`, or `series.csv` "
+                  "without a name)");
+
+    ParameterSchema probe("probe", "one probe: exactly one of the keys below");
+    probe.map("node_position", "position of one node (columns `<element>.node<i>.x|y|z`, m)",
+              node_probe_schema("node_position", "a node of an element"));
+    probe.map("node_velocity", "velocity of one node (columns `<element>.node<i>.vx|vy|vz`, m/s)",
+              node_probe_schema("node_velocity", "a node of an element"));
+    probe.string("energy",
+                 "`kinetic`, `potential`, `total` (all terms) or the scene name of one element or "
+                 "force (its potential energy); column `energy.<value>`, J");
+    probe.boolean("newton_iterations", "`true`: Newton iterations of the accepted attempt (column `newton_iterations`)");
+    probe.boolean("step_time", "`true`: wall time of the step, retries included (column `step_time_s`, s)");
+    probe.boolean("dt", "`true`: size of the step just taken (column `dt`, s)");
+    schema.map_list("probes", "what to record, one item per probe, in column order", std::move(probe));
+    return schema;
+}
+
+CsvProbe read_probe(const Parameters& item) {
+    static constexpr std::array<const char*, 6> keys{"node_position", "node_velocity", "energy",
+                                                     "newton_iterations", "step_time", "dt"};
+    std::string chosen;
+    for (const char* key : keys) {
+        if (!item.has(key)) continue;
+        if (!chosen.empty())
+            item.fail(key, "a probe holds exactly one of node_position, node_velocity, energy, "
+                           "newton_iterations, step_time, dt; this one also has '" + chosen + "' (write two items)");
+        chosen = key;
+    }
+    if (chosen.empty())
+        item.fail("", "a probe needs one of node_position, node_velocity, energy, newton_iterations, step_time, dt");
+
+    CsvProbe probe;
+    probe.where = item.location(chosen).str();
+    using Kind = CsvProbe::Kind;
+    if (chosen == "node_position" || chosen == "node_velocity") {
+        const Parameters node = item.block(chosen);
+        probe.kind = chosen == "node_position" ? Kind::node_position : Kind::node_velocity;
+        probe.element = node.string("element");
+        probe.node = node.integer("node");
+        return probe;
+    }
+    if (chosen == "energy") {
+        probe.kind = Kind::energy;
+        probe.energy = item.string("energy");
+        return probe;
+    }
+    // The remaining probes are switches; `false` would silently record nothing.
+    if (!item.boolean(chosen)) item.fail(chosen, "write `" + chosen + ": true`, or remove this probe");
+    probe.kind = chosen == "newton_iterations" ? Kind::newton_iterations
+               : chosen == "step_time"         ? Kind::step_time
+                                               : Kind::dt;
+    return probe;
+}
+
+std::unique_ptr<soma::Observer> make_csv(const Parameters& params) {
+    soma::outputs::CsvSeriesSettings settings;
+    if (params.has("name")) settings.name = params.string("name");  // the registry's common key
+    settings.every = params.integer("every");
+    if (params.has("file")) settings.file = params.string("file");
+    for (const Parameters& item : params.blocks("probes")) settings.probes.push_back(read_probe(item));
+    return std::make_unique<soma::outputs::CsvSeries>(std::move(settings));
+}
+
+ParameterSchema vtk_schema() {
+    ParameterSchema schema(
+        "vtk",
+        "ParaView frames: one VTK XML unstructured grid (.vtu) per written step holding every element "
+        "(points with point data element_id, velocity, radius; rod edges as lines, triangles, and a "
+        "vertex for each point no edge or triangle uses), plus the collection `<prefix>.pvd` in the "
+        "output folder listing every frame with its time (open it in ParaView). The collection is "
+        "replaced atomically after each frame, so a run that stops early leaves a valid one.");
+    schema.integer("every", "write every N accepted steps (the initial state, step 0, is always written)")
+        .fallback(1L)
+        .min_value(1);
+    schema.string("prefix", "frames are `<prefix>_000000.vtu`, ...; the collection is `<prefix>.pvd`")
+        .fallback(std::string("frames"));
+    schema.string("folder", "folder of the .vtu frames, relative to the output folder").fallback(std::string("vtk"));
+    schema.string("format",
+                  "`binary`: exact doubles as raw bytes appended after the XML (smaller, faster; "
+                  "ParaView's 'appended' mode); `ascii`: decimal text, diffable")
+        .fallback(std::string("binary"))
+        .one_of_strings({"binary", "ascii"});
+    return schema;
+}
+
+std::unique_ptr<soma::Observer> make_vtk(const Parameters& params) {
+    soma::outputs::VtkFramesSettings settings;
+    settings.every = params.integer("every");
+    settings.prefix = params.string("prefix");
+    // A separator in the prefix would put the collection outside the output folder's top level.
+    if (settings.prefix.empty() || settings.prefix.find_first_of("/\\") != std::string::npos)
+        params.fail("prefix", "must be a non-empty file name stem without '/' (use `folder` for frames' folder)");
+    settings.folder = params.string("folder");
+    settings.encoding = params.string("format") == "ascii" ? soma::outputs::VtkEncoding::ascii
+                                                           : soma::outputs::VtkEncoding::appended_raw;
+    return std::make_unique<soma::outputs::VtkFrames>(std::move(settings));
+}
+
+}  // namespace
+
+SOMA_PLUGIN("outputs") {
+    registry.add_observer(csv_schema(), make_csv);
+    registry.add_observer(vtk_schema(), make_vtk);
+}

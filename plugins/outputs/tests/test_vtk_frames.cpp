@@ -1,0 +1,141 @@
+// The `vtk` output: after every observe() the collection is valid XML listing exactly the frames
+// so far, and each frame holds the scene's points, cells and point data, in both encodings.
+#include "vtk_frames.hpp"
+
+#include "fake_scene.hpp"
+#include "file_reading.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace soma::outputs;
+using namespace soma::outputs::testing;
+
+namespace {
+
+// The fake scene: beam 4 points (3 lines), sheet 4 points (1 triangle + 1 vertex for the loose
+// point), ball 1 point (1 vertex).
+constexpr long kPoints = 9;
+constexpr long kCells = 6;
+
+struct CollectionEntry {
+    double time;
+    std::string file;
+};
+
+std::vector<CollectionEntry> read_collection(const std::filesystem::path& pvd) {
+    const auto tags = parse_xml(read_bytes(pvd));
+    REQUIRE(tags.front().name == "VTKFile");
+    REQUIRE(tags.front().attributes.at("type") == "Collection");
+    REQUIRE(tags_named(tags, "Collection").size() == 1);
+    std::vector<CollectionEntry> entries;
+    for (const auto& t : tags_named(tags, "DataSet"))
+        entries.push_back({std::strtod(t.attributes.at("timestep").c_str(), nullptr), t.attributes.at("file")});
+    return entries;
+}
+
+/// Checks one frame against the scene's current state, value by value.
+void check_frame(const VtuContents& vtu, const FakeScene& scene) {
+    REQUIRE(vtu.points == kPoints);
+    REQUIRE(vtu.cells == kCells);
+    const auto& q = scene.state().q;
+    const auto& v = scene.state().v;
+    // Points are the elements' points in scene order; the fake numbers DOFs consecutively.
+    const auto& points = vtu.arrays.at("Points/Points");
+    const auto& velocity = vtu.arrays.at("PointData/velocity");
+    REQUIRE(points.size() == 3 * kPoints);
+    REQUIRE(velocity.size() == 3 * kPoints);
+    for (long i = 0; i < 3 * kPoints; ++i) {
+        INFO("component " << i);
+        CHECK(points[static_cast<std::size_t>(i)] == q[i]);
+        CHECK(velocity[static_cast<std::size_t>(i)] == v[i]);
+    }
+    CHECK(vtu.arrays.at("PointData/element_id") == std::vector<double>{0, 0, 0, 0, 1, 1, 1, 1, 2});
+    CHECK(vtu.arrays.at("PointData/radius") == std::vector<double>{0.01, 0.01, 0.01, 0.01, 0, 0, 0, 0, 0.05});
+    CHECK(vtu.arrays.at("Cells/types") == std::vector<double>{3, 3, 3, 5, 1, 1});
+    CHECK(vtu.arrays.at("Cells/connectivity") == std::vector<double>{0, 1, 1, 2, 2, 3, 4, 5, 6, 7, 8});
+    CHECK(vtu.arrays.at("Cells/offsets") == std::vector<double>{2, 4, 6, 9, 10, 11});
+    CHECK(vtu.arrays.at("CellData/element_id") == std::vector<double>{0, 0, 0, 1, 1, 2});
+    CHECK(vtu.types.at("Points/Points") == "Float64");
+    CHECK(vtu.types.at("Cells/types") == "UInt8");
+}
+
+void run_and_check(VtkFramesSettings settings, long steps) {
+    FakeScene scene;
+    ScratchDir dir;
+    const std::string prefix = settings.prefix;
+    const auto folder = settings.folder;
+    const long every = settings.every;
+    VtkFrames vtk(settings);
+    vtk.begin(scene, dir.path());
+    const auto pvd = dir.path() / (prefix + ".pvd");
+    CHECK(read_collection(pvd).empty());  // valid from the start
+
+    std::vector<CollectionEntry> expected;
+    for (long step = 0; step <= steps; ++step) {
+        scene.set_step(step);
+        vtk.observe(scene, scene.info(step));
+        if (step % every == 0) {
+            char name[64];
+            std::snprintf(name, sizeof name, "%s_%06zu.vtu", prefix.c_str(), expected.size());
+            expected.push_back({scene.info(step).t, (folder / name).generic_string()});
+            // The frame just written matches the state it was written from.
+            check_frame(read_vtu(dir.path() / expected.back().file), scene);
+        }
+        const auto entries = read_collection(pvd);
+        REQUIRE(entries.size() == expected.size());
+        for (std::size_t i = 0; i < entries.size(); ++i) {
+            CHECK(entries[i].file == expected[i].file);
+            CHECK(entries[i].time == expected[i].time);  // exact: full-precision timestep
+            CHECK(std::filesystem::exists(dir.path() / entries[i].file));
+        }
+    }
+    vtk.end(scene, {});
+
+    std::vector<std::filesystem::path> files{pvd};
+    for (const auto& e : expected) files.push_back(dir.path() / e.file);
+    CHECK(vtk.files() == files);
+    // No temporary of the atomic replace is left behind.
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(dir.path()))
+        CHECK(entry.path().extension() != ".tmp");
+}
+
+}  // namespace
+
+TEST_CASE("vtk appended-binary frames and collection are complete after every step", "[outputs][vtk]") {
+    run_and_check(VtkFramesSettings{}, 3);
+}
+
+TEST_CASE("vtk ascii frames carry the same exact values", "[outputs][vtk]") {
+    VtkFramesSettings settings;
+    settings.encoding = VtkEncoding::ascii;
+    settings.prefix = "shape";
+    settings.folder = "paraview/frames";
+    run_and_check(settings, 2);
+}
+
+TEST_CASE("vtk writes step 0 and then every N-th step", "[outputs][vtk]") {
+    VtkFramesSettings settings;
+    settings.every = 3;
+    run_and_check(settings, 7);  // frames at steps 0, 3, 6
+}
+
+TEST_CASE("vtk frame grid: vertices only for points no cell uses", "[outputs][vtk]") {
+    FakeScene scene;
+    const UnstructuredGrid grid = VtkFrames::frame_grid(scene);
+    CHECK(grid.points.size() == 3 * kPoints);
+    CHECK(grid.types.size() == kCells);
+    CHECK(grid.comments == std::vector<std::string>{"element_id 0: beam", "element_id 1: sheet", "element_id 2: ball"});
+}
+
+TEST_CASE("vtk file text escapes names and keeps comments valid", "[outputs][vtk]") {
+    UnstructuredGrid grid;
+    grid.points = {0, 0, 0};
+    grid.comments = {"element_id 0: a--b-"};
+    grid.point_data.push_back({"a<&>\"b", 1, std::vector<double>{1.5}});
+    for (const auto encoding : {VtkEncoding::appended_raw, VtkEncoding::ascii}) {
+        const auto tags = parse_xml(vtu_text(grid, encoding));
+        const auto arrays = tags_named(tags, "DataArray");
+        REQUIRE_FALSE(arrays.empty());
+        CHECK(arrays.front().attributes.at("Name") == "a<&>\"b");
+    }
+}

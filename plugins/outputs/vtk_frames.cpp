@@ -1,0 +1,113 @@
+#include "vtk_frames.hpp"
+
+#include "file_writing.hpp"
+
+#include "soma/element.hpp"
+#include "soma/scene_view.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace soma::outputs {
+
+VtkFrames::VtkFrames(VtkFramesSettings settings) : settings_(std::move(settings)) {
+    if (settings_.every < 1) throw std::invalid_argument("vtk output: `every` must be at least 1");
+    if (settings_.prefix.empty()) throw std::invalid_argument("vtk output: `prefix` must not be empty");
+}
+
+UnstructuredGrid VtkFrames::frame_grid(const SceneView& scene) {
+    UnstructuredGrid grid;
+    std::vector<double> velocity, radius;
+    std::vector<std::int32_t> point_element, cell_element;
+    const State& state = scene.state();
+    const auto& elements = scene.elements();
+
+    for (std::size_t e = 0; e < elements.size(); ++e) {
+        const Element& element = *elements[e];
+        const Geometry& geometry = element.geometry();
+        const std::int64_t base = static_cast<std::int64_t>(grid.points.size() / 3);
+        const std::size_t count = geometry.point_dofs.size();
+        const std::int32_t id = static_cast<std::int32_t>(e);
+        grid.comments.push_back(fmt::format("element_id {}: {}", e, element.name()));
+
+        for (std::size_t p = 0; p < count; ++p) {
+            for (const Index dof : geometry.point_dofs[p]) {
+                // A wrong geometry table is an element bug; say which instead of reading past q.
+                if (dof < 0 || dof >= state.q.size() || dof >= state.v.size())
+                    throw std::logic_error(fmt::format("element '{}': point {} maps to DOF {}, but the state has {}",
+                                                       element.name(), p, dof, state.q.size()));
+                grid.points.push_back(state.q[dof]);
+                velocity.push_back(state.v[dof]);
+            }
+            // Elements without a contact radius (solids, shells) report 0 rather than omitting
+            // the array, so every frame has the same arrays.
+            radius.push_back(geometry.point_radius.size() == count ? geometry.point_radius[p] : 0.0);
+            point_element.push_back(id);
+        }
+
+        std::vector<bool> used(count, false);
+        const auto add_cell = [&](std::uint8_t type, auto const& points) {
+            for (const Index p : points) {
+                if (p < 0 || static_cast<std::size_t>(p) >= count)
+                    throw std::logic_error(fmt::format("element '{}': a cell uses point {} of {}", element.name(), p,
+                                                       count));
+                used[static_cast<std::size_t>(p)] = true;
+                grid.connectivity.push_back(base + p);
+            }
+            grid.offsets.push_back(static_cast<std::int64_t>(grid.connectivity.size()));
+            grid.types.push_back(type);
+            cell_element.push_back(id);
+        };
+        for (const auto& edge : geometry.edges) add_cell(kVtkLine, edge);
+        for (const auto& triangle : geometry.triangles) add_cell(kVtkTriangle, triangle);
+        for (std::size_t p = 0; p < count; ++p)
+            if (!used[p]) add_cell(kVtkVertex, std::array<Index, 1>{static_cast<Index>(p)});
+    }
+
+    grid.point_data.push_back({"element_id", 1, std::move(point_element)});
+    grid.point_data.push_back({"velocity", 3, std::move(velocity)});
+    grid.point_data.push_back({"radius", 1, std::move(radius)});
+    grid.cell_data.push_back({"element_id", 1, std::move(cell_element)});
+    return grid;
+}
+
+void VtkFrames::begin(const SceneView&, const std::filesystem::path& output_dir) {
+    output_dir_ = output_dir;
+    frames_.clear();
+    std::filesystem::create_directories(output_dir_ / settings_.folder);
+    collection_ = output_dir_ / (settings_.prefix + ".pvd");
+    // An empty collection from the start: a run that fails before its first frame leaves no
+    // stale collection of an earlier run behind.
+    write_collection();
+}
+
+void VtkFrames::observe(const SceneView& scene, const StepInfo& info) {
+    if (info.step % settings_.every != 0) return;
+    if (collection_.empty()) throw std::logic_error("vtk output: observe() before begin()");
+    const std::string name = fmt::format("{}_{:06d}.vtu", settings_.prefix, frames_.size());
+    const std::filesystem::path relative = settings_.folder / name;
+    // The frame is complete on disk before the collection names it.
+    write_file_atomically(output_dir_ / relative, vtu_text(frame_grid(scene), settings_.encoding));
+    frames_.push_back({info.t, relative.generic_string()});
+    write_collection();
+}
+
+void VtkFrames::write_collection() const {
+    std::string xml = "<?xml version=\"1.0\"?>\n";
+    xml += "<VTKFile type=\"Collection\" version=\"0.1\">\n  <Collection>\n";
+    for (const Frame& frame : frames_)
+        xml += fmt::format("    <DataSet timestep=\"{}\" group=\"\" part=\"0\" file=\"{}\"/>\n",
+                           exact_real(frame.time), xml_escape(frame.file));
+    xml += "  </Collection>\n</VTKFile>\n";
+    write_file_atomically(collection_, xml);
+}
+
+std::vector<std::filesystem::path> VtkFrames::files() const {
+    if (collection_.empty()) return {};
+    std::vector<std::filesystem::path> paths{collection_};
+    for (const Frame& frame : frames_) paths.push_back(output_dir_ / frame.file);
+    return paths;
+}
+
+}  // namespace soma::outputs

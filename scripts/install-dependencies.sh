@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs Soma's build dependencies from Debian packages (Debian 12 "bookworm").
+# Runs apt-get only for packages that are missing, so it is cheap to call again.
+set -euo pipefail
+packages=(build-essential cmake pkg-config
+          libeigen3-dev libboost-dev libboost-filesystem-dev libyaml-cpp-dev catch2 petsc-dev
+          libcli11-dev libmuparser-dev libfmt-dev libsuitesparse-dev libbenchmark-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "dependencies: all installed"
+  exit 0
+fi
+echo "dependencies: installing ${missing[*]}"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"

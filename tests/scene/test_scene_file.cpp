@@ -1,0 +1,151 @@
+// Reading scene files and text, and `--set key=value` overrides.
+#include "fake_catalog.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+using namespace soma;
+using namespace soma::testing_scene;
+
+namespace {
+
+std::string error_of(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "(no InputError thrown)";
+}
+
+/// A scene file in a fresh temporary folder.
+std::filesystem::path write_temp(const std::string& name, const std::string& text) {
+    const auto dir = std::filesystem::temp_directory_path() / "soma_test_scene_file";
+    std::filesystem::create_directories(dir);
+    const auto file = dir / name;
+    std::ofstream(file) << text;
+    return file;
+}
+
+const char* kScene = R"(elements:
+  - type: rod
+    name: beam
+    nodes: 10
+    material:
+      youngs_modulus: 1e6
+  - type: rod
+    name: arm
+    nodes: 4
+    material: {youngs_modulus: 5e5}
+integrator:
+  dt: 1e-3
+empty:
+)";
+
+}  // namespace
+
+TEST_CASE("load_scene_text parses a map and keeps marks", "[scene][file]") {
+    const SceneDocument scene = load_scene_text(kScene, "scene.yaml");
+    CHECK(scene.file == "scene.yaml");
+    REQUIRE(scene.root.IsMap());
+    CHECK(scene.root["integrator"]["dt"].Mark().line == 11);
+}
+
+TEST_CASE("YAML syntax errors are reported as file:line:col", "[scene][file]") {
+    CHECK(error_of([] { load_scene_text("a: [1, 2\nb: 3\n", "bad.yaml"); }) ==
+          "bad.yaml:2:2: YAML syntax error: end of sequence flow not found");
+    CHECK(error_of([] { load_scene_text("a: 1\n  b: 2\n", "bad.yaml"); }) ==
+          "bad.yaml:2:4: YAML syntax error: illegal map value");
+}
+
+TEST_CASE("a scene must be a non-empty map", "[scene][file]") {
+    CHECK(error_of([] { load_scene_text("", "e.yaml"); }) ==
+          "e.yaml: the scene is empty (expected a map of sections such as 'elements:')");
+    CHECK(error_of([] { load_scene_text("- a\n- b\n", "l.yaml"); }) ==
+          "l.yaml:1:1: expected the scene to be a map of sections such as 'elements:', got a list");
+    CHECK(error_of([] { load_scene_text("just text\n", "s.yaml"); }) ==
+          "s.yaml:1:1: expected the scene to be a map of sections such as 'elements:', got 'just text'");
+}
+
+TEST_CASE("load_scene_file reads a file and records its folder", "[scene][file]") {
+    const auto file = write_temp("ok.yaml", kScene);
+    const SceneDocument scene = load_scene_file(file);
+    CHECK(scene.file == file.string());
+    CHECK(scene.directory == file.parent_path());
+    CHECK(scene.root["integrator"]["dt"].Scalar() == "1e-3");
+
+    const auto bad = write_temp("bad.yaml", "a: [1,\n");
+    CHECK_THAT(error_of([&] { load_scene_file(bad); }),
+               Catch::StartsWith(bad.string() + ":2:1: YAML syntax error: "));
+}
+
+TEST_CASE("a missing scene file is a clear InputError", "[scene][file]") {
+    CHECK(error_of([] { load_scene_file("/no/such/dir/scene.yaml"); }) ==
+          "/no/such/dir/scene.yaml: scene file not found");
+    const auto dir = std::filesystem::temp_directory_path();
+    CHECK(error_of([&] { load_scene_file(dir); }) ==
+          dir.string() + ": is a directory, expected a scene file (.yaml)");
+}
+
+TEST_CASE("overrides address list items by name and by index", "[scene][overrides]") {
+    SceneDocument scene = load_scene_text(kScene, "scene.yaml");
+    apply_overrides(scene, {"elements.beam.material.youngs_modulus=2e6", "elements[1].nodes=7",
+                            "integrator.dt=[1, 2]", "elements[0].material.density=900"});
+    CHECK(scene.root["elements"][0]["material"]["youngs_modulus"].Scalar() == "2e6");
+    CHECK(scene.root["elements"][1]["nodes"].Scalar() == "7");
+    CHECK(scene.root["integrator"]["dt"].IsSequence());
+    CHECK(scene.root["integrator"]["dt"].size() == 2);
+    // A new leaf in an existing map.
+    CHECK(scene.root["elements"][0]["material"]["density"].Scalar() == "900");
+    // The rest of the tree is untouched.
+    CHECK(scene.root["elements"][1]["material"]["youngs_modulus"].Scalar() == "5e5");
+    CHECK(scene.root["elements"][0]["name"].Scalar() == "beam");
+}
+
+TEST_CASE("an override fills an empty value and later overrides win", "[scene][overrides]") {
+    SceneDocument scene = load_scene_text(kScene, "scene.yaml");
+    apply_overrides(scene, {"empty=5", "integrator.dt=1", "integrator.dt=2"});
+    CHECK(scene.root["empty"].Scalar() == "5");
+    CHECK(scene.root["integrator"]["dt"].Scalar() == "2");
+}
+
+TEST_CASE("bad override paths name the override and what is wrong", "[scene][overrides]") {
+    auto set = [](const std::string& o) {
+        return error_of([&] {
+            SceneDocument scene = load_scene_text(kScene, "scene.yaml");
+            apply_overrides(scene, {o});
+        });
+    };
+    CHECK(set("integrator.dt") == "--set integrator.dt: expected key=value, e.g. integrator.dt=1e-4");
+    CHECK(set("integratr.dt=1") == "--set integratr.dt=1: the scene has no key 'integratr'; did you mean 'integrator'?");
+    CHECK(set("elements.bam.nodes=3") ==
+          "--set elements.bam.nodes=3: 'elements' has no item named 'bam' (named items: 'beam', 'arm'); "
+          "did you mean 'beam'?");
+    CHECK(set("elements[5].nodes=3") == "--set elements[5].nodes=3: 'elements' has 2 items, index [5] is out of range");
+    CHECK(set("integrator[0]=3") == "--set integrator[0]=3: 'integrator' is a map, not a list; cannot take [0]");
+    CHECK(set("integrator.dt.x=1") == "--set integrator.dt.x=1: 'integrator.dt' is real 1e-3, it has no key 'x'");
+    CHECK(set("elements[x].nodes=1") ==
+          "--set elements[x].nodes=1: index 'x' in 'elements[x]' is not a non-negative integer");
+    CHECK(set("elements.beam.materials.density=1") ==
+          "--set elements.beam.materials.density=1: 'elements.beam' has no key 'materials'; did you mean 'material'?");
+    CHECK_THAT(set("integrator.dt=[1, 2"),
+               Catch::StartsWith("--set integrator.dt=[1, 2: value '[1, 2' is not valid YAML: "));
+}
+
+TEST_CASE("validation errors in overridden values point at the overridden key", "[scene][overrides]") {
+    static const FakeCatalog catalog;
+    SceneDocument scene = load_scene_text(kScene, "scene.yaml");
+    apply_overrides(scene, {"integrator.dt=-1", "elements.arm.material.youngs_modulus=soft",
+                            "integrator.dtt=3", "empty=1"});
+    std::vector<std::string> lines;
+    for (const auto& e : validate_scene(scene, root_schema(), catalog)) lines.push_back(e.str());
+    INFO(joined(lines));
+    CHECK(lines == std::vector<std::string>{
+                       "scene.yaml:10:32: elements[1].material.youngs_modulus: expected real, got string 'soft'",
+                       "scene.yaml:12:3: integrator.dtt: unknown key 'dtt'; did you mean 'dt'?",
+                       "scene.yaml:12:7: integrator.dt: dt = -1 is out of range: expected > 0",
+                       "scene.yaml:13:1: empty: unknown key 'empty'; known keys: 'elements', 'integrator', "
+                       "'gravity', 'solver', 'petsc_options', 'outputs', 'forces', 'contact', 'weights', 'tags', "
+                       "'fixed_nodes', 'verbose'",
+                   });
+}
