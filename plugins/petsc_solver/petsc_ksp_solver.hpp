@@ -1,0 +1,101 @@
+#pragma once
+/// \file petsc_ksp_solver.hpp
+/// \brief `petsc`: a PETSc KSP (Krylov method + preconditioner, or a direct factorization with
+/// ksp_type preonly) on a sequential AIJ copy of the Jacobian.
+///
+/// Data flow per pattern and per Newton iteration:
+///  - analyze(): builds the CSR structure of the CSC pattern, creates a MatSeqAIJ with exact
+///    preallocation (MatSeqAIJSetPreallocationCSR), and the map from each CSC value index to its
+///    CSR slot. The KSP is reset so its preconditioner redoes its symbolic phase once.
+///  - factorize(): writes the values through MatSeqAIJGetArray with that map (one gather, no
+///    MatSetValues), then KSPSetOperators + KSPSetUp. The Mat object and its nonzero pattern are
+///    unchanged, so PCSetUp sees SAME_NONZERO_PATTERN and factor-type preconditioners (icc, ilu,
+///    cholesky, lu) only refactor numerically, reusing ordering and symbolic factorization
+///    (checked by the tests through PETSc's event counters).
+///  - solve(): Vecs wrap the Eigen arrays (VecPlaceArray): no copies.
+
+#include "soma/linear_solver.hpp"
+
+#include <petscksp.h>
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace soma::petsc_solver {
+
+/// \brief Settings of the petsc solver (translated from the scene's parameters).
+struct PetscSettings {
+    std::string ksp_type = "cg";   ///< any KSPType name: cg, gmres, bicgstab, minres, preonly, ...
+    std::string pc_type = "icc";   ///< any PCType name: icc, ilu, jacobi, sor, gamg, lu, cholesky, ...
+    double rtol = 1e-10;           ///< relative residual decrease (PETSc's preconditioned norm by default)
+    double atol = 1e-50;           ///< absolute residual norm
+    int max_iterations = 10000;    ///< KSP iteration limit
+    /// Extra PETSc options, "key: value", with or without the leading '-'; an empty value is a
+    /// flag. Applied under this instance's own prefix, after the settings above (so they win).
+    std::map<std::string, std::string> options;
+};
+
+/// \brief A settings error found while building the solver; `key` names the offending setting
+/// ("ksp_type", "pc_type" or "options") so the registration can point at the scene key.
+class PetscSettingsError : public std::runtime_error {
+public:
+    PetscSettingsError(std::string key, const std::string& message)
+        : std::runtime_error(message), key_(std::move(key)) {}
+    const std::string& key() const { return key_; }
+
+private:
+    std::string key_;
+};
+
+/// \brief PETSc KSP behind the LinearSolver interface. Sequential (PETSC_COMM_SELF).
+class PetscKspSolver final : public LinearSolver {
+public:
+    /// \brief Initializes PETSc if needed and builds the KSP from \p settings.
+    /// \throws PetscSettingsError when PETSc rejects a type or an option value.
+    explicit PetscKspSolver(const PetscSettings& settings = {});
+    ~PetscKspSolver() override;
+    PetscKspSolver(const PetscKspSolver&) = delete;
+    PetscKspSolver& operator=(const PetscKspSolver&) = delete;
+
+    LinearSolverCapabilities capabilities() const override;
+    void analyze(const SparseMatrix& pattern) override;
+    bool factorize(const SparseMatrix& matrix) override;
+    bool solve(const VectorX& rhs, VectorX& solution) override;
+    std::string last_error() const override { return error_; }
+    int last_iterations() const override { return iterations_; }
+
+    /// \brief The KSP type in use after options were applied (e.g. "cg").
+    const std::string& ksp_type() const { return ksp_type_; }
+    /// \brief The PC type in use after options were applied (e.g. "icc").
+    const std::string& pc_type() const { return pc_type_; }
+    /// \brief The options prefix unique to this instance (e.g. "soma_petsc_3_").
+    const std::string& options_prefix() const { return prefix_; }
+    /// \brief The underlying KSP, for diagnostics and tests (owned by this object).
+    KSP ksp() const { return ksp_; }
+
+private:
+    void destroy() noexcept;
+    /// Empty when every option of this instance was read by PETSc, else the unused ones.
+    std::string unused_options() const;
+
+    KSP ksp_ = nullptr;
+    Mat matrix_ = nullptr;
+    Vec rhs_ = nullptr;
+    Vec solution_ = nullptr;
+    std::string prefix_;
+    std::vector<std::string> option_names_;  ///< full names set in the options database
+    std::string ksp_type_;
+    std::string pc_type_;
+    std::vector<PetscInt> csc_to_csr_;  ///< CSC value index -> CSR value index
+    Index rows_ = -1;
+    Index nonzeros_ = -1;
+    bool factorized_ = false;
+    bool options_checked_ = false;
+    std::string configuration_error_;  ///< sticky: unused (misspelt) options
+    int iterations_ = 0;
+    std::string error_;
+};
+
+}  // namespace soma::petsc_solver

@@ -1,0 +1,65 @@
+#include "scene_runner.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+namespace soma::validation {
+
+const TypeRegistry& plugin_registry() {
+    static TypeRegistry* registry = [] {
+        auto* r = new TypeRegistry();
+        static PluginLoader loader(*r);
+        loader.load_defaults();
+        return r;
+    }();
+    return *registry;
+}
+
+std::unique_ptr<Simulation> build_scene(const std::string& yaml, const std::string& name) {
+    return std::make_unique<Simulation>(load_scene_text(yaml, name), plugin_registry());
+}
+
+RunResult run_to_end(Simulation& simulation) {
+    RunOptions options;
+    options.output_directory = std::filesystem::temp_directory_path() / "soma-validation";
+    options.progress = false;
+    RunResult result = run_simulation(simulation, options);
+    INFO(result.diagnosis);
+    REQUIRE(result.summary.completed);
+    return result;
+}
+
+bool step_once(Simulation& simulation, double dt) {
+    simulation.begin_attempt();
+    const StepReport report = simulation.integrator().step(simulation, dt);
+    if (!report.converged) simulation.reject_attempt();
+    return report.converged;
+}
+
+namespace {
+const std::array<Index, 3>& point(const Simulation& simulation, const std::string& element, long node) {
+    const Element* e = simulation.find_element(element);
+    REQUIRE(e != nullptr);
+    const auto& points = e->geometry().point_dofs;
+    const long count = static_cast<long>(points.size());
+    const long index = node < 0 ? node + count : node;
+    REQUIRE(index >= 0);
+    REQUIRE(index < count);
+    return points[static_cast<std::size_t>(index)];
+}
+}  // namespace
+
+Vec3 node_position(const Simulation& simulation, const std::string& element, long node) {
+    const auto& d = point(simulation, element, node);
+    const VectorX& q = simulation.state().q;
+    return {q[d[0]], q[d[1]], q[d[2]]};
+}
+
+Vec3 node_velocity(const Simulation& simulation, const std::string& element, long node) {
+    const auto& d = point(simulation, element, node);
+    const VectorX& v = simulation.state().v;
+    return {v[d[0]], v[d[1]], v[d[2]]};
+}
+
+}  // namespace soma::validation

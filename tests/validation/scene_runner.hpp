@@ -1,0 +1,33 @@
+#pragma once
+/// \file scene_runner.hpp
+/// \brief Builds and runs scenes from YAML text with the built plugins, for validation tests.
+
+#include "plugin_loader.hpp"
+#include "scene_file.hpp"
+#include "simulation.hpp"
+#include "time_loop.hpp"
+#include "type_registry.hpp"
+
+#include <memory>
+#include <string>
+
+namespace soma::validation {
+
+/// The registry with every built-in plugin loaded (once per test process).
+const TypeRegistry& plugin_registry();
+
+/// Validates and builds a scene from text.
+std::unique_ptr<Simulation> build_scene(const std::string& yaml, const std::string& name = "test.yaml");
+
+/// Runs to the end time without outputs or progress; REQUIREs completion.
+RunResult run_to_end(Simulation& simulation);
+
+/// Takes single steps of the scene's integrator (for tests that sample the trajectory).
+/// Returns false if the step did not converge.
+bool step_once(Simulation& simulation, double dt);
+
+/// Position of node `node` (negative counts from the end) of a named element.
+Vec3 node_position(const Simulation& simulation, const std::string& element, long node);
+Vec3 node_velocity(const Simulation& simulation, const std::string& element, long node);
+
+}  // namespace soma::validation
