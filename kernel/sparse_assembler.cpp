@@ -73,7 +73,7 @@ void SparseAssembler::build(const std::vector<Index>& free_index, Index free_cou
     }
 }
 
-Assembly SparseAssembler::assembly(VectorX& residual, bool with_jacobian, const JacobianCoefficients& c) {
+Assembly SparseAssembler::assembly(VectorX& residual, bool with_jacobian) {
     Assembly a;
     a.residual = residual.data();
     a.jacobian_values = with_jacobian ? jacobian_.valuePtr() : nullptr;
@@ -81,7 +81,6 @@ Assembly SparseAssembler::assembly(VectorX& residual, bool with_jacobian, const 
     a.stencil_dofs = dofs_.data();
     a.stencil_scatter_begin = scatter_begin_.data();
     a.scatter = scatter_.data();
-    a.coefficients = c;
     return a;
 }
 

@@ -26,7 +26,7 @@ public:
     /// The Jacobian (pattern fixed after build(); values overwritten by each evaluation).
     SparseMatrix& jacobian() { return jacobian_; }
     /// An Assembly writing into `residual` (global size) and, if requested, the Jacobian.
-    Assembly assembly(VectorX& residual, bool with_jacobian, const JacobianCoefficients& c);
+    Assembly assembly(VectorX& residual, bool with_jacobian);
 
     Index stencil_count() const { return static_cast<Index>(dof_begin_.size()) - 1; }
 

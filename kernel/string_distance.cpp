@@ -27,15 +27,18 @@ SOMA_API std::size_t edit_distance(const std::string& a, const std::string& b) {
 }
 
 /// \brief Up to `max_count` candidates within max(2, |name|/3) edits of `name`, closest first
-/// (ties keep the candidates' order, so messages are deterministic).
+/// (ties keep the candidates' order, so messages are deterministic). When nothing is that
+/// close, candidates that start with a name of 3+ characters count ("poisson" -> "poisson_ratio").
 SOMA_API std::vector<std::string> closest_names(const std::string& name, const std::vector<std::string>& candidates,
                                                 std::size_t max_count) {
     const std::size_t limit = std::max<std::size_t>(2, name.size() / 3);
-    std::vector<std::pair<std::size_t, std::size_t>> scored;  // (distance, candidate index)
+    std::vector<std::pair<std::size_t, std::size_t>> scored, prefixed;  // (distance, candidate index)
     for (std::size_t i = 0; i < candidates.size(); ++i) {
         const std::size_t d = edit_distance(name, candidates[i]);
         if (d <= limit) scored.emplace_back(d, i);
+        else if (name.size() >= 3 && candidates[i].rfind(name, 0) == 0) prefixed.emplace_back(d, i);
     }
+    if (scored.empty()) scored = prefixed;
     std::stable_sort(scored.begin(), scored.end(),
                      [](const auto& x, const auto& y) { return x.first < y.first; });
     std::vector<std::string> result;

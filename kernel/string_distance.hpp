@@ -10,7 +10,8 @@ namespace soma {
 /// Levenshtein edit distance.
 std::size_t edit_distance(const std::string& a, const std::string& b);
 
-/// Up to `max_count` candidates closest to `name` (distance <= max(2, |name|/3)), best first.
+/// Up to `max_count` candidates closest to `name` (distance <= max(2, |name|/3), or starting
+/// with `name` when it has 3+ characters), best first.
 std::vector<std::string> closest_names(const std::string& name, const std::vector<std::string>& candidates,
                                        std::size_t max_count = 3);
 

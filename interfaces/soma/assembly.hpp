@@ -63,7 +63,8 @@ public:
 };
 
 /// The write target of one evaluation. Plain data with inline scatter: the kernel fills the
-/// pointers from its cached pattern; contributors call add_residual / add_jacobian.
+/// pointers from its cached pattern; contributors call add_residual / add_jacobian with the
+/// weights of EvalContext::coefficients (the one source of the Jacobian coefficients).
 class SOMA_API Assembly {
 public:
     // ---- kernel-owned views (set once per pattern, pointers refreshed per evaluation) ----
@@ -73,7 +74,6 @@ public:
     const Index* stencil_dofs = nullptr;       ///< global DOF indices, flat
     const Index* stencil_scatter_begin = nullptr;  ///< stencil s's n*n map starts here
     const Index* scatter = nullptr;            ///< CSC value position of (row r, col c) at c*n+r, -1 if not free
-    JacobianCoefficients coefficients;
 
     bool wants_jacobian() const { return jacobian_values != nullptr; }
     int stencil_size(StencilId s) const { return stencil_dof_begin[s + 1] - stencil_dof_begin[s]; }

@@ -27,7 +27,7 @@ std::string env(const char* name) {
     return value;
 }
 
-Result soma(const std::string& arguments) {
+Result run_soma(const std::string& arguments) {
     const std::string command = env("SOMA_BUILD_DIR") + "/bin/soma " + arguments + " 2>&1";
     FILE* pipe = popen(command.c_str(), "r");
     REQUIRE(pipe != nullptr);
@@ -67,7 +67,7 @@ outputs:
 TEST_CASE("soma run writes outputs and a summary", "[cli]") {
     const auto out = std::filesystem::temp_directory_path() / "soma-cli-tests" / "run-out";
     std::filesystem::remove_all(out);
-    const Result r = soma("run " + scene_file("valid.yaml", kValidScene) + " --output " + out.string());
+    const Result r = run_soma("run " + scene_file("valid.yaml", kValidScene) + " --output " + out.string());
     INFO(r.output);
     CHECK(r.exit_code == 0);
     CHECK_THAT(r.output, Contains("run completed") && Contains("10 steps") && Contains("real-time factor") &&
@@ -76,7 +76,7 @@ TEST_CASE("soma run writes outputs and a summary", "[cli]") {
 }
 
 TEST_CASE("soma run --set overrides a value and reports where it went wrong", "[cli][errors]") {
-    const Result r = soma("run " + scene_file("valid.yaml", kValidScene) + " --set integrator.dt=-1");
+    const Result r = run_soma("run " + scene_file("valid.yaml", kValidScene) + " --set integrator.dt=-1");
     CHECK(r.exit_code == 1);
     CHECK_THAT(r.output, Contains("valid.yaml:2:") && Contains("integrator.dt") && Contains("out of range"));
 }
@@ -91,11 +91,11 @@ elements:
     cross_section: {circle: {radius: -1.0e-3}}
     material: {density: 1200, youngs_modulus: 2.0e6, poisson: 0.3}
 )";
-    const Result r = soma("check " + scene_file("bad.yaml", bad));
+    const Result r = run_soma("check " + scene_file("bad.yaml", bad));
     INFO(r.output);
     CHECK(r.exit_code == 1);
     CHECK_THAT(r.output, Contains("3 errors in"));
-    CHECK_THAT(r.output, Contains("bad.yaml:2:21: integrator.type: unknown integrator type 'implicit_eular'; did you "
+    CHECK_THAT(r.output, Contains("bad.yaml:2:20: integrator.type: unknown integrator type 'implicit_eular'; did you "
                                   "mean 'implicit_euler' (plugin 'integrators')"));
     CHECK_THAT(r.output, Contains("bad.yaml:7:") && Contains("cross_section.circle.radius") && Contains("out of range"));
     CHECK_THAT(r.output, Contains("bad.yaml:8:") && Contains("unknown key 'poisson'; did you mean 'poisson_ratio'?"));
@@ -105,44 +105,44 @@ TEST_CASE("soma check validates references between blocks", "[cli][errors]") {
     std::string scene = kValidScene;
     SECTION("a node index out of range") {
         scene.replace(scene.find("nodes: [0, 1]"), 13, "nodes: [0, 40]");
-        const Result r = soma("check " + scene_file("range.yaml", scene));
+        const Result r = run_soma("check " + scene_file("range.yaml", scene));
         CHECK(r.exit_code == 1);
         CHECK_THAT(r.output, Contains("range.yaml:9:") && Contains("node index 40 is out of range"));
     }
     SECTION("a plugin path that does not exist") {
         scene = "plugin_paths: [no_such_plugin.so]\n" + scene;
-        const Result r = soma("check " + scene_file("plugin.yaml", scene));
+        const Result r = run_soma("check " + scene_file("plugin.yaml", scene));
         CHECK(r.exit_code == 1);
         CHECK_THAT(r.output, Contains("plugin.yaml:1:16: plugin_paths[0]: plugin not found"));
     }
     SECTION("a YAML syntax error") {
-        const Result r = soma("check " + scene_file("syntax.yaml", "simulation: {duration: 1.0\nintegrator: x\n"));
+        const Result r = run_soma("check " + scene_file("syntax.yaml", "simulation: {duration: 1.0\nintegrator: x\n"));
         CHECK(r.exit_code == 1);
         CHECK_THAT(r.output, Contains("syntax.yaml:") && Contains("YAML syntax error"));
     }
     SECTION("a valid scene") {
-        const Result r = soma("check " + scene_file("ok.yaml", scene));
+        const Result r = run_soma("check " + scene_file("ok.yaml", scene));
         CHECK(r.exit_code == 0);
         CHECK_THAT(r.output, Contains("OK (1 elements"));
     }
 }
 
 TEST_CASE("soma plugins and soma describe", "[cli]") {
-    const Result plugins = soma("plugins");
+    const Result plugins = run_soma("plugins");
     CHECK(plugins.exit_code == 0);
     CHECK_THAT(plugins.output, Contains("discrete_rod") && Contains("implicit_euler") && Contains("eigen_ldlt"));
-    const Result describe = soma("describe discrete_rod");
+    const Result describe = run_soma("describe discrete_rod");
     CHECK(describe.exit_code == 0);
     CHECK_THAT(describe.output, Contains("youngs_modulus"));
-    const Result markdown = soma("describe gravity --markdown");
+    const Result markdown = run_soma("describe gravity --markdown");
     CHECK_THAT(markdown.output, Contains("| Key |"));
-    const Result unknown = soma("describe gravty");
+    const Result unknown = run_soma("describe gravty");
     CHECK(unknown.exit_code == 1);
     CHECK_THAT(unknown.output, Contains("did you mean 'gravity'"));
 }
 
 TEST_CASE("docs/scene-reference.md is generated from the current schemas", "[cli][docs]") {
-    const Result r = soma("reference");
+    const Result r = run_soma("reference");
     REQUIRE(r.exit_code == 0);
     std::ifstream file(env("SOMA_SOURCE_DIR") + "/docs/scene-reference.md");
     std::stringstream committed;

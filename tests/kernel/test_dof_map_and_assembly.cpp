@@ -94,7 +94,7 @@ TEST_CASE("sparse assembly with a cached scatter map equals dense assembly on th
         VectorX residual = VectorX::Zero(n);
         SparseMatrix& J = sparse.jacobian();
         std::fill(J.valuePtr(), J.valuePtr() + J.nonZeros(), 0.0);
-        Assembly a = sparse.assembly(residual, true, context.coefficients);
+        Assembly a = sparse.assembly(residual, true);
         term.add_residual_and_jacobian(context, a);
         CHECK((residual - dense_f).norm() == Approx(0.0).margin(1e-14));
         const Eigen::MatrixXd sparse_dense = Eigen::MatrixXd(J);

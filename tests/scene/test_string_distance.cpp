@@ -31,3 +31,9 @@ TEST_CASE("closest_names keeps names within max(2, |name|/3) edits, best first",
     // Closer first.
     CHECK(closest_names("dampin", {"damping_ratio", "damping"}) == std::vector<std::string>{"damping"});
 }
+
+TEST_CASE("closest_names falls back to candidates that extend a short prefix", "[scene]") {
+    CHECK(soma::closest_names("poisson", {"density", "youngs_modulus", "poisson_ratio"}) ==
+          std::vector<std::string>{"poisson_ratio"});
+    CHECK(soma::closest_names("po", {"poisson_ratio"}).empty());  // too short to be a prefix hint
+}

@@ -39,7 +39,6 @@ public:
         assembly.stencil_dofs = dofs_.data();
         assembly.stencil_scatter_begin = scatter_begin_.data();
         assembly.scatter = scatter_.data();
-        assembly.coefficients = context.coefficients;
         term.add_residual_and_jacobian(context, assembly);
         return {residual, jacobian};
     }

@@ -1,0 +1,105 @@
+#pragma once
+/// \file bend_twist_spring.hpp
+/// \brief Bending and twisting energy at one interior rod node (digest 000 §2.3, §2.4; paper
+/// eq. 11-16; Bergou et al. 2010 with the Panetta-corrected Hessians of the reference code).
+///
+/// A bend-twist spring has a center node x_c, an incoming edge e = x_c - x_p and an outgoing
+/// edge f = x_n - x_c. Its 11 local DOFs are [x_p (3), x_c (3), x_n (3), theta_e, theta_f].
+///
+///     kb     = 2 e x f / (|e||f| + e.f)                       curvature binormal
+///     kappa1 =  1/2 (m2_e + m2_f) . kb,   kappa2 = -1/2 (m1_e + m1_f) . kb
+///     tau    = theta_f - theta_e + m_ref                       (m_ref: reference twist)
+///     E      = 1/(2 dl) [ EI1 (kappa1 - kappa1_bar)^2 + EI2 (kappa2 - kappa2_bar)^2
+///                         + GJ (tau - tau_bar)^2 ]
+///
+/// kappa1 measures bending in the (t, m1) plane (rotation about m2), so EI1 uses the second
+/// moment of area about the m2 axis; kappa2 bending in the (t, m2) plane, about the m1 axis.
+///
+/// Derivatives are taken with the reference frames moving by parallel transport with their
+/// tangents (time-parallel transport, digest 000 §2.2). They are exact derivatives of the
+/// energy when the reference frames are transported from the current tangents; when the frames
+/// come from committed tangents t_k != t(q), the energy also depends on the holonomy of the
+/// transport, and the mismatch is O(angle(t_k, t) * dE/dtheta) (standard DER practice). The
+/// position-position Hessian is therefore not symmetric: its antisymmetric part is proportional
+/// to the twisting moment dE/dtheta. We return H(i, j) = d g_i / d q_j, the Jacobian of the
+/// gradient actually assembled.
+///
+/// Internally all derivatives are first computed in "edge space", the 8 variables
+/// [e (3), f (3), theta_e, theta_f], and mapped once to the 11 node DOFs (e and f are linear in
+/// the positions, so the map is exact: g11 = S^T g8, H11 = S^T H8 S).
+
+#include "soma/types.hpp"
+
+namespace soma::rod {
+
+/// Rest state and stiffness of one bend-twist spring.
+struct BendTwistSpring {
+    double voronoi_length = 1.0;  ///< dl = 1/2 (|e_bar| + |f_bar|) (m), digest 000 §2.3
+    double bend_stiffness1 = 0.0;  ///< EI1 (N m^2), for kappa1
+    double bend_stiffness2 = 0.0;  ///< EI2 (N m^2), for kappa2
+    double twist_stiffness = 0.0;  ///< GJ (N m^2)
+    double rest_kappa1 = 0.0;      ///< natural curvature kappa1_bar (dimensionless)
+    double rest_kappa2 = 0.0;      ///< natural curvature kappa2_bar (dimensionless)
+    double rest_twist = 0.0;       ///< natural twist tau_bar (rad) = reference twist at t = 0
+};
+
+/// The current configuration of one spring: positions, twist angles, reference frames.
+struct BendTwistConfiguration {
+    Vec3 x_prev, x_center, x_next;
+    double theta_e = 0.0, theta_f = 0.0;  ///< twist angles of the two edges (rad)
+    Vec3 a1_e, a2_e, a1_f, a2_f;          ///< current reference frames of edges e and f
+    double reference_twist = 0.0;         ///< current reference twist m_ref (rad)
+};
+
+/// Quantities derived from a configuration, shared by the energy and its derivatives.
+struct BendTwistKinematics {
+    Vec3 t_e, t_f;        ///< unit tangents
+    double len_e = 0.0, len_f = 0.0;
+    Vec3 m1_e, m2_e, m1_f, m2_f;  ///< material frames
+    double chi = 0.0;     ///< 1 + t_e . t_f
+    Vec3 kb;              ///< curvature binormal
+    Vec3 t_tilde;         ///< (t_e + t_f) / chi
+    double kappa1 = 0.0, kappa2 = 0.0, twist = 0.0;
+};
+
+/// \brief Curvature binormal 2 e x f / (|e||f| + e.f) (digest 000 §2.3, eq. 11).
+Vec3 curvature_binormal(const Vec3& e, const Vec3& f);
+
+/// \brief Tangents, material frames, curvature binormal, kappa1, kappa2 and twist.
+BendTwistKinematics bend_twist_kinematics(const BendTwistConfiguration& config);
+
+/// \brief Gradient and Hessian of kappa1 in edge space [e, f, theta_e, theta_f]
+/// (digest 000 §2.3; Panetta-corrected D_ee, D_ff). H(i, j) = d g_i / d v_j.
+void curvature1_derivatives(const BendTwistKinematics& k, VecN<8>& gradient, MatN<8>& hessian);
+
+/// \brief Gradient and Hessian of kappa2 in edge space (digest 000 §2.3).
+void curvature2_derivatives(const BendTwistKinematics& k, VecN<8>& gradient, MatN<8>& hessian);
+
+/// \brief Gradient and Hessian of the twist tau in edge space (digest 000 §2.4; Panetta-
+/// corrected position blocks). tau is linear in theta, so the theta rows/columns are zero.
+void twist_derivatives(const BendTwistKinematics& k, VecN<8>& gradient, MatN<8>& hessian);
+
+/// \brief Maps an edge-space gradient to the 11 node DOFs: g11 = S^T g8 with
+/// e = x_c - x_p, f = x_n - x_c.
+void edge_to_node_gradient(const VecN<8>& edge_gradient, VecN<11>& node_gradient);
+
+/// \brief Maps an edge-space Hessian to the 11 node DOFs: H11 = S^T H8 S.
+void edge_to_node_hessian(const MatN<8>& edge_hessian, MatN<11>& node_hessian);
+
+/// \brief Bending + twisting energy of the spring (J).
+double bend_twist_energy(const BendTwistSpring& spring, const BendTwistConfiguration& config);
+
+/// \brief Energy, gradient and Hessian of the spring over its 11 local DOFs
+/// [x_p, x_c, x_n, theta_e, theta_f] (digest 000 §2.3-2.4):
+///
+///     g = (1/dl) [ EI1 dk1 grad k1 + EI2 dk2 grad k2 + GJ dtau grad tau ]
+///     H = (1/dl) [ EI1 (grad k1 grad k1^T + dk1 Hess k1) + EI2 (...) + GJ (...) ]
+///
+/// \param[out] gradient 11-vector
+/// \param[out] hessian  11x11, H(i, j) = d g_i / d q_j (see the file comment on its symmetry)
+/// \return the energy
+double bend_twist_energy_gradient_hessian(const BendTwistSpring& spring,
+                                          const BendTwistConfiguration& config,
+                                          VecN<11>& gradient, MatN<11>& hessian);
+
+}  // namespace soma::rod

@@ -1,0 +1,344 @@
+// The discrete_rod Element: digest 000 §1.3 (lumped mass), §2.1 (stretching), §2.2 (frames),
+// §2.3 (bending), §2.4 (twisting).
+#include "discrete_rod.hpp"
+
+#include "rod_frames.hpp"
+
+#include <Eigen/Geometry>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace soma::rod {
+namespace {
+
+void require_positive(double value, const char* what) {
+    if (!(value > 0.0) || !std::isfinite(value))
+        throw std::invalid_argument(std::string(what) + " must be positive and finite, got " + std::to_string(value));
+}
+
+// Smallest allowed 1 + t_e.t_f at a node: the curvature binormal 2 t_e x t_f / (1 + t_e.t_f) is
+// singular when an edge folds back onto the previous one (turning angle 180 degrees).
+constexpr double kMinChi = 1e-6;
+
+}  // namespace
+
+DiscreteRod::DiscreteRod(RodDescription d)
+    : initial_positions_(std::move(d.positions)),
+      initial_velocity_(d.initial_velocity),
+      section_(d.section),
+      material_(d.material),
+      symmetric_jacobian_(d.symmetric_jacobian) {
+    const auto& x = initial_positions_;
+    if (x.size() < 3)
+        throw std::invalid_argument("a discrete rod needs at least 3 nodes, got " + std::to_string(x.size()));
+    for (std::size_t i = 0; i < x.size(); ++i)
+        if (!x[i].allFinite()) throw std::invalid_argument("node " + std::to_string(i) + " has a non-finite coordinate");
+    require_positive(material_.density, "density");
+    require_positive(material_.youngs_modulus, "youngs_modulus");
+    if (!(material_.poisson_ratio >= 0.0 && material_.poisson_ratio <= 0.5))
+        throw std::invalid_argument("poisson_ratio must be in [0, 0.5]");
+    require_positive(material_.shear(), "shear_modulus");
+    require_positive(section_.area, "cross-section area");
+    require_positive(section_.second_moment1, "cross-section second moment I1");
+    require_positive(section_.second_moment2, "cross-section second moment I2");
+    require_positive(section_.torsion_constant, "cross-section torsion constant");
+
+    node_count_ = static_cast<Index>(x.size());
+    edge_count_ = node_count_ - 1;
+    const auto N = static_cast<std::size_t>(node_count_);
+    const auto E = static_cast<std::size_t>(edge_count_);
+
+    // Edges, rest lengths and tangents.
+    std::vector<double> rest_length(E);
+    tangent_.resize(E);
+    for (std::size_t e = 0; e < E; ++e) {
+        const Vec3 edge = x[e + 1] - x[e];
+        rest_length[e] = edge.norm();
+        if (!(rest_length[e] > 0.0))
+            throw std::invalid_argument("nodes " + std::to_string(e) + " and " + std::to_string(e + 1) +
+                                        " coincide (zero-length edge)");
+        tangent_[e] = edge / rest_length[e];
+    }
+    for (std::size_t e = 0; e + 1 < E; ++e)
+        if (1.0 + tangent_[e].dot(tangent_[e + 1]) < kMinChi)
+            throw std::invalid_argument("the rod folds back onto itself at node " + std::to_string(e + 1));
+
+    // Stiffnesses (digest 000 §2.0).
+    const double EA = material_.youngs_modulus * section_.area;
+    const double EI1 = material_.youngs_modulus * section_.second_moment1;
+    const double EI2 = material_.youngs_modulus * section_.second_moment2;
+    const double GJ = material_.shear() * section_.torsion_constant;
+
+    // Voronoi lengths and lumped masses (digest 000 §1.3).
+    voronoi_length_.assign(N, 0.0);
+    for (std::size_t e = 0; e < E; ++e) {
+        voronoi_length_[e] += 0.5 * rest_length[e];
+        voronoi_length_[e + 1] += 0.5 * rest_length[e];
+    }
+    node_mass_.resize(N);
+    for (std::size_t i = 0; i < N; ++i) node_mass_[i] = material_.density * section_.area * voronoi_length_[i];
+    edge_inertia_.resize(E);
+    for (std::size_t e = 0; e < E; ++e)
+        edge_inertia_[e] = material_.density * section_.polar_moment() * rest_length[e];
+
+    stretching_.resize(E);
+    for (std::size_t e = 0; e < E; ++e) stretching_[e] = StretchingSpring{rest_length[e], EA};
+
+    // Space-parallel reference frames at t = 0 and the initial reference twist (digest 000 §2.2,
+    // §2.4). Space-parallel frames give zero reference twist up to round-off; it is computed
+    // anyway so that any initial frame would be valid.
+    director_.resize(E);
+    space_parallel_frames(tangent_, director_);
+    reference_twist_.resize(E - 1);
+    for (std::size_t k = 0; k + 1 < E; ++k)
+        reference_twist_[k] = reference_twist(director_[k], tangent_[k], director_[k + 1], tangent_[k + 1], 0.0);
+
+    // Bend-twist springs with natural curvature and twist of the initial geometry and initial
+    // material frames, theta = 0 (digest 000 §2.3 "setkappa", §2.4 "undef_refTwist").
+    bend_twist_.resize(E - 1);
+    for (std::size_t k = 0; k + 1 < E; ++k) {
+        BendTwistSpring& s = bend_twist_[k];
+        // Voronoi length from BOTH edges, 1/2 (|e_bar| + |f_bar|): the reference code uses the
+        // first edge twice (a bug, digest 000 §2.3), which matters on non-uniform meshes.
+        s.voronoi_length = 0.5 * (rest_length[k] + rest_length[k + 1]);
+        s.bend_stiffness1 = EI1;
+        s.bend_stiffness2 = EI2;
+        s.twist_stiffness = GJ;
+        BendTwistConfiguration c;
+        c.x_prev = x[k];
+        c.x_center = x[k + 1];
+        c.x_next = x[k + 2];
+        c.a1_e = director_[k];
+        c.a2_e = tangent_[k].cross(director_[k]);
+        c.a1_f = director_[k + 1];
+        c.a2_f = tangent_[k + 1].cross(director_[k + 1]);
+        c.reference_twist = reference_twist_[k];
+        const BendTwistKinematics kin = bend_twist_kinematics(c);
+        s.rest_kappa1 = kin.kappa1;
+        s.rest_kappa2 = kin.kappa2;
+        s.rest_twist = kin.twist;
+    }
+}
+
+void DiscreteRod::initial_state(VectorX& q, VectorX& v) const {
+    q.setZero(dof_count());
+    v.setZero(dof_count());
+    for (Index i = 0; i < node_count_; ++i) {
+        q.segment<3>(3 * i) = initial_positions_[static_cast<std::size_t>(i)];
+        v.segment<3>(3 * i) = initial_velocity_;
+    }
+}
+
+std::vector<DofGroup> DiscreteRod::dof_groups() const {
+    return {DofGroup{"nodes", 3, node_count_, {"x", "y", "z"}},
+            DofGroup{"edges", 1, edge_count_, {"twist"}}};
+}
+
+Index DiscreteRod::group_dof(const std::string& group, Index item, int component) const {
+    if (group == "nodes") {
+        if (item < 0 || item >= node_count_ || component < 0 || component > 2)
+            throw std::out_of_range("discrete_rod: no node " + std::to_string(item) + " component " + std::to_string(component));
+        return 3 * item + component;
+    }
+    if (group == "edges") {
+        if (item < 0 || item >= edge_count_ || component != 0)
+            throw std::out_of_range("discrete_rod: no edge " + std::to_string(item) + " component " + std::to_string(component));
+        return twist_dof(item);
+    }
+    throw std::out_of_range("discrete_rod: no DOF group '" + group + "' (groups: nodes, edges)");
+}
+
+std::string DiscreteRod::describe_dof(Index local) const {
+    static const char* axes[] = {"x", "y", "z"};
+    if (local >= 0 && local < 3 * node_count_)
+        return "node " + std::to_string(local / 3) + " " + axes[local % 3];
+    if (local >= 3 * node_count_ && local < dof_count())
+        return "edge " + std::to_string(local - 3 * node_count_) + " twist";
+    return "invalid local DOF " + std::to_string(local);
+}
+
+void DiscreteRod::on_bind() {
+    if (static_cast<Index>(global_dofs().size()) != dof_count())
+        throw std::logic_error("discrete_rod: bind() got " + std::to_string(global_dofs().size()) +
+                               " DOFs, expected " + std::to_string(dof_count()));
+    const auto N = static_cast<std::size_t>(node_count_);
+    const auto E = static_cast<std::size_t>(edge_count_);
+    node_dofs_.resize(N);
+    for (Index i = 0; i < node_count_; ++i)
+        node_dofs_[static_cast<std::size_t>(i)] = {global_dof(3 * i), global_dof(3 * i + 1), global_dof(3 * i + 2)};
+    edge_dof_.resize(E);
+    for (Index e = 0; e < edge_count_; ++e) edge_dof_[static_cast<std::size_t>(e)] = global_dof(twist_dof(e));
+
+    geometry_ = Geometry{};
+    geometry_.point_dofs = node_dofs_;
+    geometry_.point_mass = node_mass_;
+    geometry_.point_length = voronoi_length_;
+    geometry_.edges.resize(E);
+    for (Index e = 0; e < edge_count_; ++e) geometry_.edges[static_cast<std::size_t>(e)] = {e, e + 1};
+    geometry_.point_radius.assign(N, section_.contact_radius);
+    geometry_.density = material_.density;
+}
+
+void DiscreteRod::declare_pattern(PatternBuilder& pattern) {
+    const auto N = static_cast<std::size_t>(node_count_);
+    const auto E = static_cast<std::size_t>(edge_count_);
+    stretch_stencil_.resize(E);
+    for (std::size_t e = 0; e < E; ++e) {
+        const auto& a = node_dofs_[e];
+        const auto& b = node_dofs_[e + 1];
+        const std::array<Index, 6> dofs{a[0], a[1], a[2], b[0], b[1], b[2]};
+        stretch_stencil_[e] = pattern.add_stencil(dofs);
+    }
+    bend_twist_stencil_.resize(E - 1);
+    for (std::size_t k = 0; k + 1 < E; ++k) {
+        const auto& p = node_dofs_[k];
+        const auto& c = node_dofs_[k + 1];
+        const auto& n = node_dofs_[k + 2];
+        const std::array<Index, 11> dofs{p[0], p[1], p[2], c[0], c[1], c[2], n[0], n[1], n[2],
+                                         edge_dof_[k], edge_dof_[k + 1]};
+        bend_twist_stencil_[k] = pattern.add_stencil(dofs);
+    }
+    node_mass_stencil_.resize(N);
+    for (std::size_t i = 0; i < N; ++i) node_mass_stencil_[i] = pattern.add_stencil(node_dofs_[i]);
+    edge_mass_stencil_.resize(E);
+    for (std::size_t e = 0; e < E; ++e)
+        edge_mass_stencil_[e] = pattern.add_stencil(std::span<const Index>(&edge_dof_[e], 1));
+}
+
+double DiscreteRod::evaluate(const VectorX& q, Assembly* assembly, double c_q) const {
+    const bool want_hessian = assembly != nullptr && assembly->wants_jacobian() && c_q != 0.0;
+    double energy = 0.0;
+
+    // One sweep along the rod; the frames of the previous edge are kept for the bend-twist
+    // spring at the node between the two edges (no buffers, no allocation).
+    Vec3 x_before = Vec3::Zero();
+    Vec3 x_a = node_position(q, 0);
+    Vec3 t_prev = Vec3::Zero(), a1_prev = Vec3::Zero(), a2_prev = Vec3::Zero();
+    double theta_prev = 0.0;
+    VecN<6> g6;
+    MatN<6> H6;
+    VecN<11> g11;
+    MatN<11> H11;
+    for (Index e = 0; e < edge_count_; ++e) {
+        const auto ue = static_cast<std::size_t>(e);
+        const Vec3 x_b = node_position(q, e + 1);
+        const Vec3 t = (x_b - x_a).normalized();
+        // Time-parallel transport from the committed tangent (digest 000 §2.2).
+        const Vec3 a1 = time_parallel_transport(director_[ue], tangent_[ue], t);
+        const Vec3 a2 = t.cross(a1);
+        const double theta = q[edge_dof_[ue]];
+
+        if (assembly == nullptr) {
+            energy += stretching_energy(stretching_[ue], x_a, x_b);
+        } else {
+            energy += stretching_energy_gradient_hessian(stretching_[ue], x_a, x_b, g6, H6);
+            assembly->add_residual(stretch_stencil_[ue], g6);
+            if (want_hessian) assembly->add_jacobian(stretch_stencil_[ue], H6, c_q);
+        }
+
+        if (e > 0) {
+            const auto k = ue - 1;
+            BendTwistConfiguration c;
+            c.x_prev = x_before;
+            c.x_center = x_a;
+            c.x_next = x_b;
+            c.theta_e = theta_prev;
+            c.theta_f = theta;
+            c.a1_e = a1_prev;
+            c.a2_e = a2_prev;
+            c.a1_f = a1;
+            c.a2_f = a2;
+            // Reference twist updated from its committed value (digest 000 §2.4).
+            c.reference_twist = reference_twist(a1_prev, t_prev, a1, t, reference_twist_[k]);
+            if (assembly == nullptr) {
+                energy += bend_twist_energy(bend_twist_[k], c);
+            } else {
+                energy += bend_twist_energy_gradient_hessian(bend_twist_[k], c, g11, H11);
+                assembly->add_residual(bend_twist_stencil_[k], g11);
+                if (want_hessian) {
+                    if (symmetric_jacobian_) {
+                        const MatN<11> Hs = 0.5 * (H11 + H11.transpose());
+                        assembly->add_jacobian(bend_twist_stencil_[k], Hs, c_q);
+                    } else {
+                        assembly->add_jacobian(bend_twist_stencil_[k], H11, c_q);
+                    }
+                }
+            }
+        }
+        x_before = x_a;
+        x_a = x_b;
+        t_prev = t;
+        a1_prev = a1;
+        a2_prev = a2;
+        theta_prev = theta;
+    }
+    return energy;
+}
+
+void DiscreteRod::add_residual_and_jacobian(const EvalContext& context, Assembly& assembly) {
+    const JacobianCoefficients& w = context.coefficients;
+    evaluate(*context.q, &assembly, w.c_q);
+
+    // Lumped inertia M a and c_a M (digest 000 §1.3). Statics may pass no acceleration.
+    if (context.a != nullptr && context.a->size() > 0) {
+        const VectorX& a = *context.a;
+        for (Index i = 0; i < node_count_; ++i) {
+            const auto ui = static_cast<std::size_t>(i);
+            assembly.add_residual(node_mass_stencil_[ui], node_mass_[ui] * node_position(a, i));
+        }
+        for (Index e = 0; e < edge_count_; ++e) {
+            const auto ue = static_cast<std::size_t>(e);
+            assembly.add_residual(edge_mass_stencil_[ue], VecN<1>(edge_inertia_[ue] * a[edge_dof_[ue]]));
+        }
+    }
+    if (assembly.wants_jacobian() && w.c_a != 0.0) {
+        for (std::size_t i = 0; i < node_mass_stencil_.size(); ++i)
+            assembly.add_jacobian_diagonal(node_mass_stencil_[i], w.c_a * node_mass_[i]);
+        for (std::size_t e = 0; e < edge_mass_stencil_.size(); ++e)
+            assembly.add_jacobian_diagonal(edge_mass_stencil_[e], w.c_a * edge_inertia_[e]);
+    }
+}
+
+double DiscreteRod::potential_energy(const EvalContext& context) const {
+    return evaluate(*context.q, nullptr, 0.0);
+}
+
+double DiscreteRod::kinetic_energy(const EvalContext& context) const {
+    if (context.v == nullptr || context.v->size() == 0) return 0.0;
+    const VectorX& v = *context.v;
+    double twice = 0.0;
+    for (Index i = 0; i < node_count_; ++i)
+        twice += node_mass_[static_cast<std::size_t>(i)] * node_position(v, i).squaredNorm();
+    for (Index e = 0; e < edge_count_; ++e) {
+        const double w = v[edge_dof_[static_cast<std::size_t>(e)]];
+        twice += edge_inertia_[static_cast<std::size_t>(e)] * w * w;
+    }
+    return 0.5 * twice;
+}
+
+std::vector<Vec3> DiscreteRod::reference_directors(const VectorX& q) const {
+    std::vector<Vec3> a1(static_cast<std::size_t>(edge_count_));
+    for (Index e = 0; e < edge_count_; ++e) {
+        const auto ue = static_cast<std::size_t>(e);
+        const Vec3 t = (node_position(q, e + 1) - node_position(q, e)).normalized();
+        a1[ue] = time_parallel_transport(director_[ue], tangent_[ue], t);
+    }
+    return a1;
+}
+
+void DiscreteRod::commit_step(const State& end) {
+    // New tangents and directors first, then the reference twists from the new directors
+    // (digest 000 §2.2 time-parallel update, §2.4 incremental reference twist).
+    const auto E = static_cast<std::size_t>(edge_count_);
+    for (std::size_t e = 0; e < E; ++e) {
+        const Vec3 t = (node_position(end.q, static_cast<Index>(e) + 1) - node_position(end.q, static_cast<Index>(e))).normalized();
+        director_[e] = time_parallel_transport(director_[e], tangent_[e], t);
+        tangent_[e] = t;
+    }
+    for (std::size_t k = 0; k + 1 < E; ++k)
+        reference_twist_[k] = reference_twist(director_[k], tangent_[k], director_[k + 1], tangent_[k + 1], reference_twist_[k]);
+}
+
+}  // namespace soma::rod

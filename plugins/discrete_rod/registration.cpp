@@ -1,0 +1,160 @@
+// Registration of the `discrete_rod` element: its scene schema and the factory that translates
+// validated Parameters into a RodDescription (the element itself never sees Parameters).
+#include "discrete_rod.hpp"
+#include "rod_geometry.hpp"
+
+#include "soma/soma.hpp"
+
+#include <memory>
+#include <stdexcept>
+
+namespace {
+
+using soma::ParameterSchema;
+using soma::Parameters;
+using namespace soma::rod;
+
+ParameterSchema geometry_line() {
+    ParameterSchema s("line", "A straight rod from `from` to `to` with equally spaced nodes.");
+    s.vec3("from", "position of the first node").unit("m").require();
+    s.vec3("to", "position of the last node").unit("m").require();
+    s.integer("nodes", "number of nodes (edges = nodes - 1)").require().min_value(3);
+    return s;
+}
+
+ParameterSchema geometry_helix() {
+    ParameterSchema s("helix",
+                      "A helix about the z axis (the axis is fixed to z: rotate the scene, not the "
+                      "helix): x(phi) = center + (R cos phi, R sin phi, pitch phi/(2 pi)), phi from 0 "
+                      "to 2 pi turns, nodes equally spaced in phi.");
+    s.vec3("center", "point on the axis at phi = 0").unit("m").fallback(soma::Vec3(0.0, 0.0, 0.0));
+    s.real("radius", "helix radius R").unit("m").require().positive();
+    s.real("pitch", "rise along z per turn (negative: left-handed, 0: planar circle)").unit("m").require();
+    s.real("turns", "number of turns").require().positive();
+    s.integer("nodes", "number of nodes (edges = nodes - 1)").require().min_value(3);
+    return s;
+}
+
+ParameterSchema geometry_points() {
+    ParameterSchema s("points", "Node positions given inline.");
+    s.real_list("coordinates", "flat list x0, y0, z0, x1, y1, z1, ... (a multiple of 3, at least 9 numbers)")
+        .unit("m")
+        .require();
+    return s;
+}
+
+ParameterSchema geometry_file() {
+    ParameterSchema s("file", "Node positions read from a text file.");
+    s.string("path", "file path, relative to the scene file's folder").require();
+    s.string("format",
+             "xyz: one node per line, x y z separated by whitespace and/or commas; '#' starts a "
+             "comment; blank lines are skipped")
+        .fallback(std::string("xyz"))
+        .one_of_strings({"xyz"});
+    return s;
+}
+
+ParameterSchema section_circle() {
+    ParameterSchema s("circle",
+                      "Solid circle: A = pi r^2, I1 = I2 = pi r^4/4, J = pi r^4/2; contact radius r.");
+    s.real("radius", "radius r").unit("m").require().positive();
+    return s;
+}
+
+ParameterSchema section_rectangle() {
+    ParameterSchema s("rectangle",
+                      "Solid rectangle, height h along the material director m1 and width b along m2: "
+                      "A = b h, I1 = b h^3/12 (curvature kappa1, bending in the (t, m1) plane), "
+                      "I2 = h b^3/12 (kappa2), J = b h^3/6 (reference code) unless torsion_constant is "
+                      "given; contact radius h/2. At t = 0, m1 is the space-parallel director: "
+                      "t x (0, 1, 0) normalised for the first edge (t x (0, 0, -1) if t is along y).");
+    s.real("width", "width b (along m2)").unit("m").require().positive();
+    s.real("height", "height h (along m1)").unit("m").require().positive();
+    s.real("torsion_constant", "override of the torsion constant J (thin strip: b h^3/3)")
+        .unit("m^4")
+        .positive();
+    return s;
+}
+
+ParameterSchema material_schema() {
+    ParameterSchema s("material", "Linear elastic isotropic material.");
+    s.real("density", "mass density rho").unit("kg/m^3").require().positive();
+    s.real("youngs_modulus", "Young's modulus E").unit("Pa").require().positive();
+    s.real("poisson_ratio", "Poisson ratio nu, used for G = E/(2(1+nu))").fallback(0.5).range(0.0, 0.5);
+    s.real("shear_modulus", "shear modulus G; overrides E/(2(1+nu)) when given").unit("Pa").positive();
+    return s;
+}
+
+ParameterSchema discrete_rod_schema() {
+    ParameterSchema s(
+        "discrete_rod",
+        "Discrete elastic rod (Bergou et al. 2010, as in MAT-DiSMech): stretching (EA), bending "
+        "(EI1, EI2) and twisting (GJ) with natural curvature and twist taken from the initial "
+        "geometry, lumped mass. DOFs: group `nodes` (x, y, z per node) and group `edges` "
+        "(one twist angle per edge).");
+    s.one_of("geometry", "initial (and natural, stress-free) shape of the rod",
+             {geometry_line(), geometry_helix(), geometry_points(), geometry_file()})
+        .require();
+    s.one_of("cross_section", "uniform cross-section", {section_circle(), section_rectangle()}).require();
+    s.map("material", "material constants", material_schema()).require();
+    s.vec3("initial_velocity", "initial velocity of every node").unit("m/s").fallback(soma::Vec3(0.0, 0.0, 0.0));
+    s.boolean("symmetric_jacobian",
+              "assemble the symmetric part of the bend-twist Hessian (default: right for the default "
+              "eigen_ldlt and other solvers that read one triangle; Newton stays quadratic except where "
+              "twisting moments are large). false assembles the exact, unsymmetric Jacobian: pair it "
+              "with eigen_lu or a petsc gmres solver")
+        .fallback(true);
+    return s;
+}
+
+std::vector<soma::Vec3> positions_from(const Parameters& p) {
+    const std::string kind = p.choice("geometry");
+    const Parameters g = p.choice_block("geometry");
+    try {
+        if (kind == "line") return line_nodes(g.vec3("from"), g.vec3("to"), g.integer("nodes"));
+        if (kind == "helix")
+            return helix_nodes(g.vec3("center"), g.real("radius"), g.real("pitch"), g.real("turns"),
+                               g.integer("nodes"));
+        if (kind == "points") {
+            const std::vector<double> c = g.real_list("coordinates");
+            return nodes_from_coordinates(c);
+        }
+        if (kind == "file") return read_xyz_file(g.path("path"));
+    } catch (const std::invalid_argument& error) {
+        const std::string key = kind == "points" ? "coordinates" : kind == "file" ? "path" : "nodes";
+        g.fail(key, error.what());
+    }
+    p.fail("geometry", "unknown geometry '" + kind + "'");
+}
+
+CrossSection section_from(const Parameters& p) {
+    const Parameters s = p.choice_block("cross_section");
+    if (p.choice("cross_section") == "circle") return circular_cross_section(s.real("radius"));
+    std::optional<double> j;
+    if (s.has("torsion_constant")) j = s.real("torsion_constant");
+    return rectangular_cross_section(s.real("width"), s.real("height"), j);
+}
+
+std::unique_ptr<soma::Element> make_discrete_rod(const Parameters& p) {
+    RodDescription d;
+    d.positions = positions_from(p);
+    d.section = section_from(p);
+    const Parameters m = p.block("material");
+    d.material.density = m.real("density");
+    d.material.youngs_modulus = m.real("youngs_modulus");
+    d.material.poisson_ratio = m.real("poisson_ratio");
+    if (m.has("shear_modulus")) d.material.shear_modulus = m.real("shear_modulus");
+    d.initial_velocity = p.vec3("initial_velocity");
+    d.symmetric_jacobian = p.boolean("symmetric_jacobian");
+    try {
+        return std::make_unique<DiscreteRod>(std::move(d));
+    } catch (const std::invalid_argument& error) {
+        p.fail("geometry", error.what());  // zero-length edges, fold-backs: geometry problems
+    }
+}
+
+}  // namespace
+
+SOMA_PLUGIN("discrete_rod") {
+    registry.add_element(discrete_rod_schema(), make_discrete_rod);
+}

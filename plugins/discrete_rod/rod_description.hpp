@@ -1,0 +1,41 @@
+#pragma once
+/// \file rod_description.hpp
+/// \brief Plain C++ description of one discrete rod: what the scene's `discrete_rod` block is
+/// translated to (registration.cpp), and what tests build rods from.
+
+#include "cross_section.hpp"
+
+#include "soma/types.hpp"
+
+#include <optional>
+#include <vector>
+
+namespace soma::rod {
+
+/// Linear elastic, isotropic material of a rod.
+struct RodMaterial {
+    double density = 0.0;         ///< rho (kg/m^3)
+    double youngs_modulus = 0.0;  ///< E (Pa)
+    double poisson_ratio = 0.5;   ///< nu, in [0, 0.5]
+    std::optional<double> shear_modulus;  ///< G (Pa); default E / (2 (1 + nu)) (digest 000 §2.4)
+
+    /// \brief G: the override when given, else E / (2 (1 + nu)).
+    double shear() const {
+        return shear_modulus ? *shear_modulus : youngs_modulus / (2.0 * (1.0 + poisson_ratio));
+    }
+};
+
+/// Everything needed to build a DiscreteRod. The initial configuration (positions, zero twist
+/// angles) is the natural, stress-free state.
+struct RodDescription {
+    std::vector<Vec3> positions;  ///< node positions in order along the rod, at least 3 (m)
+    CrossSection section;
+    RodMaterial material;
+    Vec3 initial_velocity = Vec3::Zero();  ///< same velocity for every node (m/s)
+    /// Assemble the symmetric part of the bend-twist Hessian instead of the exact Jacobian of
+    /// the assembled gradient (see bend_twist_spring.hpp): lets symmetric solvers read one
+    /// triangle, at the price of Newton's quadratic rate while twisting moments are nonzero.
+    bool symmetric_jacobian = false;
+};
+
+}  // namespace soma::rod

@@ -1,0 +1,76 @@
+// Rod geometry generators and cross-section constants.
+#include "cross_section.hpp"
+#include "rod_geometry.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <numbers>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+using namespace soma;
+using namespace soma::rod;
+
+TEST_CASE("line nodes are equally spaced from `from` to `to`", "[discrete_rod][geometry]") {
+    const auto x = line_nodes(Vec3(0, 0, 0), Vec3(1, 2, 2), 4);
+    REQUIRE(x.size() == 4);
+    CHECK((x[3] - Vec3(1, 2, 2)).norm() < 1e-15);
+    for (int i = 0; i < 3; ++i) CHECK((x[i + 1] - x[i]).norm() == Approx(1.0).epsilon(1e-14));
+    CHECK_THROWS_AS(line_nodes(Vec3(0, 0, 0), Vec3(1, 0, 0), 2), std::invalid_argument);
+    CHECK_THROWS_AS(line_nodes(Vec3(1, 0, 0), Vec3(1, 0, 0), 5), std::invalid_argument);
+}
+
+TEST_CASE("helix nodes lie on the helix about z", "[discrete_rod][geometry]") {
+    const Vec3 c(1.0, -1.0, 0.5);
+    const auto x = helix_nodes(c, 0.2, 0.05, 2.0, 41);
+    REQUIRE(x.size() == 41);
+    for (const Vec3& p : x) CHECK(std::hypot(p.x() - c.x(), p.y() - c.y()) == Approx(0.2).epsilon(1e-14));
+    CHECK(x.back().z() - c.z() == Approx(2.0 * 0.05).epsilon(1e-14));  // rise = turns * pitch
+    CHECK((x.back() - x.front() - Vec3(0, 0, 0.1)).norm() < 1e-14);     // whole turns: same angle
+    CHECK_THROWS_AS(helix_nodes(c, 0.0, 0.1, 1.0, 10), std::invalid_argument);
+}
+
+TEST_CASE("coordinates list and xyz text become nodes", "[discrete_rod][geometry]") {
+    const std::vector<double> flat{0, 0, 0, 1, 0, 0, 1, 1, 0};
+    const auto x = nodes_from_coordinates(flat);
+    REQUIRE(x.size() == 3);
+    CHECK(x[2] == Vec3(1, 1, 0));
+    CHECK_THROWS_AS(nodes_from_coordinates(std::vector<double>{0, 0, 0, 1, 0, 0, 1}), std::invalid_argument);
+    CHECK_THROWS_AS(nodes_from_coordinates(std::vector<double>{0, 0, 0, 1, 0, 0}), std::invalid_argument);
+
+    std::istringstream text("# a comment\n0 0 0\n\n1.5, 0, 0  # trailing\n 2,1,0\n3 1 1\n");
+    const auto y = read_xyz_nodes(text, "test.xyz");
+    REQUIRE(y.size() == 4);
+    CHECK(y[1] == Vec3(1.5, 0, 0));
+    CHECK(y[3] == Vec3(3, 1, 1));
+
+    std::istringstream bad("0 0 0\n1 0\n2 0 0\n");
+    try {
+        read_xyz_nodes(bad, "bad.xyz");
+        FAIL("expected an error");
+    } catch (const std::invalid_argument& e) {
+        CHECK(std::string(e.what()).find("bad.xyz:2") != std::string::npos);
+    }
+    std::istringstream word("0 0 0\n1 zero 0\n2 0 0\n");
+    CHECK_THROWS_AS(read_xyz_nodes(word, "w.xyz"), std::invalid_argument);
+    CHECK_THROWS_AS(read_xyz_file("/nonexistent/rod.xyz"), std::invalid_argument);
+}
+
+TEST_CASE("cross-section constants", "[discrete_rod][geometry]") {
+    const double r = 0.01;
+    const CrossSection c = circular_cross_section(r);
+    CHECK(c.area == Approx(std::numbers::pi * r * r));
+    CHECK(c.second_moment1 == Approx(std::numbers::pi * std::pow(r, 4) / 4.0));
+    CHECK(c.torsion_constant == Approx(std::numbers::pi * std::pow(r, 4) / 2.0));  // erratum §9.1
+    CHECK(c.contact_radius == r);
+    // Digest 000 §7.5 cantilever section b = 0.02, h = 0.001.
+    const CrossSection s = rectangular_cross_section(0.02, 0.001);
+    CHECK(s.area == Approx(2e-5));
+    CHECK(s.second_moment1 == Approx(0.02 * 1e-9 / 12.0));
+    CHECK(s.second_moment2 == Approx(0.001 * 8e-6 / 12.0));
+    CHECK(s.torsion_constant == Approx(0.02 * 1e-9 / 6.0));
+    CHECK(s.contact_radius == Approx(0.0005));
+    CHECK(rectangular_cross_section(0.02, 0.001, 1.0e-11).torsion_constant == 1.0e-11);
+}
