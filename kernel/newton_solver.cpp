@@ -99,6 +99,7 @@ NewtonReport Simulation::solve(const AffineStep& step, VectorX& x) {
     report.initial_residual = norm;
     bool have_jacobian = true;
     double last_increment = std::numeric_limits<double>::infinity();
+    double last_step_size = std::numeric_limits<double>::infinity();  // max |change of q| in the last iteration
     for (int iteration = 0;; ++iteration) {
         report.iterations = iteration;
         report.residual = norm;
@@ -106,9 +107,14 @@ NewtonReport Simulation::solve(const AffineStep& step, VectorX& x) {
             report.diagnosis = diagnose(step, "the residual is not finite (NaN or infinity)");
             return report;
         }
+        // Besides the configured tests, a full Newton step that moves no DOF by more than
+        // round-off (1e-13 of the largest |q|) means the residual is at its floating-point
+        // floor: more iterations cannot lower it, so the step is converged.
+        const bool at_round_off = iteration > 0 && last_step_size <= 1e-13 * q_.cwiseAbs().maxCoeff();
         const bool converged = norm <= newton_.absolute_tolerance ||
                                (newton_.relative_tolerance > 0.0 && norm <= newton_.relative_tolerance * report.initial_residual) ||
-                               (newton_.increment_tolerance > 0.0 && last_increment <= newton_.increment_tolerance);
+                               (newton_.increment_tolerance > 0.0 && last_increment <= newton_.increment_tolerance) ||
+                               at_round_off;
         if (converged) {
             report.converged = true;
             q_ = step.q_pred + step.coefficients.c_q * x;  // leave q_/v_/a_ at the solution
@@ -160,7 +166,8 @@ NewtonReport Simulation::solve(const AffineStep& step, VectorX& x) {
             alpha *= 0.5;
         }
         x.swap(x_trial_);
-        last_increment = alpha * step.coefficients.c_q * step_free_.cwiseAbs().maxCoeff() * increment_scale;
+        last_step_size = alpha * step.coefficients.c_q * step_free_.cwiseAbs().maxCoeff();
+        last_increment = last_step_size * increment_scale;
         norm = trial_norm;
     }
 }
