@@ -26,6 +26,8 @@ function(soma_add_test name)
   endif()
   add_executable(${name} ${T_SOURCES})
   target_link_libraries(${name} PRIVATE soma_catch_main ${T_LIBS})
+  # Test-only helpers shared across plugin and kernel tests (never included by plugin code).
+  target_include_directories(${name} PRIVATE "${CMAKE_SOURCE_DIR}/tests/support")
   add_test(NAME ${name} COMMAND ${name} WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
   set_tests_properties(${name} PROPERTIES
     ENVIRONMENT "SOMA_SOURCE_DIR=${CMAKE_SOURCE_DIR};SOMA_BUILD_DIR=${CMAKE_BINARY_DIR}")

@@ -150,16 +150,17 @@ NewtonReport Simulation::solve(const AffineStep& step, VectorX& x) {
         }
 
         // Backtracking line search on phi = 1/2 |F|^2 (Armijo, slope -|F|^2 for an exact Newton step).
-        // The full step is evaluated with its Jacobian, so an accepted full step costs one assembly.
+        // Trial points are evaluated without the Jacobian: most steps converge after one
+        // iteration, and the Jacobian at the converged point would be wasted. The next
+        // iteration assembles it when needed.
         double alpha = 1.0;
         const double phi0 = 0.5 * norm * norm;
         double trial_norm = 0.0;
         for (int attempt = 0;; ++attempt) {
             x_trial_ = x;
             for (Index i = 0; i < nf; ++i) x_trial_[free_dofs[i]] += alpha * step_free_[i];
-            const bool full = attempt == 0;
-            trial_norm = evaluate(step, x_trial_, full);
-            have_jacobian = full;
+            trial_norm = evaluate(step, x_trial_, false);
+            have_jacobian = false;
             const double phi = 0.5 * trial_norm * trial_norm;
             if (!newton_.line_search || (std::isfinite(phi) && phi <= (1.0 - 2.0e-4 * alpha) * phi0)) break;
             if (attempt + 1 >= newton_.line_search_steps) break;  // take the smallest step tried

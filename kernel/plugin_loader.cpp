@@ -114,4 +114,14 @@ void PluginLoader::load_library(const std::filesystem::path& file, const std::st
     resident_libraries().push_back(std::move(library));
 }
 
+const TypeRegistry& builtin_registry() {
+    static TypeRegistry* registry = [] {
+        auto* r = new TypeRegistry();  // never destroyed: plugin objects may outlive statics
+        static PluginLoader loader(*r);
+        loader.load_defaults();
+        return r;
+    }();
+    return *registry;
+}
+
 }  // namespace soma

@@ -45,4 +45,8 @@ private:
     std::vector<LoadedPlugin> loaded_;
 };
 
+/// A registry holding the built-in plugins and those on SOMA_PLUGIN_PATH, loaded once per
+/// process (tests and benchmarks). The loader and registry live until the process exits.
+const TypeRegistry& builtin_registry();
+
 }  // namespace soma

@@ -113,25 +113,6 @@ std::vector<std::string> map_keys(const YAML::Node& map) {
     return keys;
 }
 
-std::string did_you_mean(const std::string& name, const std::vector<std::string>& candidates) {
-    auto close = closest_names(name, candidates);
-    if (close.empty()) return "";
-    // Only the nearest ones: "did you mean 'implicit_euler'?", not also 'explicit_euler'.
-    const std::size_t best = edit_distance(name, close.front());
-    close.erase(std::remove_if(close.begin(), close.end(),
-                               [&](const std::string& c) { return edit_distance(name, c) > best; }),
-                close.end());
-    std::string s = "; did you mean ";
-    for (std::size_t i = 0; i < close.size(); ++i) s += (i ? " or '" : "'") + close[i] + "'";
-    return s + "?";
-}
-
-std::string quoted_list(const std::vector<std::string>& names) {
-    std::string s;
-    for (std::size_t i = 0; i < names.size(); ++i) s += (i ? ", '" : "'") + names[i] + "'";
-    return s.empty() ? "none" : s;
-}
-
 /// Parses an override value so that its marks point where it lands in the scene file: errors
 /// found by validation then name the overridden line (a single-line value only; a multi-line
 /// value keeps the marks of its own text).

@@ -19,26 +19,6 @@ namespace soma {
 
 namespace {
 
-std::string quoted_list(const std::vector<std::string>& names) {
-    std::string s;
-    for (std::size_t i = 0; i < names.size(); ++i) s += (i ? ", '" : "'") + names[i] + "'";
-    return s;
-}
-
-/// "; did you mean 'a'?" or "; did you mean 'a' or 'b'?", empty when nothing is close.
-std::string did_you_mean(const std::string& name, const std::vector<std::string>& candidates) {
-    auto close = closest_names(name, candidates);
-    if (close.empty()) return "";
-    // Only the nearest ones: "did you mean 'implicit_euler'?", not also 'explicit_euler'.
-    const std::size_t best = edit_distance(name, close.front());
-    close.erase(std::remove_if(close.begin(), close.end(),
-                               [&](const std::string& c) { return edit_distance(name, c) > best; }),
-                close.end());
-    std::string s = "; did you mean ";
-    for (std::size_t i = 0; i < close.size(); ++i) s += (i ? " or '" : "'") + close[i] + "'";
-    return s + "?";
-}
-
 bool in_range(const ParamSpec& spec, double x) {
     if (spec.min_exclusive ? !(x > spec.min) : !(x >= spec.min)) return false;
     if (spec.max_exclusive ? !(x < spec.max) : !(x <= spec.max)) return false;

@@ -307,26 +307,25 @@ Element* Simulation::find_element(const std::string& name) const {
     return nullptr;
 }
 
-double Simulation::kinetic_energy() const {
+EvalContext Simulation::committed_context() const {
     EvalContext ctx = context_;
     ctx.t = state_.t;
     ctx.q = &state_.q;
     ctx.v = &state_.v;
     ctx.a = &state_.a;
     ctx.step_start = &state_;
+    return ctx;
+}
+
+double Simulation::kinetic_energy() const {
+    const EvalContext ctx = committed_context();
     double sum = 0.0;
     for (const Element* e : element_views_) sum += e->kinetic_energy(ctx);
     return sum;
 }
 
 double Simulation::potential_energy(const Contributor& term) const {
-    EvalContext ctx = context_;
-    ctx.t = state_.t;
-    ctx.q = &state_.q;
-    ctx.v = &state_.v;
-    ctx.a = &state_.a;
-    ctx.step_start = &state_;
-    return term.potential_energy(ctx);
+    return term.potential_energy(committed_context());
 }
 
 double Simulation::potential_energy() const {

@@ -109,6 +109,8 @@ private:
     void set_constrained_unknowns(const AffineStep& step, VectorX& x) const;
     std::string diagnose(const AffineStep& step, const std::string& what);
     std::string describe_global_dof(Index global) const;
+    /// The evaluation context of the committed state (energies for observers).
+    EvalContext committed_context() const;
 
     std::vector<std::unique_ptr<Element>> elements_;
     std::vector<std::unique_ptr<Force>> forces_;

@@ -50,4 +50,22 @@ SOMA_API std::vector<std::string> closest_names(const std::string& name, const s
     return result;
 }
 
+std::string did_you_mean(const std::string& name, const std::vector<std::string>& candidates) {
+    auto close = closest_names(name, candidates);
+    if (close.empty()) return "";
+    const std::size_t best = edit_distance(name, close.front());
+    close.erase(std::remove_if(close.begin(), close.end(),
+                               [&](const std::string& c) { return edit_distance(name, c) > best; }),
+                close.end());
+    std::string s = "; did you mean ";
+    for (std::size_t i = 0; i < close.size(); ++i) s += (i ? " or '" : "'") + close[i] + "'";
+    return s + "?";
+}
+
+std::string quoted_list(const std::vector<std::string>& names) {
+    std::string s;
+    for (std::size_t i = 0; i < names.size(); ++i) s += (i ? ", '" : "'") + names[i] + "'";
+    return s;
+}
+
 }  // namespace soma

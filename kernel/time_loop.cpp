@@ -22,6 +22,19 @@ RunResult run_simulation(Simulation& sim, const RunOptions& options) {
     for (const auto& observer : sim.observers()) observer->observe(sim, initial);
 
     ProgressBar progress(sim.start_time(), sim.end_time(), options.progress);
+    // Ends the run (completed or stopped): totals, observers' end hooks, time split.
+    auto finish = [&](bool completed) {
+        progress.finish();
+        summary.completed = completed;
+        summary.simulated_time = sim.state().t - sim.start_time();
+        summary.wall_seconds = std::chrono::duration<double>(Clock::now() - run_start).count();
+        for (const auto& observer : sim.observers()) observer->end(sim, summary);
+        const auto& t = sim.timings();
+        result.assembly_seconds = t.assembly;
+        result.factorization_seconds = t.factorization;
+        result.solve_seconds = t.solve;
+        return result;
+    };
     const double end = sim.end_time();
     const double nominal = sim.nominal_dt();
     const AdaptiveStepOptions& adaptive = sim.adaptive();
@@ -48,15 +61,7 @@ RunResult run_simulation(Simulation& sim, const RunOptions& options) {
                     result.diagnosis += fmt::format("\n  gave up after {} retries (dt reduced from {:.3g} to {:.3g} s)",
                                                     retries, nominal, h);
                 summary.retries += retries;
-                summary.wall_seconds = std::chrono::duration<double>(Clock::now() - run_start).count();
-                summary.simulated_time = sim.state().t - sim.start_time();
-                progress.finish();
-                for (const auto& observer : sim.observers()) observer->end(sim, summary);
-                const auto& t = sim.timings();
-                result.assembly_seconds = t.assembly;
-                result.factorization_seconds = t.factorization;
-                result.solve_seconds = t.solve;
-                return result;
+                return finish(false);
             }
             ++retries;
             dt = h * adaptive.shrink;
@@ -79,16 +84,7 @@ RunResult run_simulation(Simulation& sim, const RunOptions& options) {
         for (const auto& observer : sim.observers()) observer->observe(sim, info);
         progress.update(info.t, h, summary.steps, summary.newton_iterations, summary.retries);
     }
-    progress.finish();
-    summary.completed = true;
-    summary.simulated_time = sim.state().t - sim.start_time();
-    summary.wall_seconds = std::chrono::duration<double>(Clock::now() - run_start).count();
-    for (const auto& observer : sim.observers()) observer->end(sim, summary);
-    const auto& t = sim.timings();
-    result.assembly_seconds = t.assembly;
-    result.factorization_seconds = t.factorization;
-    result.solve_seconds = t.solve;
-    return result;
+    return finish(true);
 }
 
 std::string format_summary(const Simulation& sim, const RunResult& result, const std::filesystem::path& output_directory) {

@@ -169,3 +169,33 @@ TEST_CASE("every registered parameter is documented", "[docs]") {
         check(entry->schema, entry->name);
     }
 }
+
+TEST_CASE("a run that cannot converge stops with a diagnosis and leaves readable outputs", "[cli][errors]") {
+    // One Newton iteration allowed, an unreachable tolerance and no retries: the first step fails.
+    std::string scene = kValidScene;
+    scene.replace(scene.find("integrator: {type: implicit_euler, dt: 1.0e-3}"), 46,
+                  "integrator: {type: implicit_euler, dt: 1.0e-3, newton: {max_iterations: 1, absolute_tolerance: "
+                  "1.0e-300, relative_tolerance: 0}, adaptive: {max_retries: 2}}");
+    scene += "  - {type: vtk}\n";
+    const auto out = std::filesystem::temp_directory_path() / "soma-cli-tests" / "stopped-out";
+    std::filesystem::remove_all(out);
+    const Result r = run_soma("run " + scene_file("stopped.yaml", scene) + " --output " + out.string());
+    INFO(r.output);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Contains("error: the simulation stopped at t = 0 s") &&
+                             Contains("Newton did not converge in 1 iterations") && Contains("residual") &&
+                             Contains("at beam node") && Contains("from 'beam'") && Contains("gave up after 2 retries") &&
+                             Contains("run STOPPED before the end time"));
+    // The CSV has its header and the initial state; the ParaView collection is valid and
+    // lists the initial frame.
+    std::ifstream csv(out / "tip.csv");
+    std::string header, row;
+    std::getline(csv, header);
+    std::getline(csv, row);
+    CHECK(header == "time,beam.node10.x,beam.node10.y,beam.node10.z");
+    CHECK(row == "0,0.1,0,0");
+    std::ifstream pvd(out / "frames.pvd");
+    std::stringstream text;
+    text << pvd.rdbuf();
+    CHECK_THAT(text.str(), Contains("frames_000000.vtu") && Contains("</VTKFile>"));
+}

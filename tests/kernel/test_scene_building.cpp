@@ -11,15 +11,7 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-const TypeRegistry& registry() {
-    static TypeRegistry* r = [] {
-        auto* reg = new TypeRegistry();
-        static PluginLoader loader(*reg);
-        loader.load_defaults();
-        return reg;
-    }();
-    return *r;
-}
+const TypeRegistry& registry() { return builtin_registry(); }
 
 std::unique_ptr<Simulation> build(const std::string& text) {
     return std::make_unique<Simulation>(load_scene_text(text, "scene.yaml"), registry());

@@ -6,15 +6,7 @@
 
 namespace soma::validation {
 
-const TypeRegistry& plugin_registry() {
-    static TypeRegistry* registry = [] {
-        auto* r = new TypeRegistry();
-        static PluginLoader loader(*r);
-        loader.load_defaults();
-        return r;
-    }();
-    return *registry;
-}
+const TypeRegistry& plugin_registry() { return builtin_registry(); }
 
 std::unique_ptr<Simulation> build_scene(const std::string& yaml, const std::string& name) {
     return std::make_unique<Simulation>(load_scene_text(yaml, name), plugin_registry());

@@ -3,7 +3,7 @@
 // failure reporting (singular matrices, non-convergence, misuse).
 //
 // Tolerances. The systems are alpha L + beta I with L the 7-point Laplacian, whose 2-norm
-// condition number kappa is known in closed form (test_systems.hpp).
+// condition number kappa is known in closed form (linear_test_systems.hpp).
 //  - Direct solvers are backward stable: forward error <= c * kappa * eps with a modest c;
 //    we allow c = 1000 (kappa <= 80 here, so about 2e-11).
 //  - Krylov solvers stop at relative residual ||r|| / ||b|| <= tol, and
@@ -16,7 +16,7 @@
 #ifdef SOMA_HAVE_CHOLMOD
 #include "cholmod_solver.hpp"
 #endif
-#include "test_systems.hpp"
+#include "linear_test_systems.hpp"
 
 #include <catch2/catch.hpp>
 

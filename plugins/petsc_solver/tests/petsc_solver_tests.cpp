@@ -5,11 +5,11 @@
 // Tolerances. Residual-based criteria are made exact by asking PETSc for the unpreconditioned
 // residual norm (ksp_norm_type unpreconditioned for CG; right preconditioning for GMRES): then
 // ||r|| / ||b|| <= rtol at convergence and ||x - x*|| / ||x*|| <= kappa * rtol (kappa known in
-// closed form for the Laplacians, test_systems.hpp), plus 1e-12 for the reference's rounding.
+// closed form for the Laplacians, linear_test_systems.hpp), plus 1e-12 for the reference's rounding.
 // Direct factorizations (preonly + lu/cholesky) are backward stable: 1000 * kappa * eps.
 
 #include "petsc_ksp_solver.hpp"
-#include "test_systems.hpp"
+#include "linear_test_systems.hpp"
 
 #include <catch2/catch.hpp>
 
