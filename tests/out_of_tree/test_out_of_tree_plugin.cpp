@@ -122,6 +122,12 @@ TEST_CASE("an out-of-tree force plugin builds against the installed SDK and acts
     CHECK(free_tip == Approx(q * std::pow(free_length, 4) / (8.0 * EI)).epsilon(0.01));
     CHECK(sprung_tip / free_tip == Approx(0.5).epsilon(0.01));
 
+    // SOMA_PLUGIN_PATH finds it too, and `soma plugins` / `soma describe` show it.
+    REQUIRE(shell("SOMA_PLUGIN_PATH=" + plugin_build.string() + " " + soma.string() + " plugins") == 0);
+    CHECK_THAT(last_log(), Catch::Matchers::Contains("anchor_spring") && Catch::Matchers::Contains(library.string()));
+    REQUIRE(shell("SOMA_PLUGIN_PATH=" + plugin_build.string() + " " + soma.string() + " describe anchor_spring") == 0);
+    CHECK_THAT(last_log(), Catch::Matchers::Contains("stiffness") && Catch::Matchers::Contains("N/m"));
+
     // Errors from the out-of-tree plugin's own bind() reach the user with the scene location.
     std::ofstream(work / "bad.yaml") << scene(plugin_line,
                                               "  - {type: anchor_spring, element: bean, nodes: [-1], stiffness: 1.0}");
