@@ -99,7 +99,9 @@ NewtonReport Simulation::solve(const AffineStep& step, VectorX& x) {
     report.initial_residual = norm;
     bool have_jacobian = true;
     double last_increment = std::numeric_limits<double>::infinity();
-    double last_step_size = std::numeric_limits<double>::infinity();  // max |change of q| in the last iteration
+    // Largest |change of q| of the last undamped Newton step. The convergence tests use the
+    // undamped step: a line search that shortened the step says nothing about convergence.
+    double last_step_size = std::numeric_limits<double>::infinity();
     for (int iteration = 0;; ++iteration) {
         report.iterations = iteration;
         report.residual = norm;
@@ -149,7 +151,11 @@ NewtonReport Simulation::solve(const AffineStep& step, VectorX& x) {
             return report;
         }
 
-        // Backtracking line search on phi = 1/2 |F|^2 (Armijo, slope -|F|^2 for an exact Newton step).
+        // Backtracking line search on phi = 1/2 |F|^2 (Armijo, slope -|F|^2 for an exact Newton step),
+        // from iteration line_search_start on: the first full Newton steps of a stiff rod often
+        // raise |F| (stretching from linearized rotations) yet converge quadratically, and
+        // backtracking them makes Newton crawl (digest 000 §3.5 starts it after 10 iterations).
+        // A non-finite trial residual is always backtracked.
         // Trial points are evaluated without the Jacobian: most steps converge after one
         // iteration, and the Jacobian at the converged point would be wasted. The next
         // iteration assembles it when needed.
@@ -162,12 +168,14 @@ NewtonReport Simulation::solve(const AffineStep& step, VectorX& x) {
             trial_norm = evaluate(step, x_trial_, false);
             have_jacobian = false;
             const double phi = 0.5 * trial_norm * trial_norm;
-            if (!newton_.line_search || (std::isfinite(phi) && phi <= (1.0 - 2.0e-4 * alpha) * phi0)) break;
+            const bool searching = newton_.line_search && iteration >= newton_.line_search_start;
+            if (!searching && std::isfinite(phi)) break;
+            if (std::isfinite(phi) && phi <= (1.0 - 2.0e-4 * alpha) * phi0) break;
             if (attempt + 1 >= newton_.line_search_steps) break;  // take the smallest step tried
             alpha *= 0.5;
         }
         x.swap(x_trial_);
-        last_step_size = alpha * step.coefficients.c_q * step_free_.cwiseAbs().maxCoeff();
+        last_step_size = step.coefficients.c_q * step_free_.cwiseAbs().maxCoeff();
         last_increment = last_step_size * increment_scale;
         norm = trial_norm;
     }

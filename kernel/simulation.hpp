@@ -30,6 +30,7 @@ struct NewtonOptions {
     int max_iterations = 25;
     bool line_search = true;
     int line_search_steps = 10;
+    int line_search_start = 4;
 };
 
 /// Settings of step retry and growth (integrator.adaptive).

@@ -83,12 +83,15 @@ ParameterSchema newton_schema() {
         .unit("N").fallback(1e-8).positive();
     s.real("relative_tolerance", "converged when the residual norm has dropped by this factor from the first "
                                  "iterate of the step (0 disables)").fallback(1e-10).non_negative();
-    s.real("increment_tolerance", "converged when the largest change of any DOF in one iteration, divided by dt "
-                                  "(by 1 in statics), is at most this; 0 disables (digest 000 §3.4 dtol)")
+    s.real("increment_tolerance", "converged when the largest change of any DOF in one undamped Newton step, "
+                                  "divided by dt (by 1 in statics), is at most this; 0 disables (digest 000 §3.4 dtol)")
         .fallback(0.0).non_negative();
     s.integer("max_iterations", "iterations before the step is declared failed").fallback(25L).range(1, 10000);
     s.boolean("line_search", "backtracking line search on 1/2 |F|^2 (Armijo), digest 000 §3.5").fallback(true);
     s.integer("line_search_steps", "most step halvings per iteration").fallback(10L).range(1, 60);
+    s.integer("line_search_start", "iterations taken as full Newton steps before the line search starts "
+                                   "(a non-finite residual is backtracked always)")
+        .fallback(4L).range(0, 10000);
     return s;
 }
 
