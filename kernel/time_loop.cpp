@@ -81,6 +81,7 @@ RunResult run_simulation(Simulation& sim, const RunOptions& options) {
         info.newton_iterations = report.newton_iterations;
         info.retries = retries;
         info.wall_seconds = std::chrono::duration<double>(Clock::now() - step_start).count();
+        info.final_step = sim.state().t >= end - snap;
         for (const auto& observer : sim.observers()) observer->observe(sim, info);
         progress.update(info.t, h, summary.steps, summary.newton_iterations, summary.retries);
     }

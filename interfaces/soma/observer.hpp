@@ -18,6 +18,7 @@ struct StepInfo {
     int newton_iterations = 0;   ///< of the accepted attempt
     int retries = 0;             ///< rejected attempts before it
     double wall_seconds = 0.0;   ///< wall time of the step, retries included
+    bool final_step = false;     ///< the step that reached the end time: write it whatever `every` says
 };
 
 /// Totals of a run.

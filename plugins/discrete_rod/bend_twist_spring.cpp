@@ -14,6 +14,14 @@ Mat3 skew(const Vec3& a) {
     return s;
 }
 
+/// a b^T as a lazy, coefficient-wise expression. A plain `a * b.transpose()` inside a sum is
+/// first evaluated into a temporary 3x3 by Eigen's outer-product kernel; this fuses it into the
+/// sum. Use only inside one full expression (it refers to its operands).
+template <class A, class B>
+auto outer(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b) {
+    return a.lazyProduct(b.transpose());
+}
+
 // Edge-space layout of the 8 variables.
 constexpr int kE = 0;
 constexpr int kF = 3;
@@ -47,16 +55,17 @@ void curvature_hessian(const BendTwistKinematics& k, double kappa, const Vec3& n
     const Vec3 te_x_d = k.t_e.cross(d);
 
     const Mat3 I = Mat3::Identity();
-    const Mat3 tt_tt = (2.0 * kappa) * tt * tt.transpose();
+    const Mat3 tt_tt = (2.0 * kappa) * outer(tt, tt);
     const double ee = inv_e * inv_e, ff = inv_f * inv_f, ef = inv_e * inv_f;
-    H.block<3, 3>(kE, kE) = ee * (tt_tt - tf_x_d * tt.transpose() - tt * tf_x_d.transpose() -
-                                  kappa * inv_chi * (I - k.t_e * k.t_e.transpose()) +
-                                  0.5 * k.kb * n_e.transpose());
-    H.block<3, 3>(kF, kF) = ff * (tt_tt + te_x_d * tt.transpose() + tt * te_x_d.transpose() -
-                                  kappa * inv_chi * (I - k.t_f * k.t_f.transpose()) +
-                                  0.5 * k.kb * n_f.transpose());
-    const Mat3 D_ef = ef * (-kappa * inv_chi * (I + k.t_e * k.t_f.transpose()) + tt_tt -
-                            tf_x_d * tt.transpose() + tt * te_x_d.transpose() - skew(d));
+    const double kappa_chi = kappa * inv_chi;
+    H.block<3, 3>(kE, kE) = ee * (tt_tt - outer(tf_x_d, tt) - outer(tt, tf_x_d) -
+                                  kappa_chi * (I - outer(k.t_e, k.t_e)) +
+                                  0.5 * outer(k.kb, n_e));
+    H.block<3, 3>(kF, kF) = ff * (tt_tt + outer(te_x_d, tt) + outer(tt, te_x_d) -
+                                  kappa_chi * (I - outer(k.t_f, k.t_f)) +
+                                  0.5 * outer(k.kb, n_f));
+    const Mat3 D_ef = ef * (-kappa_chi * (I + outer(k.t_e, k.t_f)) + tt_tt -
+                            outer(tf_x_d, tt) + outer(tt, te_x_d) - skew(d));
     H.block<3, 3>(kE, kF) = D_ef;
     H.block<3, 3>(kF, kE) = D_ef.transpose();
 
@@ -81,13 +90,14 @@ void add_twist_hessian(const BendTwistKinematics& k, double scale, MatN<8>& H) {
     const double inv_e = 1.0 / k.len_e;
     const double inv_f = 1.0 / k.len_f;
     const double two_over_chi = 2.0 / k.chi;
-    H.block<3, 3>(kE, kE) -=
-        (0.5 * scale * inv_e * inv_e) * (k.kb * (k.t_e + k.t_tilde).transpose() + two_over_chi * skew(k.t_f));
-    H.block<3, 3>(kF, kF) -=
-        (0.5 * scale * inv_f * inv_f) * (k.kb * (k.t_f + k.t_tilde).transpose() - two_over_chi * skew(k.t_e));
-    const Mat3 kb_tt = k.kb * k.t_tilde.transpose();
-    H.block<3, 3>(kE, kF) += (0.5 * scale * inv_e * inv_f) * (two_over_chi * skew(k.t_e) - kb_tt);
-    H.block<3, 3>(kF, kE) += (0.5 * scale * inv_e * inv_f) * (-two_over_chi * skew(k.t_f) - kb_tt);
+    H.block<3, 3>(kE, kE) -= (0.5 * scale * inv_e * inv_e) *
+                             (outer(k.kb, k.t_e + k.t_tilde) + two_over_chi * skew(k.t_f));
+    H.block<3, 3>(kF, kF) -= (0.5 * scale * inv_f * inv_f) *
+                             (outer(k.kb, k.t_f + k.t_tilde) - two_over_chi * skew(k.t_e));
+    const Mat3 kb_tt = outer(k.kb, k.t_tilde);
+    const double ef = 0.5 * scale * inv_e * inv_f;
+    H.block<3, 3>(kE, kF) += ef * (two_over_chi * skew(k.t_e) - kb_tt);
+    H.block<3, 3>(kF, kE) += ef * (-two_over_chi * skew(k.t_f) - kb_tt);
 }
 
 void twist_gradient(const BendTwistKinematics& k, VecN<8>& g) {
@@ -97,6 +107,58 @@ void twist_gradient(const BendTwistKinematics& k, VecN<8>& g) {
     g(kThetaF) = 1.0;
 }
 
+/// The three strain measures of the energy (digest 000 §2.3-2.4) at one configuration: their
+/// edge-space gradients g_i and weights, with E = 1/2 sum_i w_i (s_i - s_i_bar)^2, w_i the
+/// stiffness over dl and c_i = w_i (s_i - s_i_bar). Shared by the gradient-only and the Hessian
+/// paths, so both assemble the same gradient, bit for bit:
+///     g8 = sum_i c_i g_i,        H8 = sum_i (w_i g_i g_i^T + c_i Hess s_i).
+struct EnergyTerms {
+    VecN<8> g1, g2, g3;  ///< grad kappa1, grad kappa2, grad tau
+    double w1 = 0.0, w2 = 0.0, w3 = 0.0;
+    double c1 = 0.0, c2 = 0.0, c3 = 0.0;
+    double energy = 0.0;
+
+    VecN<8> gradient() const { return c1 * g1 + c2 * g2 + c3 * g3; }
+};
+
+EnergyTerms energy_terms(const BendTwistSpring& s, const BendTwistKinematics& k) {
+    EnergyTerms t;
+    const double inv_dl = 1.0 / s.voronoi_length;
+    const double dk1 = k.kappa1 - s.rest_kappa1;
+    const double dk2 = k.kappa2 - s.rest_kappa2;
+    const double dtau = k.twist - s.rest_twist;
+    t.w1 = inv_dl * s.bend_stiffness1;
+    t.w2 = inv_dl * s.bend_stiffness2;
+    t.w3 = inv_dl * s.twist_stiffness;
+    curvature_gradient(k, k.kappa1, k.m2_e, k.m2_f, -k.m1_e, -k.m1_f, t.g1);
+    curvature_gradient(k, k.kappa2, -k.m1_e, -k.m1_f, -k.m2_e, -k.m2_f, t.g2);
+    twist_gradient(k, t.g3);
+    t.c1 = t.w1 * dk1;
+    t.c2 = t.w2 * dk2;
+    t.c3 = t.w3 * dtau;
+    t.energy = 0.5 * (t.w1 * dk1 * dk1 + t.w2 * dk2 * dk2 + t.w3 * dtau * dtau);
+    return t;
+}
+
+/// Edge-space Hessian of the energy, H8 = sum_i (w_i g_i g_i^T + c_i Hess s_i).
+void edge_energy_hessian(const BendTwistKinematics& k, const EnergyTerms& t, MatN<8>& H8) {
+    // c1 Hess kappa1 + c2 Hess kappa2 in one evaluation (linearity in kappa, n, p).
+    curvature_hessian(k, t.c1 * k.kappa1 + t.c2 * k.kappa2, t.c1 * k.m2_e - t.c2 * k.m1_e,
+                      t.c1 * k.m2_f - t.c2 * k.m1_f, -t.c1 * k.m1_e - t.c2 * k.m2_e,
+                      -t.c1 * k.m1_f - t.c2 * k.m2_f, H8);
+    add_twist_hessian(k, t.c3, H8);
+    // Gauss-Newton part: a rank-3 update, one column at a time (Eigen's outer-product kernel
+    // does three separate scaled passes over the 8x8).
+    const VecN<8> a1 = t.w1 * t.g1, a2 = t.w2 * t.g2, a3 = t.w3 * t.g3;
+    for (int j = 0; j < 8; ++j) H8.col(j) += t.g1(j) * a1 + t.g2(j) * a2 + t.g3(j) * a3;
+}
+
+/// H <- 1/2 (H + H^T), in place.
+void symmetrize(MatN<8>& H) {
+    for (int j = 0; j < 8; ++j)
+        for (int i = 0; i < j; ++i) H(i, j) = H(j, i) = 0.5 * (H(i, j) + H(j, i));
+}
+
 }  // namespace
 
 Vec3 curvature_binormal(const Vec3& e, const Vec3& f) {
@@ -104,21 +166,35 @@ Vec3 curvature_binormal(const Vec3& e, const Vec3& f) {
 }
 
 BendTwistKinematics bend_twist_kinematics(const BendTwistConfiguration& c) {
+    EdgeKinematics e, f;
+    const Vec3 edge_e = c.x_center - c.x_prev;
+    const Vec3 edge_f = c.x_next - c.x_center;
+    e.length = edge_e.norm();
+    f.length = edge_f.norm();
+    e.tangent = edge_e / e.length;
+    f.tangent = edge_f / f.length;
+    material_frame(c.a1_e, c.a2_e, c.theta_e, e.m1, e.m2);
+    material_frame(c.a1_f, c.a2_f, c.theta_f, f.m1, f.m2);
+    return bend_twist_kinematics(e, f, c.theta_f - c.theta_e + c.reference_twist);
+}
+
+BendTwistKinematics bend_twist_kinematics(const EdgeKinematics& e, const EdgeKinematics& f,
+                                          double twist) {
     BendTwistKinematics k;
-    const Vec3 e = c.x_center - c.x_prev;
-    const Vec3 f = c.x_next - c.x_center;
-    k.len_e = e.norm();
-    k.len_f = f.norm();
-    k.t_e = e / k.len_e;
-    k.t_f = f / k.len_f;
-    material_frame(c.a1_e, c.a2_e, c.theta_e, k.m1_e, k.m2_e);
-    material_frame(c.a1_f, c.a2_f, c.theta_f, k.m1_f, k.m2_f);
+    k.len_e = e.length;
+    k.len_f = f.length;
+    k.t_e = e.tangent;
+    k.t_f = f.tangent;
+    k.m1_e = e.m1;
+    k.m2_e = e.m2;
+    k.m1_f = f.m1;
+    k.m2_f = f.m2;
     k.chi = 1.0 + k.t_e.dot(k.t_f);
     k.kb = 2.0 * k.t_e.cross(k.t_f) / k.chi;
     k.t_tilde = (k.t_e + k.t_f) / k.chi;
     k.kappa1 = 0.5 * (k.m2_e + k.m2_f).dot(k.kb);
     k.kappa2 = -0.5 * (k.m1_e + k.m1_f).dot(k.kb);
-    k.twist = c.theta_f - c.theta_e + c.reference_twist;
+    k.twist = twist;
     return k;
 }
 
@@ -147,22 +223,44 @@ void edge_to_node_gradient(const VecN<8>& g8, VecN<11>& g11) {
 }
 
 void edge_to_node_hessian(const MatN<8>& H8, MatN<11>& H11) {
-    // T = H8 S (8 x 11), then H11 = S^T T.
-    Eigen::Matrix<double, 8, 11> T;
-    T.middleCols<3>(0) = -H8.middleCols<3>(kE);
-    T.middleCols<3>(3) = H8.middleCols<3>(kE) - H8.middleCols<3>(kF);
-    T.middleCols<3>(6) = H8.middleCols<3>(kF);
-    T.col(9) = H8.col(kThetaE);
-    T.col(10) = H8.col(kThetaF);
-    H11.middleRows<3>(0) = -T.middleRows<3>(kE);
-    H11.middleRows<3>(3) = T.middleRows<3>(kE) - T.middleRows<3>(kF);
-    H11.middleRows<3>(6) = T.middleRows<3>(kF);
-    H11.row(9) = T.row(kThetaE);
-    H11.row(10) = T.row(kThetaF);
+    // S is sparse (e = x_c - x_p, f = x_n - x_c, the thetas unchanged), so S^T H8 S is sums and
+    // differences of blocks: with A = H_ee, B = H_ef, C = H_fe, D = H_ff (3x3),
+    //     [ A      B - A            -B    ]
+    //     [ C - A  (A + D) - (B + C)  B - D ]   over (x_p, x_c, x_n),
+    //     [ -C     C - D             D    ]
+    // and the theta rows/columns mapped the same way. Written so that a symmetric H8 gives an
+    // exactly symmetric H11 (B + C rounds as C + B).
+    const auto A = H8.block<3, 3>(kE, kE);
+    const auto B = H8.block<3, 3>(kE, kF);
+    const auto C = H8.block<3, 3>(kF, kE);
+    const auto D = H8.block<3, 3>(kF, kF);
+    H11.block<3, 3>(0, 0) = A;
+    H11.block<3, 3>(0, 3) = B - A;
+    H11.block<3, 3>(0, 6) = -B;
+    H11.block<3, 3>(3, 0) = C - A;
+    H11.block<3, 3>(3, 3) = (A + D) - (B + C);
+    H11.block<3, 3>(3, 6) = B - D;
+    H11.block<3, 3>(6, 0) = -C;
+    H11.block<3, 3>(6, 3) = C - D;
+    H11.block<3, 3>(6, 6) = D;
+    const auto col_e = H8.block<3, 2>(kE, kThetaE);
+    const auto col_f = H8.block<3, 2>(kF, kThetaE);
+    H11.block<3, 2>(0, 9) = -col_e;
+    H11.block<3, 2>(3, 9) = col_e - col_f;
+    H11.block<3, 2>(6, 9) = col_f;
+    const auto row_e = H8.block<2, 3>(kThetaE, kE);
+    const auto row_f = H8.block<2, 3>(kThetaE, kF);
+    H11.block<2, 3>(9, 0) = -row_e;
+    H11.block<2, 3>(9, 3) = row_e - row_f;
+    H11.block<2, 3>(9, 6) = row_f;
+    H11.block<2, 2>(9, 9) = H8.block<2, 2>(kThetaE, kThetaE);
 }
 
 double bend_twist_energy(const BendTwistSpring& s, const BendTwistConfiguration& config) {
-    const BendTwistKinematics k = bend_twist_kinematics(config);
+    return bend_twist_energy(s, bend_twist_kinematics(config));
+}
+
+double bend_twist_energy(const BendTwistSpring& s, const BendTwistKinematics& k) {
     const double dk1 = k.kappa1 - s.rest_kappa1;
     const double dk2 = k.kappa2 - s.rest_kappa2;
     const double dtau = k.twist - s.rest_twist;
@@ -171,38 +269,44 @@ double bend_twist_energy(const BendTwistSpring& s, const BendTwistConfiguration&
             s.twist_stiffness * dtau * dtau);
 }
 
+double bend_twist_energy_gradient(const BendTwistSpring& s, const BendTwistKinematics& k,
+                                  VecN<11>& gradient) {
+    const EnergyTerms t = energy_terms(s, k);
+    edge_to_node_gradient(t.gradient(), gradient);
+    return t.energy;
+}
+
+double bend_twist_energy_gradient(const BendTwistSpring& s, const BendTwistConfiguration& config,
+                                  VecN<11>& gradient) {
+    return bend_twist_energy_gradient(s, bend_twist_kinematics(config), gradient);
+}
+
+double bend_twist_energy_gradient_hessian(const BendTwistSpring& s, const BendTwistKinematics& k,
+                                          VecN<11>& gradient, MatN<11>& hessian) {
+    const EnergyTerms t = energy_terms(s, k);
+    MatN<8> H8;
+    edge_energy_hessian(k, t, H8);
+    edge_to_node_gradient(t.gradient(), gradient);
+    edge_to_node_hessian(H8, hessian);
+    return t.energy;
+}
+
 double bend_twist_energy_gradient_hessian(const BendTwistSpring& s,
                                           const BendTwistConfiguration& config,
                                           VecN<11>& gradient, MatN<11>& hessian) {
-    const BendTwistKinematics k = bend_twist_kinematics(config);
-    const double inv_dl = 1.0 / s.voronoi_length;
-    const double dk1 = k.kappa1 - s.rest_kappa1;
-    const double dk2 = k.kappa2 - s.rest_kappa2;
-    const double dtau = k.twist - s.rest_twist;
-    const double w1 = inv_dl * s.bend_stiffness1;
-    const double w2 = inv_dl * s.bend_stiffness2;
-    const double w3 = inv_dl * s.twist_stiffness;
+    return bend_twist_energy_gradient_hessian(s, bend_twist_kinematics(config), gradient, hessian);
+}
 
-    VecN<8> g1, g2, g3;
-    curvature_gradient(k, k.kappa1, k.m2_e, k.m2_f, -k.m1_e, -k.m1_f, g1);
-    curvature_gradient(k, k.kappa2, -k.m1_e, -k.m1_f, -k.m2_e, -k.m2_f, g2);
-    twist_gradient(k, g3);
-    const double c1 = w1 * dk1, c2 = w2 * dk2, c3 = w3 * dtau;
-    const VecN<8> g8 = c1 * g1 + c2 * g2 + c3 * g3;
-
-    // c1 Hess kappa1 + c2 Hess kappa2 in one evaluation (linearity in kappa, n, p).
+double bend_twist_energy_gradient_symmetric_hessian(const BendTwistSpring& s,
+                                                    const BendTwistKinematics& k,
+                                                    VecN<11>& gradient, MatN<11>& hessian) {
+    const EnergyTerms t = energy_terms(s, k);
     MatN<8> H8;
-    curvature_hessian(k, c1 * k.kappa1 + c2 * k.kappa2, c1 * k.m2_e - c2 * k.m1_e,
-                      c1 * k.m2_f - c2 * k.m1_f, -c1 * k.m1_e - c2 * k.m2_e,
-                      -c1 * k.m1_f - c2 * k.m2_f, H8);
-    add_twist_hessian(k, c3, H8);
-    H8.noalias() += w1 * g1 * g1.transpose();
-    H8.noalias() += w2 * g2 * g2.transpose();
-    H8.noalias() += w3 * g3 * g3.transpose();
-
-    edge_to_node_gradient(g8, gradient);
+    edge_energy_hessian(k, t, H8);
+    symmetrize(H8);
+    edge_to_node_gradient(t.gradient(), gradient);
     edge_to_node_hessian(H8, hessian);
-    return 0.5 * (w1 * dk1 * dk1 + w2 * dk2 * dk2 + w3 * dtau * dtau);
+    return t.energy;
 }
 
 }  // namespace soma::rod

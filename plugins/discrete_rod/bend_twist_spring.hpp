@@ -51,6 +51,14 @@ struct BendTwistConfiguration {
     double reference_twist = 0.0;         ///< current reference twist m_ref (rad)
 };
 
+/// One edge's share of the kinematics: unit tangent, length and material frame (digest 000
+/// §2.2). A rod computes it once per edge for the two springs on either side of the edge.
+struct EdgeKinematics {
+    Vec3 tangent;
+    double length = 0.0;
+    Vec3 m1, m2;  ///< material frame: the reference frame turned by theta about the tangent
+};
+
 /// Quantities derived from a configuration, shared by the energy and its derivatives.
 struct BendTwistKinematics {
     Vec3 t_e, t_f;        ///< unit tangents
@@ -67,6 +75,10 @@ Vec3 curvature_binormal(const Vec3& e, const Vec3& f);
 
 /// \brief Tangents, material frames, curvature binormal, kappa1, kappa2 and twist.
 BendTwistKinematics bend_twist_kinematics(const BendTwistConfiguration& config);
+
+/// \brief The same from the two edges' kinematics and the twist tau = theta_f - theta_e + m_ref.
+BendTwistKinematics bend_twist_kinematics(const EdgeKinematics& e, const EdgeKinematics& f,
+                                          double twist);
 
 /// \brief Gradient and Hessian of kappa1 in edge space [e, f, theta_e, theta_f]
 /// (digest 000 §2.3; Panetta-corrected D_ee, D_ff). H(i, j) = d g_i / d v_j.
@@ -87,7 +99,18 @@ void edge_to_node_gradient(const VecN<8>& edge_gradient, VecN<11>& node_gradient
 void edge_to_node_hessian(const MatN<8>& edge_hessian, MatN<11>& node_hessian);
 
 /// \brief Bending + twisting energy of the spring (J).
+double bend_twist_energy(const BendTwistSpring& spring, const BendTwistKinematics& k);
 double bend_twist_energy(const BendTwistSpring& spring, const BendTwistConfiguration& config);
+
+/// \brief Energy and gradient of the spring over its 11 local DOFs, without the Hessian (the
+/// residual-only evaluation of a Newton trial point). The gradient is bit for bit the one of
+/// bend_twist_energy_gradient_hessian: both share the kinematics and the edge-space gradients.
+/// \param[out] gradient 11-vector
+/// \return the energy
+double bend_twist_energy_gradient(const BendTwistSpring& spring, const BendTwistKinematics& k,
+                                  VecN<11>& gradient);
+double bend_twist_energy_gradient(const BendTwistSpring& spring,
+                                  const BendTwistConfiguration& config, VecN<11>& gradient);
 
 /// \brief Energy, gradient and Hessian of the spring over its 11 local DOFs
 /// [x_p, x_c, x_n, theta_e, theta_f] (digest 000 §2.3-2.4):
@@ -99,7 +122,18 @@ double bend_twist_energy(const BendTwistSpring& spring, const BendTwistConfigura
 /// \param[out] hessian  11x11, H(i, j) = d g_i / d q_j (see the file comment on its symmetry)
 /// \return the energy
 double bend_twist_energy_gradient_hessian(const BendTwistSpring& spring,
+                                          const BendTwistKinematics& k, VecN<11>& gradient,
+                                          MatN<11>& hessian);
+double bend_twist_energy_gradient_hessian(const BendTwistSpring& spring,
                                           const BendTwistConfiguration& config,
                                           VecN<11>& gradient, MatN<11>& hessian);
+
+/// \brief As bend_twist_energy_gradient_hessian, with the symmetric part of the Hessian (the
+/// `symmetric_jacobian` option of the rod). It is taken in edge space, 1/2 (H8 + H8^T), before
+/// the mapping: S^T H8 S is linear in H8, so this is exactly the symmetric part of the 11x11
+/// Hessian, at 28 averages instead of 55 and with no 11x11 temporary.
+double bend_twist_energy_gradient_symmetric_hessian(const BendTwistSpring& spring,
+                                                    const BendTwistKinematics& k,
+                                                    VecN<11>& gradient, MatN<11>& hessian);
 
 }  // namespace soma::rod

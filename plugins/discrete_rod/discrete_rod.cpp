@@ -211,11 +211,12 @@ double DiscreteRod::evaluate(const VectorX& q, Assembly* assembly, double c_q) c
     const bool want_hessian = assembly != nullptr && assembly->wants_jacobian() && c_q != 0.0;
     double energy = 0.0;
 
-    // One sweep along the rod; the frames of the previous edge are kept for the bend-twist
-    // spring at the node between the two edges (no buffers, no allocation).
-    Vec3 x_before = Vec3::Zero();
+    // One sweep along the rod. Each edge's tangent, length and frames are computed once and
+    // kept for the bend-twist spring at the node after it (no buffers, no allocation). Without
+    // a Jacobian to assemble (energy, or a Newton trial point) no Hessian is computed.
     Vec3 x_a = node_position(q, 0);
-    Vec3 t_prev = Vec3::Zero(), a1_prev = Vec3::Zero(), a2_prev = Vec3::Zero();
+    EdgeKinematics prev;
+    Vec3 a1_prev = Vec3::Zero();
     double theta_prev = 0.0;
     VecN<6> g6;
     MatN<6> H6;
@@ -224,54 +225,49 @@ double DiscreteRod::evaluate(const VectorX& q, Assembly* assembly, double c_q) c
     for (Index e = 0; e < edge_count_; ++e) {
         const auto ue = static_cast<std::size_t>(e);
         const Vec3 x_b = node_position(q, e + 1);
-        const Vec3 t = (x_b - x_a).normalized();
+        EdgeKinematics edge;
+        const Vec3 edge_vector = x_b - x_a;
+        edge.length = edge_vector.norm();
+        edge.tangent = edge_vector / edge.length;
         // Time-parallel transport from the committed tangent (digest 000 §2.2).
-        const Vec3 a1 = time_parallel_transport(director_[ue], tangent_[ue], t);
-        const Vec3 a2 = t.cross(a1);
+        const Vec3 a1 = time_parallel_transport(director_[ue], tangent_[ue], edge.tangent);
+        const Vec3 a2 = edge.tangent.cross(a1);
         const double theta = q[edge_dof_[ue]];
+        material_frame(a1, a2, theta, edge.m1, edge.m2);
 
         if (assembly == nullptr) {
             energy += stretching_energy(stretching_[ue], x_a, x_b);
-        } else {
+        } else if (want_hessian) {
             energy += stretching_energy_gradient_hessian(stretching_[ue], x_a, x_b, g6, H6);
             assembly->add_residual(stretch_stencil_[ue], g6);
-            if (want_hessian) assembly->add_jacobian(stretch_stencil_[ue], H6, c_q);
+            assembly->add_jacobian(stretch_stencil_[ue], H6, c_q);
+        } else {
+            energy += stretching_energy_gradient(stretching_[ue], x_a, x_b, g6);
+            assembly->add_residual(stretch_stencil_[ue], g6);
         }
 
         if (e > 0) {
             const auto k = ue - 1;
-            BendTwistConfiguration c;
-            c.x_prev = x_before;
-            c.x_center = x_a;
-            c.x_next = x_b;
-            c.theta_e = theta_prev;
-            c.theta_f = theta;
-            c.a1_e = a1_prev;
-            c.a2_e = a2_prev;
-            c.a1_f = a1;
-            c.a2_f = a2;
             // Reference twist updated from its committed value (digest 000 §2.4).
-            c.reference_twist = reference_twist(a1_prev, t_prev, a1, t, reference_twist_[k]);
+            const double m_ref = reference_twist(a1_prev, prev.tangent, a1, edge.tangent, reference_twist_[k]);
+            const BendTwistKinematics kin = bend_twist_kinematics(prev, edge, theta - theta_prev + m_ref);
+            const BendTwistSpring& spring = bend_twist_[k];
             if (assembly == nullptr) {
-                energy += bend_twist_energy(bend_twist_[k], c);
-            } else {
-                energy += bend_twist_energy_gradient_hessian(bend_twist_[k], c, g11, H11);
+                energy += bend_twist_energy(spring, kin);
+            } else if (!want_hessian) {
+                energy += bend_twist_energy_gradient(spring, kin, g11);
                 assembly->add_residual(bend_twist_stencil_[k], g11);
-                if (want_hessian) {
-                    if (symmetric_jacobian_) {
-                        const MatN<11> Hs = 0.5 * (H11 + H11.transpose());
-                        assembly->add_jacobian(bend_twist_stencil_[k], Hs, c_q);
-                    } else {
-                        assembly->add_jacobian(bend_twist_stencil_[k], H11, c_q);
-                    }
-                }
+            } else {
+                energy += symmetric_jacobian_
+                              ? bend_twist_energy_gradient_symmetric_hessian(spring, kin, g11, H11)
+                              : bend_twist_energy_gradient_hessian(spring, kin, g11, H11);
+                assembly->add_residual(bend_twist_stencil_[k], g11);
+                assembly->add_jacobian(bend_twist_stencil_[k], H11, c_q);
             }
         }
-        x_before = x_a;
         x_a = x_b;
-        t_prev = t;
+        prev = edge;
         a1_prev = a1;
-        a2_prev = a2;
         theta_prev = theta;
     }
     return energy;

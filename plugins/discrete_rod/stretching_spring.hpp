@@ -19,6 +19,13 @@ struct StretchingSpring {
 /// \brief Stretching energy 1/2 k_s (|e|/l - 1)^2 l of the edge x0 -> x1 (J).
 double stretching_energy(const StretchingSpring& spring, const Vec3& x0, const Vec3& x1);
 
+/// \brief Energy and gradient of the stretching spring, without the Hessian (residual-only
+/// evaluations); the same gradient, bit for bit, as stretching_energy_gradient_hessian.
+/// \param[out] gradient 6-vector [dE/dx0, dE/dx1]
+/// \return the energy
+double stretching_energy_gradient(const StretchingSpring& spring, const Vec3& x0, const Vec3& x1,
+                                  VecN<6>& gradient);
+
 /// \brief Energy, gradient and Hessian of the stretching spring (digest 000 §2.1).
 ///
 ///     dE/dx_1 = -dE/dx_0 = k_s eps t,

@@ -168,7 +168,7 @@ void CsvSeries::begin(const SceneView& scene, const std::filesystem::path& outpu
 }
 
 void CsvSeries::observe(const SceneView& scene, const StepInfo& info) {
-    if (info.step % settings_.every != 0) return;
+    if (info.step % settings_.every != 0 && !info.final_step) return;  // the end state is always written
     if (!out_.is_open()) throw std::logic_error("csv output: observe() before begin()");
     row_.clear();
     row_.push_back(info.t);

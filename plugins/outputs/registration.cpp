@@ -35,7 +35,7 @@ ParameterSchema csv_schema() {
         "at once, numbers in the shortest text that reads back exactly.");
     // `name` is a common key the kernel's registry adds to every observer schema (declaring it
     // here too would be refused as a duplicate); it names the default file.
-    schema.integer("every", "write every N accepted steps (the initial state, step 0, is always written)")
+    schema.integer("every", "write every N accepted steps (the initial state and the final state are always written)")
         .fallback(1L)
         .min_value(1);
     schema.string("file",
@@ -111,7 +111,7 @@ ParameterSchema vtk_schema() {
         "vertex for each point no edge or triangle uses), plus the collection `<prefix>.pvd` in the "
         "output folder listing every frame with its time (open it in ParaView). The collection is "
         "replaced atomically after each frame, so a run that stops early leaves a valid one.");
-    schema.integer("every", "write every N accepted steps (the initial state, step 0, is always written)")
+    schema.integer("every", "write every N accepted steps (the initial state and the final state are always written)")
         .fallback(1L)
         .min_value(1);
     schema.string("prefix", "frames are `<prefix>_000000.vtu`, ...; the collection is `<prefix>.pvd`")

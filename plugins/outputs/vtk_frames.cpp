@@ -83,7 +83,7 @@ void VtkFrames::begin(const SceneView&, const std::filesystem::path& output_dir)
 }
 
 void VtkFrames::observe(const SceneView& scene, const StepInfo& info) {
-    if (info.step % settings_.every != 0) return;
+    if (info.step % settings_.every != 0 && !info.final_step) return;  // the end state is always written
     if (collection_.empty()) throw std::logic_error("vtk output: observe() before begin()");
     const std::string name = fmt::format("{}_{:06d}.vtu", settings_.prefix, frames_.size());
     const std::filesystem::path relative = settings_.folder / name;

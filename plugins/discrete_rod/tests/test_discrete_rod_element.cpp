@@ -150,6 +150,26 @@ TEST_CASE("F matches FD of the energy and J matches FD of F at a deformed, twist
     CHECK(relative_error(Js, 0.5 * (J + J.transpose())) < 1e-14);
 }
 
+TEST_CASE("the residual-only evaluation assembles the residual of the full one, bit for bit", "[discrete_rod][element]") {
+    // Newton trial points are evaluated without the Jacobian (no Hessians computed); the residual
+    // must not depend on that choice, for either form of the bend-twist Jacobian.
+    for (bool symmetric : {false, true}) {
+        INFO("symmetric_jacobian " << symmetric);
+        RodDescription d = describe(curved_points());
+        d.symmetric_jacobian = symmetric;
+        BoundRod r(std::move(d));
+        VectorX q = r.q;
+        std::mt19937 rng(5);
+        std::uniform_real_distribution<double> u(-0.01, 0.01);
+        for (Index i = 0; i < q.size(); ++i) q(i) += u(rng);
+        for (Index e = 0; e < r.rod.edge_count(); ++e) q(r.rod.twist_dof(e)) += 0.2 * static_cast<double>(e);
+        const auto [F_full, J] = r.dense.evaluate(r.rod, r.context(q), true);
+        const VectorX F_only = r.residual(q);
+        CHECK((F_full.array() == F_only.array()).all());
+        if (symmetric) CHECK(relative_error(J, J.transpose()) == 0.0);
+    }
+}
+
 TEST_CASE("inertia: F gains M a, J gains c_a M, kinetic energy is 1/2 v^T M v", "[discrete_rod][element]") {
     BoundRod r(describe(curved_points()));
     const VectorX F0 = r.residual(r.q);
@@ -384,11 +404,22 @@ TEST_CASE("assembly cost per node", "[discrete_rod][.benchmark]") {
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
         return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
     };
+    // Residual + Jacobian (a Newton iterate), then the residual alone (a line-search trial point:
+    // the kernel passes no Jacobian values). Under callgrind, each section is one repeatable
+    // instruction count: `valgrind --tool=callgrind discrete_rod_tests "assembly cost per node"
+    // -c "residual + Jacobian"`.
     const int repeats = 200;
-    const double start = cpu_seconds();
-    for (int i = 0; i < repeats; ++i) rod.add_residual_and_jacobian(c, assembly);
-    const double seconds = cpu_seconds() - start;
-    std::cout << "discrete_rod assembly: " << 1e9 * seconds / (repeats * nodes)
-              << " ns (thread CPU time) per node per residual + Jacobian evaluation\n";
+    const auto measure = [&](const char* what) {
+        const double start = cpu_seconds();
+        for (int i = 0; i < repeats; ++i) rod.add_residual_and_jacobian(c, assembly);
+        const double seconds = cpu_seconds() - start;
+        std::cout << "discrete_rod assembly: " << 1e9 * seconds / (repeats * nodes)
+                  << " ns (thread CPU time) per node per " << what << " evaluation\n";
+    };
+    SECTION("residual + Jacobian") { measure("residual + Jacobian"); }
+    SECTION("residual only") {
+        assembly.jacobian_values = nullptr;
+        measure("residual-only");
+    }
     CHECK(F.allFinite());
 }

@@ -210,3 +210,30 @@ TEST_CASE("csv accepts the first and last node, and energy of an element by name
     csv.begin(scene, dir.path());
     CHECK(csv.columns() == std::vector<std::string>{"time", "beam.node0.x", "beam.node0.y", "beam.node0.z", "energy.sheet"});
 }
+
+TEST_CASE("csv: the final step is written whatever `every` says", "[outputs][csv]") {
+    FakeScene scene;
+    const auto dir = std::filesystem::temp_directory_path() / "soma-outputs-final-step";
+    std::filesystem::remove_all(dir);
+    CsvSeriesSettings settings;
+    settings.every = 4;
+    settings.file = "final.csv";
+    settings.probes.push_back(switch_probe(Kind::newton_iterations));
+    CsvSeries csv(settings);
+    csv.begin(scene, dir);
+    for (long step = 0; step <= 5; ++step) {
+        soma::StepInfo info;
+        info.step = step;
+        info.t = 0.5 * static_cast<double>(step);
+        info.newton_iterations = static_cast<int>(step);
+        info.final_step = step == 5;
+        csv.observe(scene, info);
+    }
+    std::ifstream in(dir / "final.csv");
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    // Header, steps 0 and 4 (every 4), and the final step 5.
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[2] == "2,4");
+    CHECK(lines[3] == "2.5,5");
+}
