@@ -3,4 +3,5 @@
 #include "plugin_loader.hpp"
 #include "scene_file.hpp"
 #include "simulation.hpp"
+#include "time_loop.hpp"
 #include "type_registry.hpp"
