@@ -24,7 +24,7 @@ inline constexpr std::uint32_t kPluginApiVersion = 1;
 struct PluginInfo {
     std::uint32_t api_version;  ///< must equal kPluginApiVersion of the loading kernel
     const char* name;           ///< library name shown by `soma plugins`
-    const char* build_id;       ///< compiler and date, for diagnostics
+    const char* build_id;       ///< the compiler that built it, for diagnostics
 };
 
 class Registry;
@@ -38,5 +38,5 @@ class Registry;
 /// the body of `void soma_register_plugin(soma::Registry& registry)`.
 #define SOMA_PLUGIN(plugin_name)                                                           \
     extern "C" SOMA_EXPORT const soma::PluginInfo soma_plugin_info{                        \
-        soma::kPluginApiVersion, plugin_name, "gcc " __VERSION__ " " __DATE__};            \
+        soma::kPluginApiVersion, plugin_name, "compiler " __VERSION__};                    \
     extern "C" SOMA_EXPORT void soma_register_plugin(soma::Registry& registry)

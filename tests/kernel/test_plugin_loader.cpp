@@ -44,6 +44,11 @@ TEST_CASE("plugin loading errors", "[plugins][errors]") {
                           Contains("duplicate integrator type 'implicit_euler': provided by plugin 'integrators'") &&
                               Contains("and again by plugin 'duplicate_type'"));
     }
+    SECTION("a plugin whose registration throws is named with the reason") {
+        CHECK_THROWS_WITH(loader.load_path(fake_dir + "/libsoma_fake_throws_on_register.so", "test"),
+                          Contains("plugin 'throws_on_register'") && Contains("failed to register") &&
+                              Contains("declares 'x' twice"));
+    }
     SECTION("a library that cannot be loaded reports the linker's reason") {
         const auto bogus = std::filesystem::temp_directory_path() / "libsoma_not_elf.so";
         { std::ofstream(bogus) << "not an ELF file"; }
