@@ -90,6 +90,8 @@ double Simulation::evaluate(const AffineStep& step, const VectorX& x, bool with_
 
 NewtonReport Simulation::solve(const AffineStep& step, VectorX& x) {
     NewtonReport report;
+    // Actuation at the time this solve evaluates the forces (controller.hpp).
+    for (const auto& controller : controllers_) controller->apply(step.t_eval);
     set_constrained_unknowns(step, x);
     const auto& free_dofs = dofs_.free_dofs();
     const Index nf = dofs_.free_count();

@@ -3,6 +3,8 @@
 // exceptions work across plugin libraries.
 #include "soma/soma.hpp"
 
+#include <stdexcept>
+
 namespace soma {
 
 PatternBuilder::~PatternBuilder() = default;
@@ -12,6 +14,17 @@ void Contributor::begin_step(const State&) {}
 void Contributor::commit_step(const State&) {}
 void Contributor::reject_step() {}
 Element::~Element() = default;
+
+namespace {
+[[noreturn]] void no_channel(const Element& e, const std::string& channel) {
+    throw std::logic_error("element '" + e.name() + "' has no actuation channel '" + channel + "'");
+}
+}  // namespace
+
+double Element::actuation(const std::string& channel, Index, int) const { no_channel(*this, channel); }
+void Element::set_actuation(const std::string& channel, Index, int, double) { no_channel(*this, channel); }
+Vec3 Element::actuation_point(const std::string& channel, Index) const { no_channel(*this, channel); }
+Controller::~Controller() = default;
 Force::~Force() = default;
 Constraint::~Constraint() = default;
 System::~System() = default;

@@ -37,6 +37,7 @@ ParameterSchema scene_schema() {
     shared.integer_list("nodes", "node index in each element (negative counts from the end)").require();
     s.map_list("shared_nodes", "nodes merged across elements (joints of rod networks)", std::move(shared));
     s.typed_list("forces", "external and interaction forces", TypeKind::force);
+    s.typed_list("controllers", "time-varying actuation (natural curvature, hinge angles, ...)", TypeKind::controller);
     s.typed_list("outputs", "CSV series, VTK frames, ...", TypeKind::observer);
     return s;
 }
@@ -157,6 +158,11 @@ Simulation::Simulation(const SceneDocument& scene, const TypeRegistry& registry)
     build_forces(root, registry);
     build_solver_and_integrator(root, registry);
 
+    for (const Parameters& block : root.blocks("controllers")) {
+        const auto* entry = registry.find(TypeKind::controller, block.type_name());
+        controllers_.push_back(factory_of<Controller>(*entry)(block));
+        controllers_.back()->bind(*this);
+    }
     for (const Parameters& block : root.blocks("outputs")) {
         const auto* entry = registry.find(TypeKind::observer, block.type_name());
         observers_.push_back(factory_of<Observer>(*entry)(block));
@@ -249,42 +255,87 @@ void Simulation::build_shared_nodes(const Parameters& root) {
     }
 }
 
+std::vector<Index> Simulation::selected_items(const Element& element, const Parameters& where,
+                                             const std::string& group_name) const {
+    const auto groups = element.dof_groups();
+    const DofGroup* g = find_group(groups, group_name);
+    const auto indices = where.integer_list(group_name);
+    const bool by_position = group_name == "nodes" && (where.has("box") || where.has("plane"));
+    if (indices.empty() && !by_position) return {};
+    if (!g) where.fail(group_name, fmt::format("element type '{}' has no {}", element_type_name(element), group_name));
+    std::vector<char> chosen(static_cast<std::size_t>(g->count), 0);
+    for (long raw : indices)
+        chosen[resolve_index(raw, g->count, where, group_name, group_name.substr(0, group_name.size() - 1))] = 1;
+    auto initial_position = [&](Index node) {
+        Vec3 x;
+        for (int c = 0; c < 3; ++c) x[c] = state_.q[element.global_dof(element.group_dof("nodes", node, c))];
+        return x;
+    };
+    if (group_name == "nodes" && where.has("box")) {
+        const Parameters box = where.block("box");
+        const Vec3 lo = box.vec3("min"), hi = box.vec3("max");
+        Index count = 0;
+        for (Index n = 0; n < g->count; ++n) {
+            const Vec3 x = initial_position(n);
+            if ((x.array() >= lo.array()).all() && (x.array() <= hi.array()).all()) chosen[n] = 1, ++count;
+        }
+        if (count == 0) where.fail("box", fmt::format("selects no node of element '{}'", element.name()));
+    }
+    if (group_name == "nodes" && where.has("plane")) {
+        const Parameters plane = where.block("plane");
+        const Vec3 point = plane.vec3("point"), normal = plane.vec3("normal");
+        if (normal.norm() == 0.0) plane.fail("normal", "the normal must not be zero");
+        const Vec3 unit = normal.normalized();
+        const double tolerance = plane.real("tolerance");
+        Index count = 0;
+        for (Index n = 0; n < g->count; ++n)
+            if (std::abs((initial_position(n) - point).dot(unit)) <= tolerance) chosen[n] = 1, ++count;
+        if (count == 0) where.fail("plane", fmt::format("selects no node of element '{}' (tolerance {} m)", element.name(), tolerance));
+    }
+    std::vector<Index> items;
+    for (Index i = 0; i < g->count; ++i)
+        if (chosen[i]) items.push_back(i);
+    return items;
+}
+
 void Simulation::build_boundary_conditions() {
     for (std::size_t e = 0; e < elements_.size(); ++e) {
         Element& element = *elements_[e];
         const Parameters& block = element_parameters_[e];
         const auto groups = element.dof_groups();
-        auto select = [&](const Parameters& where, const std::string& group_name, auto&& action) {
-            const auto indices = where.integer_list(group_name);
-            if (indices.empty()) return;
-            const DofGroup* g = find_group(groups, group_name);
-            if (!g) where.fail(group_name, fmt::format("element type '{}' has no {}", block.type_name(), group_name));
-            for (long raw : indices) {
-                const Index item = resolve_index(raw, g->count, where, group_name, group_name.substr(0, group_name.size() - 1));
-                for (int c = 0; c < g->dofs_per_item; ++c) action(*g, c, element.global_dof(element.group_dof(group_name, item, c)));
-            }
-        };
         const Parameters fixed = block.block("fixed");
-        for (const char* group : {"nodes", "edges"})
-            select(fixed, group, [&](const DofGroup&, int, Index dof) {
-                dofs_.fix(dof);
-                fixed_.push_back(dof);
-            });
+        for (const char* group : {"nodes", "edges"}) {
+            const DofGroup* g = find_group(groups, group);
+            for (Index item : selected_items(element, fixed, group))
+                for (int c = 0; c < g->dofs_per_item; ++c) {
+                    const Index dof = element.global_dof(element.group_dof(group, item, c));
+                    if (!dofs_.is_free(dof)) continue;  // selected twice, or shared with an element that fixed it
+                    dofs_.fix(dof);
+                    fixed_.push_back(dof);
+                }
+        }
         for (const Parameters& item : block.blocks("prescribed")) {
             const auto displacement = item.string_list("displacement");
             for (const char* group : {"nodes", "edges"}) {
-                if (item.integer_list(group).empty()) continue;
+                const auto items = selected_items(element, item, group);
+                if (items.empty()) continue;
                 const DofGroup* g = find_group(groups, group);
-                if (g && static_cast<int>(displacement.size()) != g->dofs_per_item)
+                if (static_cast<int>(displacement.size()) != g->dofs_per_item)
                     item.fail("displacement", fmt::format("{} have {} components ({}), but {} expressions are given",
                                                           group, g->dofs_per_item, fmt::join(g->component_names, ", "),
                                                           displacement.size()));
                 const std::size_t first_expression = expressions_.size();
                 for (const auto& text : displacement) expressions_.emplace_back(text, item.location("displacement"));
-                select(item, group, [&](const DofGroup&, int c, Index dof) {
-                    dofs_.prescribe(dof);
-                    prescribed_.push_back({dof, state_.q[dof], first_expression + static_cast<std::size_t>(c)});
-                });
+                for (Index it : items)
+                    for (int c = 0; c < g->dofs_per_item; ++c) {
+                        const Index dof = element.global_dof(element.group_dof(group, it, c));
+                        if (!dofs_.is_free(dof))
+                            item.fail(group, fmt::format("{} is already {}: a DOF can be fixed or prescribed once",
+                                                         element.describe_dof(element.group_dof(group, it, c)),
+                                                         dofs_.is_prescribed(dof) ? "prescribed" : "fixed"));
+                        dofs_.prescribe(dof);
+                        prescribed_.push_back({dof, state_.q[dof], first_expression + static_cast<std::size_t>(c)});
+                    }
             }
         }
     }
@@ -300,6 +351,12 @@ void Simulation::build_forces(const Parameters& root, const TypeRegistry& regist
         contributors_.push_back(force.get());
         forces_.push_back(std::move(force));
     }
+}
+
+std::string Simulation::element_type_name(const Element& element) const {
+    for (std::size_t e = 0; e < elements_.size(); ++e)
+        if (elements_[e].get() == &element) return element_parameters_[e].type_name();
+    return "?";
 }
 
 Element* Simulation::find_element(const std::string& name) const {

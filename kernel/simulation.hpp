@@ -100,6 +100,9 @@ private:
 
     void build_shared_nodes(const Parameters& scene);
     void build_boundary_conditions();
+    /// Items of a DOF group chosen by a fixed/prescribed block: indices, plus box/plane for nodes.
+    std::vector<Index> selected_items(const Element& element, const Parameters& where, const std::string& group) const;
+    std::string element_type_name(const Element& element) const;
     void build_forces(const Parameters& scene, const TypeRegistry& registry);
     void build_solver_and_integrator(const Parameters& scene, const TypeRegistry& registry);
     void rebuild_pattern();
@@ -123,6 +126,7 @@ private:
     std::unique_ptr<LinearSolver> solver_;
     std::unique_ptr<Integrator> integrator_;
     std::vector<std::unique_ptr<Observer>> observers_;
+    std::vector<std::unique_ptr<Controller>> controllers_;
     std::vector<TimeExpression> expressions_;
     std::vector<Prescribed> prescribed_;
     std::vector<Index> fixed_;

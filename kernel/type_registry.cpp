@@ -31,6 +31,7 @@ void TypeRegistry::add_force(ParameterSchema s, Factory<Force> f) { add(TypeKind
 void TypeRegistry::add_integrator(ParameterSchema s, Factory<Integrator> f) { add(TypeKind::integrator, std::move(s), std::move(f)); }
 void TypeRegistry::add_linear_solver(ParameterSchema s, Factory<LinearSolver> f) { add(TypeKind::linear_solver, std::move(s), std::move(f)); }
 void TypeRegistry::add_observer(ParameterSchema s, Factory<Observer> f) { add(TypeKind::observer, std::move(s), std::move(f)); }
+void TypeRegistry::add_controller(ParameterSchema s, Factory<Controller> f) { add(TypeKind::controller, std::move(s), std::move(f)); }
 
 const TypeRegistry::Entry* TypeRegistry::find(TypeKind kind, const std::string& name) const {
     auto it = entries_.find({kind, name});
@@ -77,6 +78,18 @@ std::string TypeRegistry::unknown_type_message(TypeKind kind, const std::string&
     return message;
 }
 
+void add_node_selectors(ParameterSchema& schema) {
+    ParameterSchema box("box", "Nodes whose initial position lies in an axis-aligned box (bounds included).");
+    box.vec3("min", "lower corner").unit("m").require();
+    box.vec3("max", "upper corner").unit("m").require();
+    schema.map("box", "also select the nodes inside this box", std::move(box));
+    ParameterSchema plane("plane", "Nodes whose initial position lies on a plane.");
+    plane.vec3("point", "a point of the plane").unit("m").require();
+    plane.vec3("normal", "the plane's normal (need not be unit length)").require();
+    plane.real("tolerance", "largest distance from the plane").unit("m").fallback(1e-9).non_negative();
+    schema.map("plane", "also select the nodes on this plane", std::move(plane));
+}
+
 ParameterSchema newton_schema() {
     ParameterSchema s("newton", "Newton-Raphson iteration shared by all implicit integrators (digest 000 §3.2-3.5).");
     s.real("absolute_tolerance", "converged when the 2-norm of the free residual is at most this")
@@ -116,11 +129,13 @@ void TypeRegistry::add_common_keys(TypeKind kind, ParameterSchema& schema) {
                 .fallback(std::vector<long>{});
             fixed.integer_list("edges", "edge indices (negative counts from the end): the edge's twist DOF")
                 .fallback(std::vector<long>{});
+            add_node_selectors(fixed);
             schema.map("fixed", "fixed DOFs", std::move(fixed));
             ParameterSchema prescribed("prescribed",
                                        "DOFs that follow a time function: value = initial value + displacement(t).");
             prescribed.integer_list("nodes", "node indices (negative counts from the end)").fallback(std::vector<long>{});
             prescribed.integer_list("edges", "edge indices: twist DOFs").fallback(std::vector<long>{});
+            add_node_selectors(prescribed);
             prescribed.string_list("displacement",
                                    "expressions of t (muparser syntax: sin, cos, exp, min, max, ...), one per "
                                    "component: 3 for nodes (x, y, z), 1 for edges (twist, rad)")
@@ -130,6 +145,7 @@ void TypeRegistry::add_common_keys(TypeKind kind, ParameterSchema& schema) {
         }
         case TypeKind::force:
         case TypeKind::observer:
+        case TypeKind::controller:
             schema.string("name", "name used in outputs and messages (default: the type)");
             break;
         case TypeKind::integrator:

@@ -24,7 +24,7 @@ public:
         std::string plugin;      ///< providing plugin's name
         std::string library;     ///< its file
         std::variant<Factory<Element>, Factory<Force>, Factory<Integrator>, Factory<LinearSolver>,
-                     Factory<Observer>> factory;
+                     Factory<Observer>, Factory<Controller>> factory;
     };
 
     /// Names the plugin whose entry point runs next (for duplicate and provenance messages).
@@ -35,6 +35,7 @@ public:
     void add_integrator(ParameterSchema schema, Factory<Integrator> factory) override;
     void add_linear_solver(ParameterSchema schema, Factory<LinearSolver> factory) override;
     void add_observer(ParameterSchema schema, Factory<Observer> factory) override;
+    void add_controller(ParameterSchema schema, Factory<Controller> factory) override;
 
     const Entry* find(TypeKind kind, const std::string& name) const;
     /// All entries, sorted by kind then name.
@@ -51,6 +52,9 @@ private:
     std::map<std::pair<TypeKind, std::string>, Entry> entries_;
     std::string current_plugin_ = "kernel", current_library_;
 };
+
+/// `box` and `plane` node selectors of `fixed` and `prescribed` blocks.
+void add_node_selectors(ParameterSchema& schema);
 
 /// The Newton and step-size keys common to every integrator (documented once).
 ParameterSchema newton_schema();

@@ -33,6 +33,17 @@ struct DofGroup {
     std::vector<std::string> component_names;  ///< e.g. {"x", "y", "z"} or {"twist"}
 };
 
+/// A quantity of an element that a controller may drive over time, e.g. "natural_curvature"
+/// (one item per bend-twist spring, components kappa1 and kappa2), "natural_twist", or
+/// "natural_hinge_angle" (one item per shell hinge).
+struct ActuationChannel {
+    std::string name;
+    Index count = 0;                           ///< number of items
+    std::vector<std::string> component_names;  ///< e.g. {"kappa1", "kappa2"}
+    std::string unit;                          ///< e.g. "1/m" or "rad"
+    std::string doc;
+};
+
 /// A body model. The kernel assigns global indices to its local DOFs (two elements may share
 /// a node: both local DOFs map to one global DOF) and calls bind() before declare_pattern().
 class SOMA_API Element : public Contributor {
@@ -54,6 +65,15 @@ public:
     virtual const Geometry& geometry() const = 0;
     /// Kinetic energy 1/2 v^T M v at the given global state.
     virtual double kinetic_energy(const EvalContext& context) const = 0;
+
+    /// Quantities controllers may drive (none by default).
+    virtual std::vector<ActuationChannel> actuation_channels() const { return {}; }
+    /// The initial (natural) value of one component of one item of a channel.
+    virtual double actuation(const std::string& channel, Index item, int component) const;
+    /// Sets one component of one item of a channel (called by controllers before a solve).
+    virtual void set_actuation(const std::string& channel, Index item, int component, double value);
+    /// Where an item of a channel sits in the initial configuration (for expressions of x, y, z).
+    virtual Vec3 actuation_point(const std::string& channel, Index item) const;
 
     /// Stores the local-to-global DOF map and lets the element build global-index tables.
     void bind(std::vector<Index> local_to_global) {

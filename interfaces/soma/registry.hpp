@@ -15,6 +15,7 @@ class Force;
 class Integrator;
 class LinearSolver;
 class Observer;
+class Controller;
 
 template <class T>
 using Factory = std::function<std::unique_ptr<T>(const Parameters&)>;
@@ -29,6 +30,7 @@ public:
     virtual void add_integrator(ParameterSchema schema, Factory<Integrator> factory) = 0;
     virtual void add_linear_solver(ParameterSchema schema, Factory<LinearSolver> factory) = 0;
     virtual void add_observer(ParameterSchema schema, Factory<Observer> factory) = 0;
+    virtual void add_controller(ParameterSchema schema, Factory<Controller> factory) = 0;
 };
 
 }  // namespace soma

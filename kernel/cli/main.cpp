@@ -36,6 +36,7 @@ const char* kind_heading(TypeKind kind) {
         case TypeKind::integrator: return "Integrators (`integrator:`)";
         case TypeKind::linear_solver: return "Linear solvers (`linear_solver:`)";
         case TypeKind::observer: return "Outputs (`outputs:` list)";
+        case TypeKind::controller: return "Controllers (`controllers:` list)";
         default: return "Other";
     }
 }
@@ -48,11 +49,11 @@ std::string scene_reference(const TypeRegistry& registry) {
         "Units are SI. Every key is validated before anything is built; unknown keys, duplicate keys, wrong "
         "types and out-of-range values are errors reported as `file:line:col: path.to.key: message`.\n\n";
     text += "## Top level\n\n" + scene_schema().markdown(3) + "\n";
-    TypeKind previous = TypeKind::controller;
+    const TypeRegistry::Entry* previous = nullptr;
     for (const auto* entry : registry.entries()) {
-        if (entry->kind != previous) {
+        if (!previous || entry->kind != previous->kind) {
             text += fmt::format("## {}\n\n", kind_heading(entry->kind));
-            previous = entry->kind;
+            previous = entry;
         }
         text += fmt::format("*Provided by plugin `{}`.*\n\n", entry->plugin);
         text += entry->schema.markdown(3) + "\n";
@@ -123,7 +124,8 @@ int describe_command(const std::string& type, bool markdown) {
         }
     if (!found) {
         std::string message = loaded.registry.unknown_type_message(TypeKind::element, type);
-        for (TypeKind k : {TypeKind::force, TypeKind::integrator, TypeKind::linear_solver, TypeKind::observer}) {
+        for (TypeKind k : {TypeKind::force, TypeKind::integrator, TypeKind::linear_solver, TypeKind::observer,
+                           TypeKind::controller}) {
             const std::string m = loaded.registry.unknown_type_message(k, type);
             if (m.find("did you mean") != std::string::npos) message = m;
         }

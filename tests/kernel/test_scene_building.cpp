@@ -107,3 +107,28 @@ TEST_CASE("errors found while building point at the key", "[kernel][errors]") {
     CHECK_THAT(error_of(header + a + "forces: [{type: point_load, element: b, nodes: [0], force: [0, 0, 1]}]\n"),
                Contains("forces[0].element") && Contains("'b'"));
 }
+
+TEST_CASE("nodes selected by box and by plane", "[kernel][dofs]") {
+    // 11 nodes along x from 0 to 0.1: the box x <= 0.025 holds nodes 0, 1, 2; the plane x = 0.1
+    // holds the last node.
+    auto sim = build(header + rod("a", "[0, 0, 0]", "[0.1, 0, 0]", 11,
+                                  ", fixed: {box: {min: [-1, -1, -1], max: [0.025, 1, 1]}}, prescribed: [{plane: {point: "
+                                  "[0.1, 0, 0], normal: [2, 0, 0]}, displacement: [\"0\", \"0\", \"t\"]}]"));
+    CHECK(sim->free_dof_count() == sim->dof_count() - 9 - 3);
+    const auto error_of = [](const std::string& text) -> std::string {
+        try {
+            build(text);
+        } catch (const InputError& e) {
+            return e.what();
+        }
+        return "no error";
+    };
+    CHECK_THAT(error_of(header + rod("a", "[0, 0, 0]", "[0.1, 0, 0]", 11, ", fixed: {box: {min: [1, 1, 1], max: [2, 2, 2]}}")),
+               Contains("elements[0].fixed.box: selects no node of element 'a'"));
+    CHECK_THAT(error_of(header + rod("a", "[0, 0, 0]", "[0.1, 0, 0]", 11,
+                                     ", fixed: {nodes: [0]}, prescribed: [{nodes: [0], displacement: [\"0\", \"0\", \"t\"]}]")),
+               Contains("elements[0].prescribed[0].nodes: node 0 x is already fixed"));
+    CHECK_THAT(error_of(header + rod("a", "[0, 0, 0]", "[0.1, 0, 0]", 11,
+                                     ", fixed: {plane: {point: [0, 0, 0], normal: [0, 0, 0]}}")),
+               Contains("elements[0].fixed.plane.normal: the normal must not be zero"));
+}

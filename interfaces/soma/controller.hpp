@@ -1,0 +1,26 @@
+#pragma once
+/// \file controller.hpp
+/// \brief Time-varying inputs: natural curvature and twist of rods, natural hinge angles of
+/// shells, tendon tensions (digest 000 §6, "actuation").
+///
+/// A controller drives an element's actuation channels (element.hpp). The kernel calls
+/// apply(t) at the start of every Newton solve with the time at which that solve evaluates the
+/// forces (t + h for implicit Euler and Newmark, t + h/2 for the implicit midpoint rule), so an
+/// actuation is consistent with the integrator.
+
+#include "soma/api.hpp"
+
+namespace soma {
+
+class SceneView;
+
+class SOMA_API Controller {
+public:
+    virtual ~Controller();
+    /// Finds the elements and channels it drives; report bad references with Parameters::fail.
+    virtual void bind(const SceneView& scene) = 0;
+    /// Sets the driven quantities for evaluation time t. Must not allocate.
+    virtual void apply(double t) = 0;
+};
+
+}  // namespace soma
