@@ -1,5 +1,6 @@
-// The forces_basic plugin's entry point: the parameter schemas of its four forces and the
+// The forces_basic plugin's entry point: the parameter schemas of its five forces and the
 // translation of validated scene parameters into each force's settings struct.
+#include "aerodynamic_drag.hpp"
 #include "floor_contact.hpp"
 #include "gravity.hpp"
 #include "point_load.hpp"
@@ -48,6 +49,24 @@ ParameterSchema viscous_drag_schema() {
                            "use aerodynamic drag for surfaces.");
     schema.real("viscosity", "dynamic viscosity eta of the medium").unit("Pa*s").require().positive();
     declare_elements(schema);
+    return schema;
+}
+
+ParameterSchema aerodynamic_drag_schema() {
+    ParameterSchema schema(
+        "aerodynamic_drag",
+        "Quadratic drag on surface triangles (digest 000 §5.4, eq. 29): each node i of triangle k gets "
+        "-(rho_med C_D/2)(A_k/3) sgn(u_i.n_k)(u_i.n_k)^2 n_k, with A_k the undeformed area, n_k the current "
+        "unit normal and u_i the node velocity. A flat plate of area A moving at speed u along its normal "
+        "feels (1/2) rho_med C_D A u^2. Not scaled by the load factor.");
+    schema.real("medium_density", "density rho_med of the surrounding fluid (air about 1.2, water about 1000)")
+        .unit("kg/m^3")
+        .require()
+        .positive();
+    schema.real("drag_coefficient", "drag coefficient C_D of the surface (dimensionless)").require().positive();
+    schema.string_list("elements", "names of the elements acted on (each must have triangles); empty: every element "
+                                   "with triangles")
+        .fallback(std::vector<std::string>{});
     return schema;
 }
 
@@ -108,6 +127,13 @@ SOMA_PLUGIN("forces_basic") {
         s.viscosity = p.real("viscosity");
         s.elements = p.string_list("elements");
         return std::make_unique<ViscousDrag>(std::move(s), scene_errors("viscous_drag", p));
+    });
+    registry.add_force(aerodynamic_drag_schema(), [](const Parameters& p) -> std::unique_ptr<Force> {
+        AerodynamicDragSettings s;
+        s.medium_density = p.real("medium_density");
+        s.drag_coefficient = p.real("drag_coefficient");
+        s.elements = p.string_list("elements");
+        return std::make_unique<AerodynamicDrag>(std::move(s), scene_errors("aerodynamic_drag", p));
     });
     registry.add_force(floor_contact_schema(), [](const Parameters& p) -> std::unique_ptr<Force> {
         FloorContactSettings s;

@@ -10,6 +10,7 @@
 
 #include <Eigen/Dense>
 
+#include <array>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -30,6 +31,14 @@ public:
         : particles_(std::move(particles)) {
         set_name(std::move(name));
         geometry_.density = density;
+    }
+
+    /// A particle sheet: the same particles, plus surface triangles (point indices) exposed in
+    /// geometry().triangles, for surface forces (aerodynamic drag).
+    ParticleCloud(std::string name, std::vector<Particle> particles, std::vector<std::array<Index, 3>> triangles,
+                  double density = 1000.0)
+        : ParticleCloud(std::move(name), std::move(particles), density) {
+        geometry_.triangles = std::move(triangles);
     }
 
     /// Binds local DOF k to global DOF first + k.
