@@ -41,6 +41,16 @@ double Simulation::prescribed_value(const Prescribed& p, double t) const {
     return p.initial + expressions_[p.expression](t);
 }
 
+double Simulation::prescribed_rate(const Prescribed& p, double t, int order) const {
+    // Central differences of the expression: truncation O(h^2) times its third (fourth)
+    // derivative, round-off O(eps |f| / h^order); h = 1e-4 s resolves the smooth motions
+    // scenes prescribe.
+    constexpr double h = 1e-4;
+    const auto& f = expressions_[p.expression];
+    if (order == 1) return (f(t + h) - f(t - h)) / (2.0 * h);
+    return (f(t + h) - 2.0 * f(t) + f(t - h)) / (h * h);
+}
+
 void Simulation::set_constrained_unknowns(const AffineStep& step, VectorX& x) const {
     // x is chosen so that q = q_pred + c_q x hits the constrained value exactly.
     const double c_q = step.coefficients.c_q;
@@ -54,12 +64,7 @@ void Simulation::set_constrained_unknowns(const AffineStep& step, VectorX& x) co
     // prescribed (central difference; 1e-4 s resolves the smooth motions scenes prescribe).
     const double c_a = step.coefficients.c_a;
     for (Index dof : fixed_) x[dof] = -step.a_pred[dof] / c_a;
-    constexpr double h = 1e-4;
-    for (const Prescribed& p : prescribed_) {
-        const double t = step.t_eval;
-        const double second = (prescribed_value(p, t + h) - 2.0 * prescribed_value(p, t) + prescribed_value(p, t - h)) / (h * h);
-        x[p.dof] = (second - step.a_pred[p.dof]) / c_a;
-    }
+    for (const Prescribed& p : prescribed_) x[p.dof] = (prescribed_rate(p, step.t_eval, 2) - step.a_pred[p.dof]) / c_a;
 }
 
 double Simulation::evaluate(const AffineStep& step, const VectorX& x, bool with_jacobian) {
@@ -189,7 +194,13 @@ void Simulation::commit(State next) {
     const double steps = std::round((next.t - start_time_) / nominal_dt_);
     const double grid = start_time_ + steps * nominal_dt_;
     if (std::abs(next.t - grid) <= 1e-9 * nominal_dt_) next.t = grid;
-    for (const Prescribed& p : prescribed_) next.q[p.dof] = prescribed_value(p, next.t);
+    // Prescribed DOFs take their exact value, velocity and acceleration at the new time (the
+    // integrators' update formulas would give e.g. 2 v_mid - v_n for the midpoint rule).
+    for (const Prescribed& p : prescribed_) {
+        next.q[p.dof] = prescribed_value(p, next.t);
+        next.v[p.dof] = prescribed_rate(p, next.t, 1);
+        next.a[p.dof] = prescribed_rate(p, next.t, 2);
+    }
     for (Index dof : fixed_) {
         next.v[dof] = 0.0;
         next.a[dof] = 0.0;
@@ -223,14 +234,12 @@ std::string Simulation::diagnose(const AffineStep& step, const std::string& what
     }
     if (shown > 0) {
         const Index g = free_dofs[order[0]];
+        // Each term alone into a scratch residual through the live pattern (contributors keep
+        // their stencil ids, so the pattern must never be redeclared here).
         VectorX partial = VectorX::Zero(dofs_.global_count());
-        SparseAssembler scratch;
         for (Contributor* term : contributors_) {
-            scratch.clear();
-            term->declare_pattern(scratch);
-            scratch.build(dofs_.free_index(), dofs_.free_count());
             partial.setZero();
-            Assembly assembly = scratch.assembly(partial, false);
+            Assembly assembly = assembler_.assembly(partial, false);
             term->add_residual_and_jacobian(context_, assembly);
             if (partial[g] != 0.0) text += fmt::format("\n    from '{}': {:+.3e}", term->name(), partial[g]);
         }

@@ -102,6 +102,9 @@ void PluginLoader::load_library(const std::filesystem::path& file, const std::st
             info.name ? info.name : "?", canonical.string(), origin, info.api_version, kPluginApiVersion));
     const std::string name = info.name ? info.name : canonical.stem().string();
     auto& register_plugin = library->get<void(Registry&)>("soma_register_plugin");
+    // The library stays resident from here on, even if registration fails: types it registered
+    // before failing hold factories whose code lives in it.
+    resident_libraries().push_back(std::move(library));
     registry_.set_current_provider(name, canonical.string());
     try {
         register_plugin(registry_);
@@ -111,7 +114,6 @@ void PluginLoader::load_library(const std::filesystem::path& file, const std::st
     }
     registry_.set_current_provider("kernel", "");
     loaded_.push_back({name, canonical, info.build_id ? info.build_id : ""});
-    resident_libraries().push_back(std::move(library));
 }
 
 const TypeRegistry& builtin_registry() {

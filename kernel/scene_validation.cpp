@@ -152,6 +152,11 @@ private:
             error(value.Mark(), path, label_of(path) + " = " + value.Scalar() + " is not a number");
             return;
         }
+        // Every Soma parameter is a finite quantity: .inf would run forever or print NaN.
+        if (std::isinf(*x)) {
+            error(value.Mark(), path, label_of(path) + " = " + value.Scalar() + " is not finite");
+            return;
+        }
         if (!in_range(spec, *x))
             error(value.Mark(), path,
                   fmt::format("{} = {} is out of range: expected {}", label_of(path), value.Scalar(), range_text(spec)));

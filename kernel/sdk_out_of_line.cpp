@@ -31,6 +31,7 @@ System::~System() = default;
 Integrator::~Integrator() = default;
 LinearSolver::~LinearSolver() = default;
 Observer::~Observer() = default;
+void Observer::bind(const SceneView&) {}
 void Observer::end(const SceneView&, const RunSummary&) {}
 SceneView::~SceneView() = default;
 Registry::~Registry() = default;

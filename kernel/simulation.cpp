@@ -139,6 +139,13 @@ Simulation::Simulation(const SceneDocument& scene, const TypeRegistry& registry)
             const Index g = elements_[e]->global_dof(l);
             if (written[g]) {
                 const double scale = std::max({1.0, std::abs(state_.q[g]), std::abs(q_local[l])});
+                const double v_scale = std::max({1.0, std::abs(state_.v[g]), std::abs(v_local[l])});
+                if (std::abs(state_.v[g] - v_local[l]) > 1e-9 * v_scale)
+                    element_parameters_[e].fail(
+                        "name", fmt::format("shared DOF '{}' starts with velocity {} in this element but {} in '{}': "
+                                            "shared nodes must move together initially",
+                                            elements_[e]->describe_dof(l), v_local[l], state_.v[g],
+                                            elements_[dofs_.owner(g).first]->name()));
                 if (std::abs(state_.q[g] - q_local[l]) > 1e-9 * scale)
                     element_parameters_[e].fail(
                         "name", fmt::format("shared DOF '{}' starts at {} in this element but at {} in '{}': shared "
@@ -154,6 +161,11 @@ Simulation::Simulation(const SceneDocument& scene, const TypeRegistry& registry)
     }
 
     build_boundary_conditions();
+    // Prescribed DOFs start with their motion's velocity and acceleration.
+    for (const Prescribed& p : prescribed_) {
+        state_.v[p.dof] = prescribed_rate(p, start_time_, 1);
+        state_.a[p.dof] = prescribed_rate(p, start_time_, 2);
+    }
     for (const auto& e : elements_) contributors_.push_back(e.get());
     build_forces(root, registry);
     build_solver_and_integrator(root, registry);
@@ -166,6 +178,7 @@ Simulation::Simulation(const SceneDocument& scene, const TypeRegistry& registry)
     for (const Parameters& block : root.blocks("outputs")) {
         const auto* entry = registry.find(TypeKind::observer, block.type_name());
         observers_.push_back(factory_of<Observer>(*entry)(block));
+        observers_.back()->bind(*this);
     }
 
     // Newton work buffers.
@@ -196,8 +209,8 @@ void Simulation::build_solver_and_integrator(const Parameters& root, const TypeR
             if (!c->symmetric_jacobian())
                 notes_.push_back(fmt::format(
                     "'{}' makes the Jacobian unsymmetric (friction), but linear solver '{}' reads only one triangle: "
-                    "Newton then takes quasi-Newton steps and may need more iterations; choose eigen_lu (or a "
-                    "petsc gmres/bicgstab solver) for exact Newton steps",
+                    "Newton then takes quasi-Newton steps and may need more iterations; choose eigen_lu (or petsc "
+                    "with ksp_type gmres and pc_type ilu) for exact Newton steps",
                     c->name(), solver_block.type_name()));
 
     const Parameters integrator_block = root.block("integrator");
@@ -309,6 +322,9 @@ void Simulation::build_boundary_conditions() {
             for (Index item : selected_items(element, fixed, group))
                 for (int c = 0; c < g->dofs_per_item; ++c) {
                     const Index dof = element.global_dof(element.group_dof(group, item, c));
+                    if (dofs_.is_prescribed(dof))
+                        fixed.fail(group, fmt::format("{} is already prescribed: a DOF can be fixed or prescribed once",
+                                                      element.describe_dof(element.group_dof(group, item, c))));
                     if (!dofs_.is_free(dof)) continue;  // selected twice, or shared with an element that fixed it
                     dofs_.fix(dof);
                     fixed_.push_back(dof);

@@ -110,6 +110,8 @@ private:
     /// q, v, a from x; residual (global) and, if asked, the Jacobian; returns ||F_free||.
     double evaluate(const AffineStep& step, const VectorX& x, bool with_jacobian);
     double prescribed_value(const Prescribed& p, double t) const;
+    /// First (order 1) or second (order 2) time derivative of a prescribed DOF's motion.
+    double prescribed_rate(const Prescribed& p, double t, int order) const;
     void set_constrained_unknowns(const AffineStep& step, VectorX& x) const;
     std::string diagnose(const AffineStep& step, const std::string& what);
     std::string describe_global_dof(Index global) const;

@@ -36,6 +36,10 @@ struct RunSummary {
 class SOMA_API Observer {
 public:
     virtual ~Observer();
+    /// Resolves references to elements and terms (called while the scene is built, so
+    /// `soma check` reports them). Report errors with soma::InputError at the scene key.
+    virtual void bind(const SceneView& scene);
+    /// Creates the output files (the run starts).
     virtual void begin(const SceneView& scene, const std::filesystem::path& output_dir) = 0;
     /// Called for the initial state (step 0) and after every accepted step.
     virtual void observe(const SceneView& scene, const StepInfo& info) = 0;

@@ -137,7 +137,7 @@ void CsvSeries::resolve_probe(const SceneView& scene, const CsvProbe& probe) {
     }
 }
 
-void CsvSeries::begin(const SceneView& scene, const std::filesystem::path& output_dir) {
+void CsvSeries::bind(const SceneView& scene) {
     columns_ = {"time"};
     writers_.clear();
     for (const CsvProbe& probe : settings_.probes) {
@@ -149,7 +149,11 @@ void CsvSeries::begin(const SceneView& scene, const std::filesystem::path& outpu
                 columns_.begin() + static_cast<long>(before))
                 fail(probe, fmt::format("column '{}' is already recorded by an earlier probe", columns_[i]));
     }
+    bound_ = true;
+}
 
+void CsvSeries::begin(const SceneView& scene, const std::filesystem::path& output_dir) {
+    if (!bound_) bind(scene);  // used without a kernel (tests, programmatic use)
     std::filesystem::path file = settings_.file;
     if (file.empty()) file = (settings_.name.empty() ? std::string("series") : settings_.name) + ".csv";
     path_ = output_dir / file;

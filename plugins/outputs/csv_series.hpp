@@ -55,7 +55,9 @@ public:
     explicit CsvSeries(CsvSeriesSettings settings);
 
     /// \brief Resolves every probe against the scene (unknown element, node out of range,
-    /// unknown energy: soma::InputError), creates the file and writes the header.
+    /// unknown energy: soma::InputError), so `soma check` reports them.
+    void bind(const SceneView& scene) override;
+    /// \brief Creates the file and writes the header (binds first if bind() was not called).
     void begin(const SceneView& scene, const std::filesystem::path& output_dir) override;
     /// \brief Appends and flushes one row when `info.step` is a multiple of `every`.
     void observe(const SceneView& scene, const StepInfo& info) override;
@@ -79,6 +81,7 @@ private:
     std::vector<std::string> columns_;
     std::vector<Column> writers_;
     std::vector<double> row_;  ///< reused between rows
+    bool bound_ = false;
 };
 
 }  // namespace soma::outputs

@@ -120,6 +120,12 @@ TEST_CASE("soma check validates references between blocks", "[cli][errors]") {
         CHECK(r.exit_code == 1);
         CHECK_THAT(r.output, Contains("syntax.yaml:") && Contains("YAML syntax error"));
     }
+    SECTION("an output probe naming an unknown element") {
+        scene.replace(scene.find("node_position: {element: beam"), 29, "node_position: {element: bem");
+        const Result r = run_soma("check " + scene_file("probe.yaml", scene));
+        CHECK(r.exit_code == 1);
+        CHECK_THAT(r.output, Contains("probe.yaml:13:") && Contains("no element named 'bem'"));
+    }
     SECTION("a valid scene") {
         const Result r = run_soma("check " + scene_file("ok.yaml", scene));
         CHECK(r.exit_code == 0);

@@ -48,6 +48,10 @@ TEST_CASE("plugin loading errors", "[plugins][errors]") {
         CHECK_THROWS_WITH(loader.load_path(fake_dir + "/libsoma_fake_throws_on_register.so", "test"),
                           Contains("plugin 'throws_on_register'") && Contains("failed to register") &&
                               Contains("declares 'x' twice"));
+        // The type it registered before failing keeps a factory whose code is in the library:
+        // the library stays loaded, so the registry can still be destroyed (at the end of this
+        // section) without calling unloaded code.
+        CHECK(registry.find(TypeKind::integrator, "registered_before_failing") != nullptr);
     }
     SECTION("a library that cannot be loaded reports the linker's reason") {
         const auto bogus = std::filesystem::temp_directory_path() / "libsoma_not_elf.so";

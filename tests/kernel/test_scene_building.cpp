@@ -132,3 +132,20 @@ TEST_CASE("nodes selected by box and by plane", "[kernel][dofs]") {
                                      ", fixed: {plane: {point: [0, 0, 0], normal: [0, 0, 0]}}")),
                Contains("elements[0].fixed.plane.normal: the normal must not be zero"));
 }
+
+TEST_CASE("prescribed DOFs carry their motion's velocity with every integrator", "[kernel][dofs]") {
+    for (const std::string integrator : {"implicit_euler", "implicit_midpoint", "newmark"}) {
+        INFO(integrator);
+        auto sim = build("simulation: {duration: 0.1}\nintegrator: {type: " + integrator +
+                         ", dt: 1.0e-3}\nelements:\n" +
+                         rod("a", "[0, 0, 0]", "[0.1, 0, 0]", 11,
+                             ", fixed: {nodes: [0]}, prescribed: [{nodes: [-1], displacement: [\"0\", \"0\", "
+                             "\"0.01*sin(20*t)\"]}]"));
+        const auto& tip = sim->find_element("a")->geometry().point_dofs.back();
+        CHECK(sim->state().v[tip[2]] == Approx(0.2).margin(1e-9));  // d/dt 0.01 sin(20 t) at t = 0
+        run(*sim);
+        // Central differences with h = 1e-4 s: error h^2/6 * |x'''| = 1.3e-8 m/s.
+        CHECK(sim->state().v[tip[2]] == Approx(0.2 * std::cos(2.0)).margin(1e-7));
+        CHECK(sim->state().a[tip[2]] == Approx(-4.0 * std::sin(2.0)).margin(1e-4));
+    }
+}

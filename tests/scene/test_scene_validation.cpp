@@ -143,6 +143,8 @@ TEST_CASE("out-of-range values name the value and the range", "[scene][validatio
                        "scene.yaml:2:16: weights[1]: weights[1] = 2 is out of range: expected >= 0 and <= 1");
     require_only_error("elements: []\nintegrator: {dt: .nan}\n",
                        "scene.yaml:2:18: integrator.dt: dt = .nan is not a number");
+    require_only_error("elements: []\nintegrator: {dt: .inf}\n",
+                       "scene.yaml:2:18: integrator.dt: dt = .inf is not finite");
 }
 
 TEST_CASE("strings outside their choices list the choices", "[scene][validation]") {

@@ -1,6 +1,6 @@
 // Validation: free vibration of a cantilever, first-mode period against Euler-Bernoulli
 // (digest 000 §7.5, last bullet: omega1 = 1.875^2 sqrt(EI/(m_L L^4))), with the discrete_rod
-// element and the three dynamic integrators. Write-up: docs/validation-dynamic.md.
+// element and the three dynamic integrators. Write-up: docs/validation.md §2.3.
 //
 // Geometry: the wall-clamped cantilever of test_cantilever_static.cpp case (d): 51 nodes, nodes 0
 // and 1 (and edge 0 between them) fixed at x_c -/+ dl/2, tip at x_c + L, dl = L/(51 - 1.5). A

@@ -14,7 +14,7 @@
 //  - Inextensible planar elastica (tests/validation/planar_elastica.hpp, itself validated in
 //    test_planar_elastica.cpp), same q, EI and L. At E = 20 MPa: delta = 4.54775149e-2 m.
 //
-// The clamp's discretization error (derived here; docs/validation-rods.md). The clamp node x_c
+// The clamp's discretization error (derived here; docs/validation.md §2). The clamp node x_c
 // carries a bending spring between the last fixed edge and the first free edge, with Voronoi
 // length dl: half of its cell lies inside the clamp. In the linear regime the discrete problem is
 // solved exactly: the lumped nodal loads give the exact bending moment M_i = -q (L - x_i)^2/2 at
@@ -70,10 +70,8 @@ std::string cantilever_scene(double E, int nodes, bool line_search = false) {
     // floating-point floor of |F| (EA/dl * 1e-16 * |x| per DOF, up to ~1e-8 N at E = 20 GPa,
     // 401 nodes) is reached first and the kernel's round-off test (a Newton step below 1e-13 |q|)
     // ends the iteration. Either way the deflection is converged to ~1e-10 relative.
-    // line_search: false by default: with the line search on, E <= 2 GPa takes ~30 damped
-    // iterations per load step, fails load steps, and after a failed attempt ends at a WRONG
-    // equilibrium (discrete_rod residual inconsistent with its energy; see the [!mayfail] case at
-    // the end and docs/validation-rods.md). Plain Newton converges in 4-6 iterations per step.
+    // line_search: false by default (plain Newton converges in 4-6 iterations per load step);
+    // the line-search case at the end checks that both reach the same equilibrium.
     return "simulation: {duration: 1.0}\n"
            "integrator: {type: statics, dt: 0.2, ramp_time: 1.0,\n"
            "             newton: {absolute_tolerance: 1.0e-12, relative_tolerance: 1.0e-12, increment_tolerance: 1.0e-12,\n"

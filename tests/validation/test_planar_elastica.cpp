@@ -1,7 +1,7 @@
 // Validation of the reference solver itself (planar_elastica.hpp): the clamped inextensible
 // elastica under a uniform load q, EI theta'' = q (L - s) cos(theta), theta(0) = 0,
 // theta'(L) = 0, solved by RK4 shooting. Used as the large-deflection reference of
-// test_cantilever_static.cpp (digest 000 §7.5). See docs/validation-rods.md.
+// test_cantilever_static.cpp (digest 000 §7.5). See docs/validation.md §2.
 #include "planar_elastica.hpp"
 
 #include <catch2/catch.hpp>

@@ -17,7 +17,7 @@
 //     |q_n - q_n'| <= h^2 n(n+1)/2 * 2 tol_N / m_min.
 // The iterative solvers run with relative tolerance 1e-12, so their inexact Newton steps still
 // converge and they stop on the same residual test. The bound is what the Newton tolerance
-// guarantees; the measured differences (docs/validation-contact.md) are far smaller because each
+// guarantees; the measured differences (docs/validation.md) are far smaller because each
 // Newton solve converges quadratically well below tol_N.
 #include "scene_runner.hpp"
 
