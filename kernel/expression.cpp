@@ -3,12 +3,17 @@
 #include <muParser.h>
 
 #include <cmath>
+#include <numbers>
 
 namespace soma {
 
 TimeExpression::TimeExpression(const std::string& text, const SourceLocation& where)
     : text_(text), where_(where), time_(std::make_unique<double>(0.0)), parser_(std::make_unique<mu::Parser>()) {
     try {
+        // muparser 2.3 built with GCC defines _pi with 12 digits (3.141592653589), so
+        // sin(_pi) would be 8e-13: define the double-precision constants.
+        parser_->DefineConst("_pi", std::numbers::pi);
+        parser_->DefineConst("_e", std::numbers::e);
         parser_->DefineVar("t", time_.get());
         parser_->SetExpr(text);
         (void)parser_->Eval();  // reports syntax errors and unknown names now, not mid-run

@@ -1,0 +1,161 @@
+// "No allocation in a Newton iteration" (ARCHITECTURE.md §7): the kernel's evaluation, the
+// assembly, the rod and the forces allocate nothing per Newton iteration. Measured by counting
+// malloc calls in this test executable and comparing steps that take different numbers of
+// Newton iterations: their allocation counts must be equal.
+//
+// The linear solver is a test-only dense Cholesky with storage allocated in analyze(), because
+// Eigen's sparse factorizations allocate small work buffers in every factorize (see
+// docs/performance.md); this test is about everything else.
+#include "kernel_test_support.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+
+namespace {
+std::atomic<long> allocations{0};
+}
+
+// Count every heap allocation of the process: Eigen allocates with malloc, C++ containers with
+// operator new (which calls malloc in libstdc++). glibc's own entry points do the work.
+extern "C" {
+void* __libc_malloc(std::size_t);
+void* __libc_calloc(std::size_t, std::size_t);
+void* __libc_realloc(void*, std::size_t);
+void* __libc_memalign(std::size_t, std::size_t);
+void* malloc(std::size_t size) {
+    ++allocations;
+    return __libc_malloc(size);
+}
+void* calloc(std::size_t n, std::size_t size) {
+    ++allocations;
+    return __libc_calloc(n, size);
+}
+void* realloc(void* p, std::size_t size) {
+    ++allocations;
+    return __libc_realloc(p, size);
+}
+int posix_memalign(void** out, std::size_t alignment, std::size_t size) {
+    ++allocations;
+    *out = __libc_memalign(alignment, size);
+    return *out ? 0 : 12;  // ENOMEM
+}
+void* aligned_alloc(std::size_t alignment, std::size_t size) {
+    ++allocations;
+    return __libc_memalign(alignment, size);
+}
+}
+
+using namespace soma;
+
+namespace {
+
+/// Dense in-place Cholesky on the lower triangle, storage sized once in analyze().
+class DenseCholesky final : public LinearSolver {
+public:
+    LinearSolverCapabilities capabilities() const override { return {true, false, false, false, false}; }
+    void analyze(const SparseMatrix& pattern) override {
+        n_ = pattern.rows();
+        factor_.setZero(n_, n_);
+    }
+    bool factorize(const SparseMatrix& J) override {
+        factor_.setZero();
+        for (Index c = 0; c < n_; ++c)
+            for (SparseMatrix::InnerIterator it(J, c); it; ++it)
+                if (it.row() >= c) factor_(it.row(), c) = it.value();
+        for (Index j = 0; j < n_; ++j) {
+            double d = factor_(j, j);
+            for (Index k = 0; k < j; ++k) d -= factor_(j, k) * factor_(j, k);
+            if (!(d > 0.0)) return false;
+            factor_(j, j) = std::sqrt(d);
+            for (Index i = j + 1; i < n_; ++i) {
+                double s = factor_(i, j);
+                for (Index k = 0; k < j; ++k) s -= factor_(i, k) * factor_(j, k);
+                factor_(i, j) = s / factor_(j, j);
+            }
+        }
+        return true;
+    }
+    bool solve(const VectorX& rhs, VectorX& x) override {
+        x = rhs;
+        for (Index i = 0; i < n_; ++i) {
+            for (Index k = 0; k < i; ++k) x[i] -= factor_(i, k) * x[k];
+            x[i] /= factor_(i, i);
+        }
+        for (Index i = n_ - 1; i >= 0; --i) {
+            for (Index k = i + 1; k < n_; ++k) x[i] -= factor_(k, i) * x[k];
+            x[i] /= factor_(i, i);
+        }
+        return true;
+    }
+    std::string last_error() const override { return "not positive definite"; }
+
+private:
+    Index n_ = 0;
+    Eigen::MatrixXd factor_;
+};
+
+const TypeRegistry& registry() {
+    static TypeRegistry* r = [] {
+        auto* reg = new TypeRegistry();
+        static PluginLoader loader(*reg);
+        loader.load_defaults();
+        reg->set_current_provider("test", "");
+        reg->add_linear_solver(ParameterSchema("test_dense_cholesky", "allocation-free dense Cholesky (tests)"),
+                               [](const Parameters&) { return std::make_unique<DenseCholesky>(); });
+        return reg;
+    }();
+    return *r;
+}
+
+struct Count {
+    long allocations;
+    int iterations;
+};
+
+/// Allocations and Newton iterations of one step after a few warm-up steps.
+Count one_step(const std::string& integrator, const std::string& tolerance) {
+    const std::string text =
+        "simulation: {duration: 1.0}\n"
+        "integrator: {type: " + integrator + ", dt: 1.0e-3, newton: {absolute_tolerance: " + tolerance +
+        ", relative_tolerance: 0, line_search_start: 0}}\n"
+        "linear_solver: {type: test_dense_cholesky}\n"
+        "elements:\n"
+        "  - {name: beam, type: discrete_rod, geometry: {line: {from: [0, 0, 0], to: [0.1, 0, 0], nodes: 21}},\n"
+        "     cross_section: {circle: {radius: 1.0e-3}}, material: {density: 1200, youngs_modulus: 2.0e6},\n"
+        "     fixed: {nodes: [0, 1], edges: [0]}, prescribed: [{edges: [-1], displacement: [\"0.1*t\"]}]}\n"
+        "forces:\n"
+        "  - {type: gravity}\n"
+        "  - {type: viscous_drag, viscosity: 0.1}\n"
+        "  - {type: floor_contact, height: -0.01, stiffness: 100}\n"
+        "  - {type: point_load, element: beam, nodes: [-1], force: [0, 1.0e-5, 0]}\n";
+    Simulation sim(load_scene_text(text, "alloc.yaml"), registry());
+    for (int i = 0; i < 3; ++i) {
+        sim.begin_attempt();
+        REQUIRE(sim.integrator().step(sim, 1e-3).converged);
+    }
+    sim.begin_attempt();
+    const long before = allocations.load();
+    const StepReport report = sim.integrator().step(sim, 1e-3);
+    const long after = allocations.load();
+    REQUIRE(report.converged);
+    return {after - before, report.newton_iterations};
+}
+
+}  // namespace
+
+TEST_CASE("Newton iterations allocate nothing: kernel, assembly, rod and forces", "[kernel][performance]") {
+    for (const std::string integrator : {"implicit_euler", "implicit_midpoint", "newmark"}) {
+        INFO(integrator);
+        const Count loose = one_step(integrator, "1.0e-3");
+        const Count tight = one_step(integrator, "1.0e-13");
+        INFO("loose: " << loose.iterations << " iterations, " << loose.allocations << " allocations; tight: "
+                       << tight.iterations << " iterations, " << tight.allocations << " allocations");
+        REQUIRE(tight.iterations > loose.iterations);  // the comparison is meaningful
+        // Per step, the integrator builds the next State (a few vectors): the same count
+        // whatever the number of iterations, i.e. zero allocations per Newton iteration.
+        CHECK(tight.allocations == loose.allocations);
+    }
+}
