@@ -7,6 +7,7 @@
 #include <Eigen/Geometry>
 
 #include <cmath>
+#include <numbers>
 #include <stdexcept>
 #include <string>
 
@@ -16,6 +17,23 @@ namespace {
 void require_positive(double value, const char* what) {
     if (!(value > 0.0) || !std::isfinite(value))
         throw std::invalid_argument(std::string(what) + " must be positive and finite, got " + std::to_string(value));
+}
+
+// Actuation channel names (discrete_rod.hpp).
+const std::string kNaturalCurvature = "natural_curvature";
+const std::string kNaturalTwist = "natural_twist";
+
+// 2 tan(x/2)/x, the discrete curvature per physical turning angle x = |kappa| dl of an arc
+// (digest 000 §2.3: |kb| = 2 tan(phi/2)); 1 + x^2/12 below 1e-6 (relative error < 1e-24).
+double arc_tan_ratio(double x) {
+    const double h = 0.5 * x;
+    return h < 1e-6 ? 1.0 + h * h / 3.0 : std::tan(h) / h;
+}
+
+// 2 atan(b/2)/b, its inverse: the turning angle per discrete curvature magnitude b = |kb|.
+double arc_atan_ratio(double b) {
+    const double h = 0.5 * b;
+    return h < 1e-6 ? 1.0 - h * h / 3.0 : std::atan(h) / h;
 }
 
 // Smallest allowed 1 + t_e.t_f at a node: the curvature binormal 2 t_e x t_f / (1 + t_e.t_f) is
@@ -120,6 +138,8 @@ DiscreteRod::DiscreteRod(RodDescription d)
         s.rest_kappa2 = kin.kappa2;
         s.rest_twist = kin.twist;
     }
+    initial_rest_twist_.resize(E - 1);
+    for (std::size_t k = 0; k + 1 < E; ++k) initial_rest_twist_[k] = bend_twist_[k].rest_twist;
 }
 
 void DiscreteRod::initial_state(VectorX& q, VectorX& v) const {
@@ -322,6 +342,72 @@ std::vector<Vec3> DiscreteRod::reference_directors(const VectorX& q) const {
         a1[ue] = time_parallel_transport(director_[ue], tangent_[ue], t);
     }
     return a1;
+}
+
+std::vector<ActuationChannel> DiscreteRod::actuation_channels() const {
+    const Index springs = edge_count_ - 1;
+    return {
+        ActuationChannel{kNaturalCurvature, springs, {"kappa1", "kappa2"}, "1/m",
+                         "natural (physical) curvature of bend-twist spring k at node k+1, in the material "
+                         "frame (kappa1: bending in the (t, m1) plane); stored as the discrete curvature of a "
+                         "circular arc over the Voronoi length dl: kappa_bar = kappa 2 tan(|kappa| dl/2)/|kappa| "
+                         "(|kappa| dl < pi). Initial value: the curvature of the initial geometry"},
+        ActuationChannel{kNaturalTwist, springs, {"tau"}, "rad/m",
+                         "natural twist rate of bend-twist spring k at node k+1 relative to the initial "
+                         "(twist-free) material frames: tau_bar = tau_bar_0 + tau dl. Initial value 0"}};
+}
+
+std::size_t DiscreteRod::actuation_spring(const std::string& channel, Index item, int component) const {
+    const Index springs = edge_count_ - 1;
+    int components = 0;
+    if (channel == kNaturalCurvature) components = 2;
+    else if (channel == kNaturalTwist) components = 1;
+    else
+        throw std::out_of_range("discrete_rod: no actuation channel '" + channel +
+                                "' (channels: natural_curvature, natural_twist)");
+    if (item < 0 || item >= springs || component < 0 || component >= components)
+        throw std::out_of_range("discrete_rod: channel '" + channel + "' has no item " + std::to_string(item) +
+                                " component " + std::to_string(component) + " (" + std::to_string(springs) +
+                                " items, " + std::to_string(components) + " components)");
+    return static_cast<std::size_t>(item);
+}
+
+double DiscreteRod::actuation(const std::string& channel, Index item, int component) const {
+    const std::size_t k = actuation_spring(channel, item, component);
+    const BendTwistSpring& s = bend_twist_[k];
+    if (channel == kNaturalTwist) return (s.rest_twist - initial_rest_twist_[k]) / s.voronoi_length;
+    // kappa_i = kappa_bar_i 2 atan(|kappa_bar|/2) / (|kappa_bar| dl)   (inverse of the arc map)
+    const double magnitude = std::hypot(s.rest_kappa1, s.rest_kappa2);
+    const double kappa_bar = component == 0 ? s.rest_kappa1 : s.rest_kappa2;
+    return kappa_bar * arc_atan_ratio(magnitude) / s.voronoi_length;
+}
+
+void DiscreteRod::set_actuation(const std::string& channel, Index item, int component, double value) {
+    const std::size_t k = actuation_spring(channel, item, component);
+    BendTwistSpring& s = bend_twist_[k];
+    if (!std::isfinite(value))
+        throw std::domain_error("discrete_rod: channel '" + channel + "' item " + std::to_string(item) +
+                                ": value is not finite");
+    if (channel == kNaturalTwist) {
+        s.rest_twist = initial_rest_twist_[k] + value * s.voronoi_length;
+        return;
+    }
+    // The other component keeps its physical value; both discrete values change with |kappa|.
+    double kappa[2] = {actuation(channel, item, 0), actuation(channel, item, 1)};
+    kappa[component] = value;
+    const double turning = std::hypot(kappa[0], kappa[1]) * s.voronoi_length;
+    if (!(turning < std::numbers::pi))
+        throw std::domain_error("discrete_rod: natural curvature of spring " + std::to_string(item) + " (|kappa| = " +
+                                std::to_string(turning / s.voronoi_length) + " 1/m) turns the rod by " +
+                                std::to_string(turning) + " rad over dl = " + std::to_string(s.voronoi_length) +
+                                " m: the turning angle must stay below pi");
+    const double scale = s.voronoi_length * arc_tan_ratio(turning);
+    s.rest_kappa1 = kappa[0] * scale;
+    s.rest_kappa2 = kappa[1] * scale;
+}
+
+Vec3 DiscreteRod::actuation_point(const std::string& channel, Index item) const {
+    return initial_positions_[actuation_spring(channel, item, 0) + 1];
 }
 
 void DiscreteRod::commit_step(const State& end) {

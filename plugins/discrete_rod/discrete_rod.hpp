@@ -19,6 +19,33 @@
 /// ones and the reference twist is updated from its committed value, so an evaluation is a pure
 /// function of q. commit_step() stores the frames, tangents and reference twists of the end
 /// state; reject_step() leaves the committed ones untouched.
+///
+/// Actuation channels (element.hpp; digest 000 §2.3-2.4, §6 "actuation"), one item per
+/// bend-twist spring k (at interior node k+1, actuation_point = its initial position):
+///
+///  - "natural_curvature", components kappa1, kappa2 (1/m): the PHYSICAL curvature vector
+///    (kappa1, kappa2) of the natural shape at the node, in the material frame (kappa1 bends in
+///    the (t, m1) plane). It is converted to the spring's discrete, dimensionless natural
+///    curvature as the exact turning of a circular arc of that curvature over the spring's
+///    Voronoi length dl (digest §2.3: |kb| = 2 tan(phi/2) for a turning angle phi):
+///
+///        kappa_bar_i = kappa_i * 2 tan(|kappa| dl / 2) / |kappa|      (-> kappa_i dl as |kappa| -> 0)
+///
+///    For bending in one material plane (kappa2 = 0) this is kappa_bar1 = 2 tan(kappa1 dl / 2).
+///    The vector form is exact for an arc bending in any direction (the discrete kappa_i are the
+///    components of kb = 2 tan(phi/2) b along the material directors); a per-component
+///    2 tan(kappa_i dl / 2) would not be. Reading converts back:
+///    kappa_i = kappa_bar_i * 2 atan(|kappa_bar| / 2) / (|kappa_bar| dl). The turning angle
+///    |kappa| dl must stay below pi (a fold-back): set_actuation throws std::domain_error
+///    otherwise. The initial value is the curvature of the initial geometry.
+///  - "natural_twist", component tau (rad/m): the natural twist RATE relative to the initial
+///    state, tau_bar = tau_bar_0 + tau dl. The discrete twist theta_f - theta_e + m_ref measures
+///    how far the material frame turns about the tangent from one edge to the next beyond
+///    parallel transport; the initial material frames are the space-parallel (Bishop) frames
+///    with theta = 0, which are twist-free, and tau_bar_0 = m_ref(t = 0) is their reference twist
+///    (zero up to round-off). Keeping tau_bar_0 makes 0 the initial, stress-free value for any
+///    initial frame. The twist needs no arc conversion: a uniform twist rate turns the frame by
+///    exactly tau dl between edge midpoints dl apart.
 
 #include "bend_twist_spring.hpp"
 #include "rod_description.hpp"
@@ -48,6 +75,17 @@ public:
     std::string describe_dof(Index local) const override;
     const Geometry& geometry() const override { return geometry_; }
     double kinetic_energy(const EvalContext& context) const override;
+    /// \brief "natural_curvature" (kappa1, kappa2 in 1/m) and "natural_twist" (tau in rad/m),
+    /// one item per bend-twist spring (see the file comment).
+    std::vector<ActuationChannel> actuation_channels() const override;
+    /// \brief The current natural curvature (physical, 1/m) or twist rate (rad/m) of spring `item`.
+    double actuation(const std::string& channel, Index item, int component) const override;
+    /// \brief Sets the natural curvature or twist rate of spring `item` (no allocation).
+    /// \throws std::out_of_range for an unknown channel, item or component;
+    /// std::domain_error for a non-finite value or a curvature turning by pi or more.
+    void set_actuation(const std::string& channel, Index item, int component, double value) override;
+    /// \brief Initial position of the spring's center node (node item + 1).
+    Vec3 actuation_point(const std::string& channel, Index item) const override;
 
     // ---- Contributor ----
     void declare_pattern(PatternBuilder& pattern) override;
@@ -82,6 +120,8 @@ private:
     /// Shared loop of the evaluations: energy always, gradient/Hessian into `assembly` when
     /// not null (with the Hessian when it wants one).
     double evaluate(const VectorX& q, Assembly* assembly, double c_q) const;
+    /// The spring behind an actuation item; throws std::out_of_range for a bad channel/item/component.
+    std::size_t actuation_spring(const std::string& channel, Index item, int component) const;
     Vec3 node_position(const VectorX& q, Index node) const {
         const auto& d = node_dofs_[static_cast<std::size_t>(node)];
         return Vec3(q[d[0]], q[d[1]], q[d[2]]);
@@ -101,6 +141,7 @@ private:
     std::vector<double> voronoi_length_;        ///< per node
     std::vector<double> node_mass_;             ///< per node
     std::vector<double> edge_inertia_;          ///< per edge
+    std::vector<double> initial_rest_twist_;    ///< tau_bar_0 per spring: zero of "natural_twist"
 
     // Committed frames (digest 000 §2.2, §2.4).
     std::vector<Vec3> tangent_;           ///< per edge

@@ -423,3 +423,129 @@ TEST_CASE("assembly cost per node", "[discrete_rod][.benchmark]") {
     }
     CHECK(F.allFinite());
 }
+
+// ---- actuation channels (discrete_rod.hpp; digest 000 §2.3-2.4, §6) ----------------------------
+
+TEST_CASE("actuation channels: names, items, components, points", "[discrete_rod][actuation]") {
+    DiscreteRod rod(describe(line_nodes(Vec3(0, 0, 0), Vec3(1, 0, 0), 6)));
+    const auto channels = rod.actuation_channels();
+    REQUIRE(channels.size() == 2);
+    CHECK(channels[0].name == "natural_curvature");
+    CHECK(channels[0].count == 4);  // one per bend-twist spring = interior node
+    CHECK(channels[0].component_names == std::vector<std::string>{"kappa1", "kappa2"});
+    CHECK(channels[0].unit == "1/m");
+    CHECK(channels[1].name == "natural_twist");
+    CHECK(channels[1].count == 4);
+    CHECK(channels[1].component_names == std::vector<std::string>{"tau"});
+    CHECK(channels[1].unit == "rad/m");
+    CHECK((rod.actuation_point("natural_curvature", 0) - Vec3(0.2, 0, 0)).norm() < 1e-15);  // node 1
+    CHECK((rod.actuation_point("natural_twist", 3) - Vec3(0.8, 0, 0)).norm() < 1e-15);      // node 4
+    // A straight rod starts with zero natural curvature and twist.
+    for (Index k = 0; k < 4; ++k) {
+        CHECK(rod.actuation("natural_curvature", k, 0) == 0.0);
+        CHECK(rod.actuation("natural_curvature", k, 1) == 0.0);
+        CHECK(rod.actuation("natural_twist", k, 0) == 0.0);
+    }
+    CHECK_THROWS_AS(rod.actuation("natural_hinge_angle", 0, 0), std::out_of_range);
+    CHECK_THROWS_AS(rod.set_actuation("natural_curvature", 4, 0, 1.0), std::out_of_range);
+    CHECK_THROWS_AS(rod.set_actuation("natural_curvature", -1, 0, 1.0), std::out_of_range);
+    CHECK_THROWS_AS(rod.set_actuation("natural_curvature", 0, 2, 1.0), std::out_of_range);
+    CHECK_THROWS_AS(rod.set_actuation("natural_twist", 0, 1, 1.0), std::out_of_range);
+    CHECK_THROWS_AS(rod.actuation_point("natural_twist", 4), std::out_of_range);
+    CHECK_THROWS_AS(rod.set_actuation("natural_twist", 0, 0, std::nan("")), std::domain_error);
+    // dl = 0.2 m: |kappa| dl must stay below pi.
+    CHECK_THROWS_AS(rod.set_actuation("natural_curvature", 0, 0, std::numbers::pi / 0.2), std::domain_error);
+    CHECK_NOTHROW(rod.set_actuation("natural_curvature", 0, 0, 0.99 * std::numbers::pi / 0.2));
+}
+
+TEST_CASE("actuation round trip: physical curvature <-> discrete arc curvature, twist rate", "[discrete_rod][actuation]") {
+    const Index nodes = 11;
+    DiscreteRod rod(describe(line_nodes(Vec3(0, 0, 0), Vec3(0.5, 0, 0), nodes)));
+    const double dl = 0.05;
+    // Planar: kappa_bar1 = 2 tan(kappa1 dl / 2) exactly (digest §2.3, |kb| = 2 tan(phi/2)).
+    rod.set_actuation("natural_curvature", 2, 0, 12.0);
+    CHECK(rod.bend_twist_springs()[2].rest_kappa1 == Approx(2.0 * std::tan(12.0 * dl / 2.0)).epsilon(1e-15));
+    CHECK(rod.bend_twist_springs()[2].rest_kappa2 == 0.0);
+    CHECK(rod.actuation("natural_curvature", 2, 0) == Approx(12.0).epsilon(1e-14));
+    // Two components: the discrete vector has magnitude 2 tan(|kappa| dl/2) and the same direction.
+    rod.set_actuation("natural_curvature", 2, 1, -5.0);
+    const auto& s = rod.bend_twist_springs()[2];
+    CHECK(std::hypot(s.rest_kappa1, s.rest_kappa2) == Approx(2.0 * std::tan(13.0 * dl / 2.0)).epsilon(1e-14));
+    CHECK(s.rest_kappa2 / s.rest_kappa1 == Approx(-5.0 / 12.0).epsilon(1e-14));
+    CHECK(rod.actuation("natural_curvature", 2, 0) == Approx(12.0).epsilon(1e-14));
+    CHECK(rod.actuation("natural_curvature", 2, 1) == Approx(-5.0).epsilon(1e-14));
+    // Other springs untouched; tiny curvatures (series branch) round-trip too.
+    CHECK(rod.actuation("natural_curvature", 1, 0) == 0.0);
+    rod.set_actuation("natural_curvature", 4, 1, 1e-9);
+    CHECK(rod.actuation("natural_curvature", 4, 1) == Approx(1e-9).epsilon(1e-14));
+    CHECK(rod.bend_twist_springs()[4].rest_kappa2 == Approx(1e-9 * dl).epsilon(1e-14));
+    // Twist rate: tau_bar = tau_bar_0 + tau dl.
+    const double tau0 = rod.bend_twist_springs()[5].rest_twist;
+    rod.set_actuation("natural_twist", 5, 0, 3.0);
+    CHECK(rod.bend_twist_springs()[5].rest_twist == Approx(tau0 + 3.0 * dl).epsilon(1e-15));
+    CHECK(rod.actuation("natural_twist", 5, 0) == Approx(3.0).epsilon(1e-14));
+}
+
+TEST_CASE("actuation reads back the curvature of a curved initial shape", "[discrete_rod][actuation]") {
+    // A planar circular arc (helix of pitch 0) of radius R: 24 edges over 0.75 turn, so every
+    // interior node turns by phi = 2 pi 0.75/24 and every edge is a chord c = 2 R sin(phi/2)
+    // (= the Voronoi length). The arc reading is |kappa| = phi / c (-> 1/R as the mesh is refined).
+    const double R = 0.1;
+    const long nodes = 25;  // 24 edges over 0.75 turn
+    const double phi = 2.0 * std::numbers::pi * 0.75 / 24.0;
+    DiscreteRod rod(describe(helix_nodes(Vec3::Zero(), R, 0.0, 0.75, nodes)));
+    const double chord = 2.0 * R * std::sin(phi / 2.0);
+    for (Index k = 0; k < rod.edge_count() - 1; ++k) {
+        const double k1 = rod.actuation("natural_curvature", k, 0), k2 = rod.actuation("natural_curvature", k, 1);
+        CHECK(std::hypot(k1, k2) == Approx(phi / chord).epsilon(1e-13));
+        CHECK(std::abs(rod.actuation("natural_twist", k, 0)) < 1e-12);
+    }
+}
+
+TEST_CASE("natural curvature: a straight rod is loaded until it bends into the stress-free polygon", "[discrete_rod][actuation]") {
+    const Index nodes = 21;
+    const double length = 0.1, l = length / (nodes - 1);
+    RodDescription d = describe(line_nodes(Vec3(0, 0, 0), Vec3(length, 0, 0), nodes), circular_cross_section(1e-3));
+    d.material.youngs_modulus = 20e9;
+    BoundRod r(d);
+    const double EI = 20e9 * d.section.second_moment1;
+    const double kappa = 15.0;  // 1/m
+    for (Index k = 0; k + 2 < nodes; ++k) r.rod.set_actuation("natural_curvature", k, 0, kappa);
+    const double kappa_bar = 2.0 * std::tan(kappa * l / 2.0);
+    // Straight: nonzero force, energy sum 1/2 EI/dl kappa_bar^2.
+    const VectorX F0 = r.residual(r.q);
+    CHECK(F0.cwiseAbs().maxCoeff() > 1e-3 * EI * kappa_bar / (l * l));
+    CHECK(r.energy(r.q) == Approx((nodes - 2) * 0.5 * EI / l * kappa_bar * kappa_bar).epsilon(1e-12));
+    // The polygon whose every interior node turns by phi = kappa l toward +m1 = +z (the initial
+    // space-parallel director of a rod along +x is t x y = +z; kappa1 > 0 bends toward +m1).
+    const double phi = kappa * l;
+    VectorX q = r.q;
+    Vec3 x = Vec3::Zero();
+    for (Index e = 0; e < nodes - 1; ++e) {
+        x += l * Vec3(std::cos(e * phi), 0.0, std::sin(e * phi));
+        q.segment<3>(3 * (e + 1)) = x;
+    }
+    // Round-off: curvatures and strains carry ~1e-16 relative errors; the force scale is
+    // EA ~ 6e4 N (stretching) and EI kappa_bar / l^2 ~ 1e-2 N (bending).
+    CHECK(r.energy(q) < 1e-24 * EI / l);
+    const VectorX F1 = r.residual(q);
+    CHECK(F1.cwiseAbs().maxCoeff() < 1e-9 * F0.cwiseAbs().maxCoeff());
+    // Bent the other way (toward -z) it is not stress-free.
+    for (Index i = 0; i < nodes; ++i) q(3 * i + 2) = -q(3 * i + 2);
+    CHECK(r.residual(q).cwiseAbs().maxCoeff() > 1e-3 * F0.cwiseAbs().maxCoeff());
+}
+
+TEST_CASE("natural twist: a straight rod is twisted until theta grows by tau dl per edge", "[discrete_rod][actuation]") {
+    const Index nodes = 11;
+    const double length = 1.0, l = length / (nodes - 1), tau = 0.7;  // rad/m
+    BoundRod r(describe(line_nodes(Vec3(0, 0, 0), Vec3(length, 0, 0), nodes)));
+    for (Index k = 0; k + 2 < nodes; ++k) r.rod.set_actuation("natural_twist", k, 0, tau);
+    const VectorX F0 = r.residual(r.q);
+    // E = 1/2 GJ/l (theta_1 - theta_0 - tau l)^2 at the first spring: dE/dtheta_0 = GJ tau at theta = 0.
+    const double GJ = r.rod.bend_twist_springs()[0].twist_stiffness;
+    CHECK(F0(r.rod.twist_dof(0)) == Approx(GJ * tau).epsilon(1e-12));
+    VectorX q = r.q;
+    for (Index e = 0; e < nodes - 1; ++e) q(r.rod.twist_dof(e)) = tau * l * e;
+    CHECK(r.energy(q) < 1e-28);
+    CHECK(r.residual(q).cwiseAbs().maxCoeff() < 1e-12 * std::abs(F0(r.rod.twist_dof(0))));
+}

@@ -1,0 +1,81 @@
+// The actuation plugin's entry point: the `actuation` controller's schema and the translation of
+// validated scene parameters into ActuationSettings.
+#include "actuation_controller.hpp"
+
+#include "soma/registry.hpp"
+
+#include <memory>
+
+namespace {
+
+using namespace soma;
+using namespace soma::actuation;
+
+/// Errors found while building or binding the controller, pointed at their key in the scene. A
+/// dotted key ("table.file") points inside a nested block.
+SettingsErrors scene_errors(const Parameters& params) {
+    return SettingsErrors("actuation", [params](const std::string& key, const std::string& message) {
+        const auto dot = key.find('.');
+        if (dot != std::string::npos && params.has(key.substr(0, dot)))
+            params.block(key.substr(0, dot)).fail(key.substr(dot + 1), message);
+        params.fail(key, message);
+    });
+}
+
+ParameterSchema actuation_schema() {
+    ParameterSchema box("box", "Items whose actuation point (initial position) lies in an axis-aligned box, bounds included.");
+    box.vec3("min", "lower corner").unit("m").require();
+    box.vec3("max", "upper corner").unit("m").require();
+    ParameterSchema table("table",
+                          "Values from a CSV file: first column t (s), then one column per channel component; "
+                          "commas and/or whitespace separate fields, '#' starts a comment, an optional first "
+                          "header row is skipped. Times strictly increasing. Linearly interpolated in t; held at "
+                          "the first row before it and at the last row after it. Every selected item gets the "
+                          "same values.");
+    table.string("file", "CSV file, relative to the scene file's folder").require();
+
+    ParameterSchema s(
+        "actuation",
+        "Drives one actuation channel of one element over time (digest 000 §6): e.g. the natural curvature "
+        "(`natural_curvature`, kappa1 and kappa2 in 1/m) or twist rate (`natural_twist`, tau in rad/m) of a "
+        "discrete_rod's bend-twist springs. Before every Newton solve, at the solve's evaluation time t, every "
+        "component of every selected item is set from `values` (one muparser expression per component) or from "
+        "`table` (exactly one of the two). Expression variables: t (s); i, the item's index in the channel (a "
+        "rod's spring k sits at node k+1); j, its position in the selection (0..n-1, ascending i); n, the number "
+        "of selected items; s = j/(n-1) (0..1 along the selection; 0 if n = 1); x, y, z, the item's actuation "
+        "point (m; a rod spring's center node, initial position). Constants _pi, _e; functions sin, cos, tan, "
+        "asin, acos, atan, sinh, ..., exp, log, sqrt, abs, sign, rint, min, max, sum, avg, and `a ? b : c`. "
+        "Items: the union of `items` and `box`; every item when neither is given.");
+    s.string("element", "name of the element driven").require();
+    s.string("channel", "actuation channel of that element: discrete_rod has natural_curvature (kappa1, kappa2) "
+                        "and natural_twist (tau), one item per bend-twist spring; an unknown name is reported with "
+                        "the element's channels")
+        .require();
+    s.integer_list("items", "item indices to drive; negative indices count from the end (-1: last item). Default: "
+                            "every item (or only the box's, when `box` is given)");
+    s.map("box", "also drive the items whose actuation point lies in this box (union with `items`)", std::move(box));
+    s.string_list("values", "one muparser expression per channel component, in the channel's unit, e.g. for "
+                            "natural_curvature: [\"-31.4*min(t, 1)\", \"0\"]");
+    s.map("table", "a CSV table (t, then one column per component) instead of `values`: the same values for "
+                   "every selected item, linear in t between rows, held at the first/last row outside the table",
+          std::move(table));
+    return s;
+}
+
+}  // namespace
+
+SOMA_PLUGIN("actuation") {
+    registry.add_controller(actuation_schema(), [](const Parameters& p) -> std::unique_ptr<Controller> {
+        ActuationSettings s;
+        s.element = p.string("element");
+        s.channel = p.string("channel");
+        if (p.has("items")) s.items = p.integer_list("items");
+        if (p.has("box")) {
+            const Parameters box = p.block("box");
+            s.box = SelectionBox{box.vec3("min"), box.vec3("max")};
+        }
+        if (p.has("values")) s.values = p.string_list("values");
+        if (p.has("table")) s.table_file = p.block("table").path("file");
+        return std::make_unique<ActuationController>(std::move(s), scene_errors(p));
+    });
+}

@@ -1,0 +1,98 @@
+#pragma once
+/// \file actuation_test_support.hpp
+/// \brief Test doubles for the actuation tests: an element with two actuation channels that
+/// records what it is given, and a minimal SceneView. (Plugins cannot include each other's
+/// headers, so the real rod is exercised by tests/validation/test_actuated_rod.cpp.)
+
+#include "soma/element.hpp"
+#include "soma/scene_view.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace soma::actuation::testing {
+
+/// No DOFs, no forces: only actuation channels.
+///  - "bend": `bend_items` items, components k1, k2 (1/m), item k at (0.1 k, 0.01 k, -0.02 k);
+///    refuses |value| > limit (as a rod refuses a curvature that folds it back).
+///  - "angle": 3 items, component phi (rad), item k at (0, k, 0).
+class ActuatedDummy final : public Element {
+public:
+    explicit ActuatedDummy(std::string name, Index bend_items = 5)
+        : bend_(static_cast<std::size_t>(2 * bend_items), 0.0), angle_(3, 0.0), bend_items_(bend_items) {
+        set_name(std::move(name));
+    }
+
+    double limit = 1e6;
+
+    std::vector<ActuationChannel> actuation_channels() const override {
+        return {ActuationChannel{"bend", bend_items_, {"k1", "k2"}, "1/m", "test curvature"},
+                ActuationChannel{"angle", 3, {"phi"}, "rad", "test angle"}};
+    }
+    double actuation(const std::string& channel, Index item, int component) const override {
+        return channel == "bend" ? bend_.at(static_cast<std::size_t>(2 * item + component))
+                                 : angle_.at(static_cast<std::size_t>(item));
+    }
+    void set_actuation(const std::string& channel, Index item, int component, double value) override {
+        if (std::abs(value) > limit) throw std::domain_error("value " + std::to_string(value) + " exceeds the limit");
+        ++set_calls;
+        if (channel == "bend") bend_.at(static_cast<std::size_t>(2 * item + component)) = value;
+        else if (channel == "angle" && component == 0) angle_.at(static_cast<std::size_t>(item)) = value;
+        else throw std::out_of_range("no such channel/component");
+    }
+    Vec3 actuation_point(const std::string& channel, Index item) const override {
+        const double k = static_cast<double>(item);
+        return channel == "bend" ? Vec3(0.1 * k, 0.01 * k, -0.02 * k) : Vec3(0.0, k, 0.0);
+    }
+
+    long set_calls = 0;
+
+    // ---- the rest of Element: nothing ----
+    Index dof_count() const override { return 0; }
+    void initial_state(VectorX& q, VectorX& v) const override { q.resize(0), v.resize(0); }
+    std::vector<DofGroup> dof_groups() const override { return {}; }
+    Index group_dof(const std::string&, Index, int) const override { throw std::out_of_range("no DOFs"); }
+    std::string describe_dof(Index) const override { return "none"; }
+    const Geometry& geometry() const override { return geometry_; }
+    double kinetic_energy(const EvalContext&) const override { return 0.0; }
+    void declare_pattern(PatternBuilder&) override {}
+    void add_residual_and_jacobian(const EvalContext&, Assembly&) override {}
+
+protected:
+    void on_bind() override {}
+
+private:
+    std::vector<double> bend_, angle_;
+    Index bend_items_;
+    Geometry geometry_;
+};
+
+/// A scene holding the given elements.
+class DummyScene final : public SceneView {
+public:
+    explicit DummyScene(std::vector<Element*> elements) : elements_(std::move(elements)) {
+        for (Element* e : elements_) contributors_.push_back(e);
+    }
+    const std::vector<Element*>& elements() const override { return elements_; }
+    Element* find_element(const std::string& name) const override {
+        for (Element* e : elements_)
+            if (e->name() == name) return e;
+        return nullptr;
+    }
+    const std::vector<Contributor*>& contributors() const override { return contributors_; }
+    const State& state() const override { return state_; }
+    double kinetic_energy() const override { return 0.0; }
+    double potential_energy() const override { return 0.0; }
+    double potential_energy(const Contributor&) const override { return 0.0; }
+    /// The scene's initial time (what a controller's bind() sees as state().t).
+    void set_time(double t) { state_.t = t; }
+
+private:
+    std::vector<Element*> elements_;
+    std::vector<Contributor*> contributors_;
+    State state_;
+};
+
+}  // namespace soma::actuation::testing

@@ -1,0 +1,303 @@
+// Mesh input: Wavefront OBJ, MAT-DiSMech text geometry (digest 000 §1.1 [C]) and generated
+// near-equilateral meshes (digest §7.3 hexagonal canopy, §7.5 equilateral plate mesh).
+#include "mesh_input.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <numbers>
+#include <sstream>
+#include <stdexcept>
+#include <tuple>
+
+namespace soma::shells {
+
+MeshInputError::MeshInputError(const std::string& file, int line, const std::string& message)
+    : std::runtime_error(file + ":" + std::to_string(line) + ": " + message),
+      file_(file),
+      line_(line),
+      message_(message) {}
+
+namespace {
+
+std::string lower(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+std::string strip_comment(const std::string& line) {
+    const auto hash = line.find('#');
+    return hash == std::string::npos ? line : line.substr(0, hash);
+}
+
+std::string trim(const std::string& s) {
+    const auto b = s.find_first_not_of(" \t\r\n");
+    if (b == std::string::npos) return {};
+    const auto e = s.find_last_not_of(" \t\r\n");
+    return s.substr(b, e - b + 1);
+}
+
+/// Splits on whitespace and commas.
+std::vector<std::string> fields(const std::string& line) {
+    std::vector<std::string> out;
+    std::string current;
+    for (char c : line) {
+        if (c == ',' || std::isspace(static_cast<unsigned char>(c))) {
+            if (!current.empty()) out.push_back(std::move(current));
+            current.clear();
+        } else {
+            current.push_back(c);
+        }
+    }
+    if (!current.empty()) out.push_back(std::move(current));
+    return out;
+}
+
+bool parse_double(const std::string& s, double& value) {
+    const char* end = s.data() + s.size();
+    auto [ptr, ec] = std::from_chars(s.data(), end, value);
+    return ec == std::errc() && ptr == end && std::isfinite(value);
+}
+
+bool parse_long(const std::string& s, long& value) {
+    const char* end = s.data() + s.size();
+    auto [ptr, ec] = std::from_chars(s.data(), end, value);
+    return ec == std::errc() && ptr == end;
+}
+
+}  // namespace
+
+MeshFileFormat mesh_format_from_extension(const std::string& path) {
+    const auto dot = path.find_last_of('.');
+    if (dot != std::string::npos && lower(path.substr(dot)) == ".obj") return MeshFileFormat::obj;
+    return MeshFileFormat::text;
+}
+
+TriangleMesh parse_obj(std::istream& input, const std::string& name) {
+    TriangleMesh mesh;
+    std::string raw;
+    int line_no = 0;
+    std::vector<Index> corners;
+    while (std::getline(input, raw)) {
+        ++line_no;
+        std::istringstream line(strip_comment(raw));
+        std::string keyword;
+        if (!(line >> keyword)) continue;
+        if (keyword == "v") {
+            std::vector<std::string> tokens;
+            for (std::string t; line >> t;) tokens.push_back(t);
+            if (tokens.size() < 3 || tokens.size() > 4)
+                throw MeshInputError(name, line_no, "a vertex needs 3 coordinates (x y z [w]), got " +
+                                                        std::to_string(tokens.size()) + " values");
+            Vec3 x;
+            for (int k = 0; k < 3; ++k)
+                if (!parse_double(tokens[static_cast<std::size_t>(k)], x[k]))
+                    throw MeshInputError(name, line_no, "'" + tokens[static_cast<std::size_t>(k)] + "' is not a finite number");
+            mesh.positions.push_back(x);
+        } else if (keyword == "f") {
+            corners.clear();
+            for (std::string t; line >> t;) {
+                const std::string index_text = t.substr(0, t.find('/'));
+                long i = 0;
+                if (!parse_long(index_text, i) || i == 0)
+                    throw MeshInputError(name, line_no, "'" + t + "' is not a vertex index (1-based, or negative from the end)");
+                const auto count = static_cast<long>(mesh.positions.size());
+                const long zero_based = i > 0 ? i - 1 : count + i;
+                if (zero_based < 0 || zero_based >= count)
+                    throw MeshInputError(name, line_no, "vertex index " + std::to_string(i) + " is out of range: " +
+                                                            std::to_string(count) + " vertices read so far");
+                corners.push_back(static_cast<Index>(zero_based));
+            }
+            if (corners.size() < 3)
+                throw MeshInputError(name, line_no, "a face needs at least 3 vertices, got " + std::to_string(corners.size()));
+            // Fan triangulation from the first corner (convex planar polygons).
+            for (std::size_t k = 1; k + 1 < corners.size(); ++k)
+                mesh.triangles.push_back({corners[0], corners[k], corners[k + 1]});
+        } else if (keyword == "l" || keyword == "p") {
+            throw MeshInputError(name, line_no,
+                                 "'" + keyword + "' (polyline/point) statements are not part of a shell: declare rods "
+                                 "as discrete_rod elements joined to the shell by shared nodes");
+        }
+        // Other statements (vt, vn, vp, o, g, s, usemtl, mtllib, ...) do not affect the mesh.
+    }
+    if (mesh.positions.empty()) throw MeshInputError(name, 0, "no vertices ('v' lines)");
+    if (mesh.triangles.empty()) throw MeshInputError(name, 0, "no faces ('f' lines)");
+    return mesh;
+}
+
+TriangleMesh parse_text_geometry(std::istream& input, const std::string& name) {
+    enum class Section { none, nodes, edges, triangles };
+    TriangleMesh mesh;
+    Section section = Section::none;
+    std::vector<std::pair<int, std::array<long, 3>>> triangles;  // (line, 1-based indices)
+    std::string raw;
+    int line_no = 0;
+    while (std::getline(input, raw)) {
+        ++line_no;
+        const std::string line = trim(strip_comment(raw));
+        if (line.empty()) continue;
+        if (line[0] == '*') {
+            const std::string s = lower(trim(line.substr(1)));
+            if (s == "nodes") section = Section::nodes;
+            else if (s == "edges") section = Section::edges;
+            else if (s == "triangles") section = Section::triangles;
+            else
+                throw MeshInputError(name, line_no, "unknown section '" + line + "' (expected *Nodes, *Edges or *Triangles)");
+            continue;
+        }
+        const std::vector<std::string> f = fields(line);
+        switch (section) {
+            case Section::none:
+                throw MeshInputError(name, line_no, "data before the first section header (*Nodes, *Edges, *Triangles)");
+            case Section::edges:
+                throw MeshInputError(name, line_no,
+                                     "rod edge in a shell mesh: a shell element takes triangles only; declare "
+                                     "rods as discrete_rod elements joined to the shell by shared nodes");
+            case Section::nodes: {
+                if (f.size() != 3)
+                    throw MeshInputError(name, line_no, "a node needs 3 coordinates x, y, z, got " + std::to_string(f.size()) + " values");
+                Vec3 x;
+                for (int k = 0; k < 3; ++k)
+                    if (!parse_double(f[static_cast<std::size_t>(k)], x[k]))
+                        throw MeshInputError(name, line_no, "'" + f[static_cast<std::size_t>(k)] + "' is not a finite number");
+                mesh.positions.push_back(x);
+                break;
+            }
+            case Section::triangles: {
+                if (f.size() != 3)
+                    throw MeshInputError(name, line_no, "a triangle needs 3 node indices i, j, k, got " + std::to_string(f.size()) + " values");
+                std::array<long, 3> t{};
+                for (std::size_t k = 0; k < 3; ++k) {
+                    double d = 0.0;
+                    // Accept integers written as reals ("3.0"), as MATLAB exports them.
+                    if (!parse_long(f[k], t[k])) {
+                        if (!parse_double(f[k], d) || d != std::floor(d))
+                            throw MeshInputError(name, line_no, "'" + f[k] + "' is not a node index");
+                        t[k] = static_cast<long>(d);
+                    }
+                }
+                triangles.emplace_back(line_no, t);
+                break;
+            }
+        }
+    }
+    const auto n = static_cast<long>(mesh.positions.size());
+    if (n == 0) throw MeshInputError(name, 0, "no nodes (*Nodes section)");
+    if (triangles.empty()) throw MeshInputError(name, 0, "no triangles (*Triangles section)");
+    for (const auto& [line, t] : triangles) {
+        std::array<Index, 3> tri{};
+        for (std::size_t k = 0; k < 3; ++k) {
+            if (t[k] < 1 || t[k] > n)
+                throw MeshInputError(name, line, "node index " + std::to_string(t[k]) + " is out of range 1.." + std::to_string(n));
+            tri[k] = static_cast<Index>(t[k] - 1);
+        }
+        mesh.triangles.push_back(tri);
+    }
+    return mesh;
+}
+
+TriangleMesh read_mesh_file(const std::string& path, MeshFileFormat format) {
+    std::ifstream file(path);
+    if (!file) throw MeshInputError(path, 0, "cannot open the mesh file");
+    return format == MeshFileFormat::obj ? parse_obj(file, path) : parse_text_geometry(file, path);
+}
+
+TriangleMesh rectangle_mesh(const Vec3& origin, double length_x, double length_y, double edge_length,
+                            RowDirection rows) {
+    if (!(length_x > 0.0) || !(length_y > 0.0) || !(edge_length > 0.0))
+        throw std::invalid_argument("rectangle: size and edge_length must be positive");
+    const bool along_x = rows == RowDirection::x;
+    const double Lu = along_x ? length_x : length_y;
+    const double Lw = along_x ? length_y : length_x;
+    const double row_height = edge_length * std::sqrt(3.0) / 2.0;
+    const long nu_l = std::max(1L, std::lround(Lu / edge_length));
+    const long nw_l = std::max(1L, std::lround(Lw / row_height));
+    if (nu_l * nw_l > 50'000'000L) throw std::invalid_argument("rectangle: too many triangles for this edge_length");
+    const auto nu = static_cast<Index>(nu_l);
+    const auto nw = static_cast<Index>(nw_l);
+    const double du = Lu / nu;
+    const double dw = Lw / nw;
+
+    TriangleMesh mesh;
+    std::vector<Index> row_start(static_cast<std::size_t>(nw) + 2);
+    for (Index r = 0; r <= nw; ++r) {
+        row_start[static_cast<std::size_t>(r)] = static_cast<Index>(mesh.positions.size());
+        const bool odd = (r % 2) == 1;
+        const Index count = odd ? nu : nu + 1;
+        for (Index i = 0; i < count; ++i) {
+            const double u = (odd ? 0.5 : 0.0) * du + i * du;
+            const double w = r * dw;
+            mesh.positions.push_back(origin + (along_x ? Vec3(u, w, 0.0) : Vec3(w, u, 0.0)));
+        }
+    }
+    // Triangles of the band between rows r and r + 1, counter-clockwise in (u, w).
+    auto add = [&](Index a, Index b, Index c) {
+        // (u, w) -> (x, y) is a reflection when rows run along y: reverse to keep normals +z.
+        if (along_x) mesh.triangles.push_back({a, b, c});
+        else mesh.triangles.push_back({a, c, b});
+    };
+    for (Index r = 0; r < nw; ++r) {
+        const Index s0 = row_start[static_cast<std::size_t>(r)];
+        const Index s1 = row_start[static_cast<std::size_t>(r) + 1];
+        if (r % 2 == 0) {  // row r has nu + 1 nodes, row r + 1 is offset with nu nodes
+            for (Index i = 0; i < nu; ++i) add(s0 + i, s0 + i + 1, s1 + i);
+            for (Index i = 0; i + 1 < nu; ++i) add(s1 + i, s0 + i + 1, s1 + i + 1);
+        } else {  // row r offset (nu nodes), row r + 1 has nu + 1 nodes
+            for (Index i = 0; i < nu; ++i) add(s0 + i, s1 + i + 1, s1 + i);
+            for (Index i = 0; i + 1 < nu; ++i) add(s0 + i, s0 + i + 1, s1 + i + 1);
+        }
+    }
+    return mesh;
+}
+
+TriangleMesh regular_polygon_mesh(const Vec3& center, double circumradius, int sides, double edge_length) {
+    if (sides < 3) throw std::invalid_argument("regular_polygon: sides must be at least 3");
+    if (!(circumradius > 0.0) || !(edge_length > 0.0))
+        throw std::invalid_argument("regular_polygon: circumradius and edge_length must be positive");
+    const long n_l = std::max(1L, std::lround(circumradius / edge_length));
+    if (n_l * n_l * sides > 50'000'000L) throw std::invalid_argument("regular_polygon: too many triangles for this edge_length");
+    const auto n = static_cast<Index>(n_l);
+
+    TriangleMesh mesh;
+    // Merge nodes on shared sector sides by their (quantised) position.
+    const double quantum = circumradius / n * 1e-6;
+    std::map<std::pair<long long, long long>, Index> node_at;
+    auto node = [&](const Vec3& x) {
+        const std::pair<long long, long long> key{std::llround((x.x() - center.x()) / quantum),
+                                                  std::llround((x.y() - center.y()) / quantum)};
+        // Look in the neighbourhood of the key to absorb round-off at cell borders.
+        for (long long dx = -1; dx <= 1; ++dx)
+            for (long long dy = -1; dy <= 1; ++dy) {
+                auto it = node_at.find({key.first + dx, key.second + dy});
+                if (it != node_at.end()) return it->second;
+            }
+        const auto id = static_cast<Index>(mesh.positions.size());
+        mesh.positions.push_back(x);
+        node_at.emplace(key, id);
+        return id;
+    };
+    const double step = 2.0 * std::numbers::pi / sides;
+    std::vector<Index> grid;  // grid[(i, j)] for i + j <= n
+    for (int s = 0; s < sides; ++s) {
+        const Vec3 a = center + circumradius * Vec3(std::cos(s * step), std::sin(s * step), 0.0);
+        const Vec3 b = center + circumradius * Vec3(std::cos((s + 1) * step), std::sin((s + 1) * step), 0.0);
+        // Point (i, j) = center + (i/n)(a - center) + (j/n)(b - center), i + j <= n.
+        grid.assign(static_cast<std::size_t>((n + 1) * (n + 1)), -1);
+        auto at = [&](Index i, Index j) -> Index& { return grid[static_cast<std::size_t>(i * (n + 1) + j)]; };
+        for (Index i = 0; i <= n; ++i)
+            for (Index j = 0; i + j <= n; ++j)
+                at(i, j) = node(center + (static_cast<double>(i) / n) * (a - center) + (static_cast<double>(j) / n) * (b - center));
+        // (center, a, b) is counter-clockwise: so is (i,j), (i+1,j), (i,j+1).
+        for (Index i = 0; i < n; ++i)
+            for (Index j = 0; i + j < n; ++j) {
+                mesh.triangles.push_back({at(i, j), at(i + 1, j), at(i, j + 1)});
+                if (i + j + 1 < n) mesh.triangles.push_back({at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)});
+            }
+    }
+    return mesh;
+}
+
+}  // namespace soma::shells

@@ -1,0 +1,110 @@
+#pragma once
+/// \file mesh_input.hpp
+/// \brief Triangle meshes from files (Wavefront OBJ, the MAT-DiSMech text geometry format) and
+/// generated meshes (rectangle, regular polygon) with near-equilateral triangles.
+///
+/// Every reader and generator returns a TriangleMesh with 0-based indices; validate it with
+/// build_topology() (triangle_mesh.hpp). File errors are MeshInputError with "file:line: ".
+
+#include "triangle_mesh.hpp"
+
+#include <iosfwd>
+#include <stdexcept>
+#include <string>
+
+namespace soma::shells {
+
+/// An error in a mesh file: what() is "file:line: message" (line 0 for whole-file errors).
+class MeshInputError : public std::runtime_error {
+public:
+    MeshInputError(const std::string& file, int line, const std::string& message);
+    const std::string& file() const { return file_; }
+    int line() const { return line_; }
+    const std::string& message() const { return message_; }
+
+private:
+    std::string file_;
+    int line_ = 0;
+    std::string message_;
+};
+
+/// File formats understood by read_mesh_file().
+enum class MeshFileFormat {
+    obj,   ///< Wavefront OBJ
+    text,  ///< MAT-DiSMech text geometry: *Nodes / *Edges / *Triangles sections
+};
+
+/// \brief The format implied by a file name: ".obj" (any case) -> obj, anything else -> text.
+MeshFileFormat mesh_format_from_extension(const std::string& path);
+
+/// \brief Wavefront OBJ (vertices and faces only).
+///
+/// - `v x y z [w]`: a vertex (w ignored).
+/// - `f a b c ...`: a face; each corner is `i`, `i/t`, `i//n` or `i/t/n` (only i is used);
+///   1-based indices, negative indices count back from the last vertex read so far (-1 = last).
+///   Polygons with more than 3 corners are **fan-triangulated** from their first corner
+///   (a b c d -> a b c, a c d), which is right for convex, planar polygons.
+/// - `l` (polylines) and `p` (points) are refused: rods are separate elements joined to the
+///   shell by shared nodes.
+/// - Comments (#), blank lines and every other statement (vt, vn, o, g, s, usemtl, mtllib, ...)
+///   are ignored.
+/// \param[in] input  the stream to read
+/// \param[in] name   file name used in error messages
+/// \throws MeshInputError on malformed lines and out-of-range indices ("name:line: ...")
+TriangleMesh parse_obj(std::istream& input, const std::string& name);
+
+/// \brief The MAT-DiSMech text geometry format (digest 000 §1.1 [C]):
+///
+///     *Nodes
+///     x, y, z          (one node per line)
+///     *Edges
+///     i, j             (rod edges, 1-based)
+///     *Triangles
+///     i, j, k          (1-based)
+///
+/// Section names are case-insensitive; numbers are separated by commas and/or whitespace;
+/// blank lines and text after '#' are ignored. A shell element has no rod edges: any line in an
+/// `*Edges` section is refused with its line number (declare the rods as discrete_rod elements
+/// joined by shared nodes). An empty `*Edges` section is accepted.
+/// \throws MeshInputError ("name:line: ...")
+TriangleMesh parse_text_geometry(std::istream& input, const std::string& name);
+
+/// \brief Reads a mesh file in the given format (see parse_obj / parse_text_geometry).
+/// \throws MeshInputError when the file cannot be opened or is malformed.
+TriangleMesh read_mesh_file(const std::string& path, MeshFileFormat format);
+
+/// Direction of the rows of a generated rectangle mesh.
+enum class RowDirection { x, y };
+
+/// \brief A rectangle [origin.x, origin.x + Lx] x [origin.y, origin.y + Ly] in the plane
+/// z = origin.z, meshed with near-equilateral triangles in rows (normals +z).
+///
+/// With rows along x (u = x, w = y; rows along y swap the roles of x and y):
+/// - n_w = max(1, round(Lw / (a sqrt(3)/2))) row spacings and n_u = max(1, round(Lu / a))
+///   edges per row; the spacings are stretched to fit exactly: dw = Lw/n_w, du = Lu/n_u.
+/// - Even rows (w = 0, 2dw, ...) have n_u + 1 nodes at u = 0, du, ..., Lu. Odd rows are offset
+///   by half an edge and **not clipped**: n_u nodes at u = du/2, ..., Lu - du/2. The sides
+///   u = 0 and u = Lu are therefore zigzag (the even rows reach them, the odd rows stop half an
+///   edge short), as in the reference code's `equilateral_mesh` (digest §7.5): Lu = 0.1,
+///   a = 0.005, Lw = 0.021651 gives 6 rows, 123 nodes, 195 triangles.
+/// - Every triangle is isosceles with base du and height dw: equilateral when Lw is a multiple
+///   of a sqrt(3)/2 and Lu of a.
+/// - Nodes are numbered row by row (increasing w), increasing u within a row.
+/// - (n_w + 1) rows, n_w (2 n_u - 1) triangles, area n_w (2 n_u - 1) du dw / 2 (the zigzag
+///   sides remove n_w du dw / 2 from Lu Lw).
+/// \throws std::invalid_argument for non-positive sizes or edge length.
+TriangleMesh rectangle_mesh(const Vec3& origin, double length_x, double length_y, double edge_length,
+                            RowDirection rows = RowDirection::x);
+
+/// \brief A regular polygon of `sides` corners on a circle of radius R about `center`, in the
+/// plane z = center.z, first corner at center + (R, 0, 0), counter-clockwise (normals +z).
+///
+/// Each of the `sides` sectors (center, corner k, corner k+1) is subdivided uniformly into n^2
+/// triangles with n = max(1, round(R / a)); nodes on shared sector sides are merged. For a
+/// hexagon the sectors are equilateral and so are all triangles (side R/n): 3n^2 + 3n + 1 nodes
+/// and 6n^2 triangles. For other polygons the triangles are similar to the sector triangle, with
+/// angles 360/sides and 90 - 180/sides degrees (near-equilateral only for 5 to 7 sides).
+/// \throws std::invalid_argument for sides < 3 or non-positive sizes.
+TriangleMesh regular_polygon_mesh(const Vec3& center, double circumradius, int sides, double edge_length);
+
+}  // namespace soma::shells

@@ -1,0 +1,76 @@
+// Registration of the `midedge_shell` element: its scene schema (mesh block shared with
+// hinge_shell through mesh_parameters.hpp) and the factory building a MidedgeShellDescription.
+#include "midedge_registration.hpp"
+
+#include "mesh_parameters.hpp"
+#include "midedge_shell.hpp"
+
+#include "soma/element.hpp"
+
+#include <memory>
+#include <stdexcept>
+
+namespace soma::shells {
+namespace {
+
+ParameterSchema midedge_material_schema() {
+    ParameterSchema s("material", "Linear elastic isotropic shell material.");
+    s.real("density", "mass density rho").unit("kg/m^3").require().positive();
+    s.real("youngs_modulus", "Young's modulus E").unit("Pa").require().positive();
+    s.real("poisson_ratio",
+           "Poisson ratio nu, in the bending stiffness k_b = E h^3/(24 (1 - nu^2)) and the energy's "
+           "(1 - nu) Tr(dLambda^2) + nu (Tr dLambda)^2 split, and in the stretching stiffness "
+           "2 E h l_bar/(1 - nu^2). nu = 0.5 lets a plate strip bend like a beam (anticlastic "
+           "curvature free, digest 000 §2.7, §7.5)")
+        .fallback(0.3)
+        .range(0.0, 0.5);
+    return s;
+}
+
+ParameterSchema midedge_shell_schema() {
+    ParameterSchema s(
+        "midedge_shell",
+        "Thin shell on a triangle mesh with mid-edge normal bending (Grinspun et al. 2006 as in "
+        "MAT-DiSMech, digest 000 §2.7): per triangle E = k_b A_bar [(1 - nu) Tr((Lambda - Lambda_bar)^2) "
+        "+ nu (Tr Lambda - Tr Lambda_bar)^2], k_b = E h^3/(24 (1 - nu^2)), with one extra DOF xi per "
+        "mesh edge (the mid-edge normal's component across the edge); one stretching spring per mesh "
+        "edge with the reference code's mid-edge stiffness k_s = 2 E h l_bar/(1 - nu^2). The natural "
+        "shape is the initial mesh. The Jacobian is the paper's approximate Hessian (shape of each "
+        "triangle held constant), symmetrized. Lumped mass rho h A/3 per triangle corner; xi is "
+        "massless and quasi-static, so use an integrator that does not solve M a = f alone (not "
+        "newmark's initial acceleration, not explicit schemes) unless every xi is fixed. DOFs: group "
+        "`nodes` (x, y, z per node) and group `edges` (component `xi`, one per mesh edge, numbered in "
+        "order of first appearance walking the triangles). A clamp fixes the nodes AND the xi of the "
+        "edges inside it (their mid-edge normals cannot rotate).");
+    add_mesh_parameter(s, "mesh");
+    s.real("thickness", "shell thickness h").unit("m").require().positive();
+    s.map("material", "material constants", midedge_material_schema()).require();
+    s.vec3("initial_velocity", "initial velocity of every node").unit("m/s").fallback(soma::Vec3(0.0, 0.0, 0.0));
+    return s;
+}
+
+std::unique_ptr<soma::Element> make_midedge_shell(const Parameters& p) {
+    MidedgeShellDescription d;
+    d.mesh = mesh_from_parameters(p, "mesh");
+    d.thickness = p.real("thickness");
+    const Parameters m = p.block("material");
+    d.material.density = m.real("density");
+    d.material.youngs_modulus = m.real("youngs_modulus");
+    d.material.poisson_ratio = m.real("poisson_ratio");
+    d.initial_velocity = p.vec3("initial_velocity");
+    try {
+        return std::make_unique<MidedgeShell>(std::move(d));
+    } catch (const MeshError& error) {
+        p.fail("mesh", error.what());
+    } catch (const std::invalid_argument& error) {
+        p.fail("", error.what());
+    }
+}
+
+}  // namespace
+
+void register_midedge_shell(soma::Registry& registry) {
+    registry.add_element(midedge_shell_schema(), make_midedge_shell);
+}
+
+}  // namespace soma::shells

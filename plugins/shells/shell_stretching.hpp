@@ -1,0 +1,62 @@
+#pragma once
+/// \file shell_stretching.hpp
+/// \brief In-plane stretching of a shell: one axial spring per mesh edge (digest 000 §2.1,
+/// paper eq. 9-10), with the per-edge stiffness of the chosen bending model.
+///
+///     eps = |e| / l_bar - 1,     E = 1/2 k_s eps^2 l_bar
+///
+/// Stiffness per edge (digest 000 §2.0, §2.1, erratum §9.2):
+/// - hinge model:    k_s = (sqrt(3)/2) E h l_bar. This is the reference code's value, twice the
+///   paper's (sqrt(3)/4). It is the spring-lattice result: springs of energy 1/2 k (l - l_bar)^2
+///   on an equilateral lattice give a 2D Young's modulus 2k/sqrt(3), so k = (sqrt(3)/2) E h and
+///   k_s = k l_bar. The paper's value is taken to be a typo (digest §9.2).
+/// - mid-edge model: k_s = 2 E h l_bar / (1 - nu^2) (reference code's value, digest §2.1; no
+///   derivation given there).
+///
+/// Local DOFs of one spring: [x_0 (3), x_1 (3)] with e = x_1 - x_0.
+
+#include "soma/types.hpp"
+
+namespace soma::shells {
+
+/// Which bending model the stretching stiffness belongs to.
+enum class StretchingMode {
+    hinge,    ///< k_s = (sqrt(3)/2) E h l_bar
+    midedge,  ///< k_s = 2 E h l_bar / (1 - nu^2)
+};
+
+/// \brief Axial stiffness k_s (N) of one shell edge.
+/// \param[in] mode           hinge or mid-edge formula (see file comment)
+/// \param[in] youngs_modulus E (Pa)
+/// \param[in] poisson_ratio  nu (unused in hinge mode; must be < 1 in mid-edge mode)
+/// \param[in] thickness      h (m)
+/// \param[in] rest_length    l_bar (m)
+double shell_stretching_stiffness(StretchingMode mode, double youngs_modulus, double poisson_ratio,
+                                  double thickness, double rest_length);
+
+/// Rest length and axial stiffness of one edge spring.
+struct EdgeSpring {
+    double rest_length = 1.0;  ///< l_bar (m)
+    double stiffness = 0.0;    ///< k_s (N)
+};
+
+/// \brief Energy 1/2 k_s (|e|/l_bar - 1)^2 l_bar of the edge x0 -> x1 (J).
+double edge_spring_energy(const EdgeSpring& spring, const Vec3& x0, const Vec3& x1);
+
+/// \brief Energy and gradient [dE/dx0, dE/dx1] (no Hessian; the same gradient bit for bit as
+/// edge_spring_energy_gradient_hessian).
+double edge_spring_energy_gradient(const EdgeSpring& spring, const Vec3& x0, const Vec3& x1,
+                                   VecN<6>& gradient);
+
+/// \brief Energy, gradient and Hessian (digest 000 §2.1):
+///
+///     dE/dx1 = -dE/dx0 = k_s eps t_hat,
+///     d2E/dxa dxb = +-K,  K = k_s [ (1/l_bar - 1/|e|) I + e e^T / |e|^3 ]
+///
+/// \param[out] gradient 6-vector [dE/dx0, dE/dx1]
+/// \param[out] hessian  6x6, symmetric
+/// \return the energy
+double edge_spring_energy_gradient_hessian(const EdgeSpring& spring, const Vec3& x0,
+                                           const Vec3& x1, VecN<6>& gradient, MatN<6>& hessian);
+
+}  // namespace soma::shells
