@@ -14,6 +14,7 @@ void Contributor::begin_step(const State&) {}
 void Contributor::commit_step(const State&) {}
 void Contributor::reject_step() {}
 Element::~Element() = default;
+void Element::connect(const SceneView&) {}
 
 namespace {
 [[noreturn]] void no_channel(const Element& e, const std::string& channel) {

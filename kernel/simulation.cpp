@@ -167,6 +167,7 @@ Simulation::Simulation(const SceneDocument& scene, const TypeRegistry& registry)
         state_.a[p.dof] = prescribed_rate(p, start_time_, 2);
     }
     for (const auto& e : elements_) contributors_.push_back(e.get());
+    for (const auto& e : elements_) e->connect(*this);
     build_forces(root, registry);
     build_solver_and_integrator(root, registry);
 

@@ -11,6 +11,8 @@
 
 namespace soma {
 
+class SceneView;
+
 /// The points an element exposes to forces and output. In this version a point's position is
 /// three of the element's DOFs (identity map), which holds for rods, shells and solids.
 /// Elements whose points are nonlinear in q (GVS rods) will add a point Jacobian here.
@@ -74,6 +76,12 @@ public:
     virtual void set_actuation(const std::string& channel, Index item, int component, double value);
     /// Where an item of a channel sits in the initial configuration (for expressions of x, y, z).
     virtual Vec3 actuation_point(const std::string& channel, Index item) const;
+
+    /// Called once after every element is bound and the initial state is set, before forces
+    /// bind: elements that couple to other elements (rod joints, rod-shell joints) find them
+    /// here and may add to any global DOF in their stencils. Report bad references with
+    /// Parameters::fail. Default: nothing.
+    virtual void connect(const SceneView& scene);
 
     /// Stores the local-to-global DOF map and lets the element build global-index tables.
     void bind(std::vector<Index> local_to_global) {
