@@ -15,4 +15,5 @@
 #include "soma/parameters.hpp"
 #include "soma/registry.hpp"
 #include "soma/scene_view.hpp"
+#include "soma/settings_errors.hpp"
 #include "soma/types.hpp"

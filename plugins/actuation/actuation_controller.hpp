@@ -31,7 +31,7 @@
 /// throws an InputError naming the controller's element, channel, item and time.
 
 #include "item_expressions.hpp"
-#include "settings_errors.hpp"
+#include "soma/settings_errors.hpp"
 #include "time_table.hpp"
 
 #include "soma/controller.hpp"

@@ -109,6 +109,14 @@ public:
     /// Committed reference director a1 and tangent of each edge.
     const std::vector<Vec3>& committed_reference_director() const { return director_; }
     const std::vector<Vec3>& committed_tangent() const { return tangent_; }
+    /// Cross-section and material (joints take their stiffness and twist inertia from them).
+    const CrossSection& section() const { return section_; }
+    const RodMaterial& material() const { return material_; }
+    /// Rest length |e_bar| of edge e (m).
+    double rest_length(Index edge) const { return stretching_[static_cast<std::size_t>(edge)].rest_length; }
+    /// Global DOFs of node i (x, y, z) and of the twist of edge e (valid after bind()).
+    const std::array<Index, 3>& node_global_dofs(Index node) const { return node_dofs_[static_cast<std::size_t>(node)]; }
+    Index twist_global_dof(Index edge) const { return edge_dof_[static_cast<std::size_t>(edge)]; }
     /// \brief Current reference directors a1 of every edge at the global configuration q
     /// (time-parallel transported from the committed ones), for output and tests.
     std::vector<Vec3> reference_directors(const VectorX& q) const;

@@ -2,6 +2,8 @@
 // validated Parameters into a RodDescription (the element itself never sees Parameters).
 #include "discrete_rod.hpp"
 #include "rod_geometry.hpp"
+#include "rod_joint.hpp"
+#include "rod_shell_joint.hpp"
 
 #include "soma/soma.hpp"
 
@@ -153,8 +155,73 @@ std::unique_ptr<soma::Element> make_discrete_rod(const Parameters& p) {
     }
 }
 
+ParameterSchema rod_joint_schema() {
+    ParameterSchema s(
+        "rod_joint",
+        "Bending and twisting across a junction of discrete rods (rod networks, digest 000 §2.5). The listed "
+        "nodes must also be merged by `shared_nodes` (the joint checks it). One bend-twist spring couples every "
+        "pair of rod edges at the node that belong to different rods (or to different ends of one rod closing a "
+        "loop), with the orientation rule of §2.5; stiffness: the series (length-weighted harmonic) mean of the "
+        "two rods' EI1, EI2, GJ; natural curvature and twist from the initial geometry (the initial network is "
+        "stress-free). Owns no DOFs and no mass. Without it a shared node is a ball joint.");
+    s.string_list("elements", "names of the discrete_rod elements meeting at the junction (at least 2)").require();
+    s.integer_list("nodes", "junction node of each rod, in the same order (negative counts from the end)").require();
+    s.boolean("symmetric_jacobian",
+              "assemble the symmetric part of the spring Hessians (as discrete_rod's option of the same name)")
+        .fallback(true);
+    return s;
+}
+
+ParameterSchema rod_shell_joint_schema() {
+    ParameterSchema s(
+        "rod_shell_joint",
+        "A rod end clamped into a shell (digest 000 §2.8): the rod node and the shell node must also be merged "
+        "by `shared_nodes` (the joint checks it). Every shell edge of the triangles around the node becomes "
+        "rod-like: the joint owns its twist angle (DOF group `edges`, component twist, initial 0, twist inertia "
+        "rho (I1 + I2) l with the rod's density and section) and couples every pair of rod-like edges meeting "
+        "at a node with a bend-twist spring of the rod's EI1, EI2, GJ (as the reference code), natural shape = "
+        "initial geometry. Without it the shared node is a ball joint.");
+    s.string("rod", "name of the discrete_rod").require();
+    s.integer("rod_node", "rod node at the joint (negative counts from the end)").fallback(-1L);
+    s.string("shell", "name of the hinge_shell or midedge_shell element").require();
+    s.integer("shell_node", "shell node at the joint (negative counts from the end)").require();
+    s.integer("edge_slots",
+              "twist DOFs reserved for the shell edges around the node (DOFs are numbered before the joint sees "
+              "the mesh): at least the number of edges of the triangles around shell_node (the joint says how "
+              "many when it is too small); unused slots are decoupled DOFs held at 0")
+        .fallback(24L)
+        .min_value(1);
+    s.boolean("symmetric_jacobian", "assemble the symmetric part of the spring Hessians").fallback(true);
+    return s;
+}
+
+soma::rod::JointErrorReporter reporter(const Parameters& p) {
+    return [p](const std::string& key, const std::string& message) { p.fail(key, message); };
+}
+
+std::unique_ptr<soma::Element> make_rod_joint(const Parameters& p) {
+    RodJointDescription d;
+    d.elements = p.string_list("elements");
+    d.nodes = p.integer_list("nodes");
+    d.symmetric_jacobian = p.boolean("symmetric_jacobian");
+    return std::make_unique<RodJoint>(std::move(d), reporter(p));
+}
+
+std::unique_ptr<soma::Element> make_rod_shell_joint(const Parameters& p) {
+    RodShellJointDescription d;
+    d.rod = p.string("rod");
+    d.rod_node = p.integer("rod_node");
+    d.shell = p.string("shell");
+    d.shell_node = p.integer("shell_node");
+    d.edge_slots = static_cast<soma::Index>(p.integer("edge_slots"));
+    d.symmetric_jacobian = p.boolean("symmetric_jacobian");
+    return std::make_unique<RodShellJoint>(std::move(d), reporter(p));
+}
+
 }  // namespace
 
 SOMA_PLUGIN("discrete_rod") {
     registry.add_element(discrete_rod_schema(), make_discrete_rod);
+    registry.add_element(rod_joint_schema(), make_rod_joint);
+    registry.add_element(rod_shell_joint_schema(), make_rod_shell_joint);
 }

@@ -31,7 +31,7 @@
 /// (potential energy 0).
 
 #include "point_selection.hpp"
-#include "settings_errors.hpp"
+#include "soma/settings_errors.hpp"
 
 #include "soma/force.hpp"
 

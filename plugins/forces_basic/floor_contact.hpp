@@ -28,7 +28,7 @@
 /// Points shared by two elements touch the floor once (largest radius).
 
 #include "point_selection.hpp"
-#include "settings_errors.hpp"
+#include "soma/settings_errors.hpp"
 
 #include "soma/force.hpp"
 

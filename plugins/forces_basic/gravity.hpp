@@ -9,7 +9,7 @@
 /// -load_factor Σ f_i·x_i. The Jacobian is zero.
 
 #include "point_selection.hpp"
-#include "settings_errors.hpp"
+#include "soma/settings_errors.hpp"
 
 #include "soma/force.hpp"
 

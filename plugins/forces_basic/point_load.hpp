@@ -8,7 +8,7 @@
 /// Nodes are point indices of the element's Geometry (its "nodes"); a negative index counts
 /// from the end (-1 is the last point).
 
-#include "settings_errors.hpp"
+#include "soma/settings_errors.hpp"
 
 #include "soma/force.hpp"
 

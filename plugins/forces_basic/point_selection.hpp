@@ -3,7 +3,7 @@
 /// \brief The elements a force acts on (by scene name) and their points, copied into a flat
 /// array at bind() so that evaluation touches no element and allocates nothing.
 
-#include "settings_errors.hpp"
+#include "soma/settings_errors.hpp"
 
 #include "soma/element.hpp"
 #include "soma/scene_view.hpp"

@@ -16,7 +16,7 @@
 /// user asked for drag on it and would get none.
 
 #include "point_selection.hpp"
-#include "settings_errors.hpp"
+#include "soma/settings_errors.hpp"
 
 #include "soma/force.hpp"
 
