@@ -15,6 +15,7 @@
 ///
 /// Local DOFs of one spring: [x_0 (3), x_1 (3)] with e = x_1 - x_0.
 
+#include "soma/springs/stretching_spring.hpp"
 #include "soma/types.hpp"
 
 namespace soma::shells {
@@ -34,29 +35,17 @@ enum class StretchingMode {
 double shell_stretching_stiffness(StretchingMode mode, double youngs_modulus, double poisson_ratio,
                                   double thickness, double rest_length);
 
-/// Rest length and axial stiffness of one edge spring.
-struct EdgeSpring {
-    double rest_length = 1.0;  ///< l_bar (m)
-    double stiffness = 0.0;    ///< k_s (N)
-};
-
-/// \brief Energy 1/2 k_s (|e|/l_bar - 1)^2 l_bar of the edge x0 -> x1 (J).
-double edge_spring_energy(const EdgeSpring& spring, const Vec3& x0, const Vec3& x1);
-
-/// \brief Energy and gradient [dE/dx0, dE/dx1] (no Hessian; the same gradient bit for bit as
-/// edge_spring_energy_gradient_hessian).
-double edge_spring_energy_gradient(const EdgeSpring& spring, const Vec3& x0, const Vec3& x1,
-                                   VecN<6>& gradient);
-
-/// \brief Energy, gradient and Hessian (digest 000 §2.1):
-///
-///     dE/dx1 = -dE/dx0 = k_s eps t_hat,
-///     d2E/dxa dxb = +-K,  K = k_s [ (1/l_bar - 1/|e|) I + e e^T / |e|^3 ]
-///
-/// \param[out] gradient 6-vector [dE/dx0, dE/dx1]
-/// \param[out] hessian  6x6, symmetric
-/// \return the energy
-double edge_spring_energy_gradient_hessian(const EdgeSpring& spring, const Vec3& x0,
-                                           const Vec3& x1, VecN<6>& gradient, MatN<6>& hessian);
+/// Edge springs are the SDK's stretching spring (digest 000 §2.1), shared with rod edges.
+using EdgeSpring = springs::StretchingSpring;
+inline double edge_spring_energy(const EdgeSpring& s, const Vec3& x0, const Vec3& x1) {
+    return springs::stretching_energy(s, x0, x1);
+}
+inline double edge_spring_energy_gradient(const EdgeSpring& s, const Vec3& x0, const Vec3& x1, VecN<6>& g) {
+    return springs::stretching_energy_gradient(s, x0, x1, g);
+}
+inline double edge_spring_energy_gradient_hessian(const EdgeSpring& s, const Vec3& x0, const Vec3& x1, VecN<6>& g,
+                                                  MatN<6>& H) {
+    return springs::stretching_energy_gradient_hessian(s, x0, x1, g, H);
+}
 
 }  // namespace soma::shells
