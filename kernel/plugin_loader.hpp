@@ -3,7 +3,7 @@
 /// \brief Loads plugin libraries with Boost.DLL and runs their registration entry points.
 ///
 /// Order of checks for each library: it loads (dlopen error otherwise); it defines the data
-/// symbol `soma_plugin_info`; its api_version equals the kernel's (read before any plugin code
+/// symbol `soma_plugin_info`; its api_version equals the kernel's (read before any plugin function
 /// runs); it defines `soma_register_plugin`; registration succeeds (no duplicate type names).
 /// Libraries are never unloaded: they live until the process exits.
 

@@ -3,8 +3,9 @@
 /// \brief Plugin ABI: the version data symbol, the registration entry point and export macros.
 ///
 /// Every plugin library defines exactly two exported symbols:
-///   - `soma_plugin_info`: a plain data object (PluginInfo) the loader reads *before* running any
-///     plugin code, to refuse a library built against another SDK version;
+///   - `soma_plugin_info`: a plain data object (PluginInfo) the loader reads *before* calling any
+///     plugin function, to refuse a library built against another SDK version (keep static
+///     initialisers out of plugins: the dynamic loader runs them when it loads the library);
 ///   - `soma_register_plugin(soma::Registry&)`: registers the library's types explicitly (no
 ///     static registration objects: linkers drop them).
 /// Use SOMA_PLUGIN(name) once per library to define both.
