@@ -2,7 +2,7 @@
 // hinge_shell through mesh_parameters.hpp) and the factory building a MidedgeShellDescription.
 #include "midedge_registration.hpp"
 
-#include "mesh_parameters.hpp"
+#include "shell_parameters.hpp"
 #include "midedge_shell.hpp"
 
 #include "soma/element.hpp"
@@ -12,20 +12,6 @@
 
 namespace soma::shells {
 namespace {
-
-ParameterSchema midedge_material_schema() {
-    ParameterSchema s("material", "Linear elastic isotropic shell material.");
-    s.real("density", "mass density rho").unit("kg/m^3").require().positive();
-    s.real("youngs_modulus", "Young's modulus E").unit("Pa").require().positive();
-    s.real("poisson_ratio",
-           "Poisson ratio nu, in the bending stiffness k_b = E h^3/(24 (1 - nu^2)) and the energy's "
-           "(1 - nu) Tr(dLambda^2) + nu (Tr dLambda)^2 split, and in the stretching stiffness "
-           "2 E h l_bar/(1 - nu^2). nu = 0.5 lets a plate strip bend like a beam (anticlastic "
-           "curvature free, digest 000 §2.7, §7.5)")
-        .fallback(0.3)
-        .range(0.0, 0.5);
-    return s;
-}
 
 ParameterSchema midedge_shell_schema() {
     ParameterSchema s(
@@ -42,35 +28,18 @@ ParameterSchema midedge_shell_schema() {
         "`nodes` (x, y, z per node) and group `edges` (component `xi`, one per mesh edge, numbered in "
         "order of first appearance walking the triangles). A clamp fixes the nodes AND the xi of the "
         "edges inside it (their mid-edge normals cannot rotate).");
-    add_mesh_parameter(s, "mesh");
-    s.real("thickness", "shell thickness h").unit("m").require().positive();
-    s.map("material", "material constants", midedge_material_schema()).require();
-    s.vec3("initial_velocity", "initial velocity of every node").unit("m/s").fallback(soma::Vec3(0.0, 0.0, 0.0));
+    add_shell_parameters(s, "Poisson ratio nu, in the bending stiffness k_b = E h^3/(24 (1 - nu^2)) and the energy's "
+           "(1 - nu) Tr(dLambda^2) + nu (Tr dLambda)^2 split, and in the stretching stiffness "
+           "2 E h l_bar/(1 - nu^2). nu = 0.5 lets a plate strip bend like a beam (anticlastic "
+           "curvature free, digest 000 §2.7, §7.5)");
     return s;
 }
 
-std::unique_ptr<soma::Element> make_midedge_shell(const Parameters& p) {
-    MidedgeShellDescription d;
-    d.mesh = mesh_from_parameters(p, "mesh");
-    d.thickness = p.real("thickness");
-    const Parameters m = p.block("material");
-    d.material.density = m.real("density");
-    d.material.youngs_modulus = m.real("youngs_modulus");
-    d.material.poisson_ratio = m.real("poisson_ratio");
-    d.initial_velocity = p.vec3("initial_velocity");
-    try {
-        return std::make_unique<MidedgeShell>(std::move(d));
-    } catch (const MeshError& error) {
-        p.fail("mesh", error.what());
-    } catch (const std::invalid_argument& error) {
-        p.fail("", error.what());
-    }
-}
 
 }  // namespace
 
 void register_midedge_shell(soma::Registry& registry) {
-    registry.add_element(midedge_shell_schema(), make_midedge_shell);
+    registry.add_element(midedge_shell_schema(), make_shell<MidedgeShell, MidedgeShellDescription>);
 }
 
 }  // namespace soma::shells

@@ -1,14 +1,12 @@
 // Registration of the shell elements: `hinge_shell` (here) and `midedge_shell`
-// (midedge_registration.cpp, when present). The factories translate validated Parameters into
+// (midedge_registration.cpp). The factories translate validated Parameters into
 // plain description structs; the elements never see Parameters.
 #include "hinge_shell.hpp"
 #include "mesh_parameters.hpp"
 #include "triangle_mesh.hpp"
 
-#if __has_include("midedge_registration.hpp")
 #include "midedge_registration.hpp"
-#define SOMA_SHELLS_HAVE_MIDEDGE 1
-#endif
+#include "shell_parameters.hpp"
 
 #include "soma/soma.hpp"
 
@@ -20,18 +18,6 @@ namespace {
 using soma::ParameterSchema;
 using soma::Parameters;
 using namespace soma::shells;
-
-ParameterSchema material_schema() {
-    ParameterSchema s("material", "Linear elastic isotropic shell material.");
-    s.real("density", "mass density rho").unit("kg/m^3").require().positive();
-    s.real("youngs_modulus", "Young's modulus E").unit("Pa").require().positive();
-    s.real("poisson_ratio",
-           "Poisson ratio nu. Not used by the hinge model (digest 000 §2.6: no nu in its stretching or "
-           "bending stiffness); accepted so the same material block works for midedge_shell")
-        .fallback(0.3)
-        .range(0.0, 0.5);
-    return s;
-}
 
 ParameterSchema hinge_shell_schema() {
     ParameterSchema s(
@@ -47,10 +33,8 @@ ParameterSchema hinge_shell_schema() {
         "orientation). Natural hinge angles are those of the initial mesh (stress-free). Lumped mass "
         "rho h A/3 per triangle corner. DOFs: group `nodes` (x, y, z per node). Actuation channel "
         "`natural_hinge_angle`: one item per hinge, component `phi` (rad).");
-    add_mesh_parameter(s, "mesh");
-    s.real("thickness", "shell thickness h").unit("m").require().positive();
-    s.map("material", "material constants", material_schema()).require();
-    s.vec3("initial_velocity", "initial velocity of every node").unit("m/s").fallback(soma::Vec3(0.0, 0.0, 0.0));
+    add_shell_parameters(s, "Poisson ratio nu. Not used by the hinge model (digest 000 §2.6: no nu in its stretching "
+                            "or bending stiffness); accepted so the same material block works for midedge_shell");
     return s;
 }
 
@@ -59,30 +43,10 @@ ParameterSchema hinge_shell_schema() {
 
 namespace {
 
-std::unique_ptr<soma::Element> make_hinge_shell(const Parameters& p) {
-    HingeShellDescription d;
-    d.mesh = mesh_from_parameters(p, "mesh");
-    d.thickness = p.real("thickness");
-    const Parameters m = p.block("material");
-    d.material.density = m.real("density");
-    d.material.youngs_modulus = m.real("youngs_modulus");
-    d.material.poisson_ratio = m.real("poisson_ratio");
-    d.initial_velocity = p.vec3("initial_velocity");
-    try {
-        return std::make_unique<HingeShell>(std::move(d));
-    } catch (const MeshError& error) {
-        p.fail("mesh", error.what());
-    } catch (const std::invalid_argument& error) {
-        p.fail("", error.what());
-    }
-}
 
 }  // namespace
 
 SOMA_PLUGIN("shells") {
-    registry.add_element(hinge_shell_schema(), make_hinge_shell);
-#ifdef SOMA_SHELLS_HAVE_MIDEDGE
-    using namespace soma::shells;  // wherever midedge_registration.hpp declares it
+    registry.add_element(hinge_shell_schema(), make_shell<HingeShell, HingeShellDescription>);
     register_midedge_shell(registry);
-#endif
 }
