@@ -72,7 +72,9 @@ ActuationController::ActuationController(ActuationSettings settings, SettingsErr
             errors_.fail("box", "needs finite bounds with min <= max in every coordinate, got min " + format_point(b.min) +
                                     " and max " + format_point(b.max));
     }
-    if (settings_.items && settings_.items->empty() && !settings_.box)
+    if (settings_.plane && (!settings_.plane->normal.allFinite() || settings_.plane->normal.norm() == 0.0))
+        errors_.fail("plane.normal", "the normal must be finite and not zero");
+    if (settings_.items && settings_.items->empty() && !settings_.box && !settings_.plane)
         errors_.fail("items", "the list is empty: it would select no item (leave `items` out to select them all)");
 }
 
@@ -105,7 +107,7 @@ void ActuationController::bind_to(Element& element, double initial_time) {
         errors_.fail("table.file", "channel '" + channel.name + "' has " + component_text + ", but the table has " +
                                        std::to_string(table_->columns()) + " value columns after the time column");
 
-    // Selection: items ∪ box, or every item.
+    // Selection: items ∪ box ∪ plane, or every item.
     const Index count = channel.count;
     std::vector<char> chosen(static_cast<std::size_t>(count), 0);
     if (settings_.items)
@@ -129,7 +131,18 @@ void ActuationController::bind_to(Element& element, double initial_time) {
             errors_.fail("box", "selects no item of channel '" + channel.name + "' of element '" + element.name() +
                                     "' (items are selected by their actuation point, e.g. a rod spring's center node)");
     }
-    if (!settings_.items && !settings_.box) std::fill(chosen.begin(), chosen.end(), 1);
+    if (settings_.plane) {
+        const Vec3 unit = settings_.plane->normal.normalized();
+        Index on = 0;
+        for (Index k = 0; k < count; ++k)
+            if (std::abs((element.actuation_point(channel.name, k) - settings_.plane->point).dot(unit)) <=
+                settings_.plane->tolerance)
+                chosen[static_cast<std::size_t>(k)] = 1, ++on;
+        if (on == 0)
+            errors_.fail("plane", "selects no item of channel '" + channel.name + "' of element '" + element.name() +
+                                      "' (tolerance " + std::to_string(settings_.plane->tolerance) + " m)");
+    }
+    if (!settings_.items && !settings_.box && !settings_.plane) std::fill(chosen.begin(), chosen.end(), 1);
     items_.clear();
     for (Index k = 0; k < count; ++k)
         if (chosen[static_cast<std::size_t>(k)]) items_.push_back(Item{k, 0.0, 0.0, element.actuation_point(channel.name, k)});

@@ -15,8 +15,9 @@
 ///    components, the same values for every selected item, linearly interpolated in t and held
 ///    at the first/last row outside the table's time range.
 ///
-/// Item selection: `items` (negative indices count from the end) and `box` (items whose
-/// actuation point lies in the axis-aligned box, bounds included) select their UNION, as the
+/// Item selection: `items` (negative indices count from the end), `box` (items whose
+/// actuation point lies in the axis-aligned box, bounds included) and `plane` (items whose
+/// actuation point lies within `tolerance` of a plane) select their UNION, as the
 /// kernel's node selections (fixed/prescribed nodes: indices, box, plane) do; with neither,
 /// every item of the channel. Selected items are processed in ascending item index. A box that
 /// selects nothing is an error (a typo in its bounds would otherwise silently drive nothing).
@@ -49,12 +50,20 @@ struct SelectionBox {
     Vec3 max = Vec3::Zero();
 };
 
+/// A plane and a distance tolerance.
+struct SelectionPlane {
+    Vec3 point = Vec3::Zero();
+    Vec3 normal = Vec3::UnitZ();  ///< need not be unit length; must not be zero
+    double tolerance = 1e-9;       ///< m
+};
+
 /// The settings of an `actuation` controller (the scene block, registration.cpp).
 struct ActuationSettings {
     std::string element;                     ///< the element's scene name
     std::string channel;                     ///< one of the element's actuation_channels()
     std::optional<std::vector<long>> items;  ///< item indices (negative from the end)
     std::optional<SelectionBox> box;         ///< items whose actuation point lies inside
+    std::optional<SelectionPlane> plane;     ///< items whose actuation point lies on the plane
     std::optional<std::vector<std::string>> values;  ///< one expression per component
     std::optional<std::string> table_file;   ///< CSV path (already resolved)
 };

@@ -26,6 +26,10 @@ ParameterSchema actuation_schema() {
     ParameterSchema box("box", "Items whose actuation point (initial position) lies in an axis-aligned box, bounds included.");
     box.vec3("min", "lower corner").unit("m").require();
     box.vec3("max", "upper corner").unit("m").require();
+    ParameterSchema plane("plane", "Items whose actuation point (initial position) lies on a plane.");
+    plane.vec3("point", "a point of the plane").unit("m").require();
+    plane.vec3("normal", "the plane's normal (need not be unit length)").require();
+    plane.real("tolerance", "largest distance from the plane").unit("m").fallback(1e-9).non_negative();
     ParameterSchema table("table",
                           "Values from a CSV file: first column t (s), then one column per channel component; "
                           "commas and/or whitespace separate fields, '#' starts a comment, an optional first "
@@ -45,15 +49,16 @@ ParameterSchema actuation_schema() {
         "of selected items; s = j/(n-1) (0..1 along the selection; 0 if n = 1); x, y, z, the item's actuation "
         "point (m; a rod spring's center node, initial position). Constants _pi, _e; functions sin, cos, tan, "
         "asin, acos, atan, sinh, ..., exp, log, sqrt, abs, sign, rint, min, max, sum, avg, and `a ? b : c`. "
-        "Items: the union of `items` and `box`; every item when neither is given.");
+        "Items: the union of `items`, `box` and `plane`; every item when none is given.");
     s.string("element", "name of the element driven").require();
     s.string("channel", "actuation channel of that element: discrete_rod has natural_curvature (kappa1, kappa2) "
                         "and natural_twist (tau), one item per bend-twist spring; an unknown name is reported with "
                         "the element's channels")
         .require();
     s.integer_list("items", "item indices to drive; negative indices count from the end (-1: last item). Default: "
-                            "every item (or only the box's, when `box` is given)");
+                            "every item (or only the box's / plane's, when given)");
     s.map("box", "also drive the items whose actuation point lies in this box (union with `items`)", std::move(box));
+    s.map("plane", "also drive the items whose actuation point lies on this plane (union)", std::move(plane));
     s.string_list("values", "one muparser expression per channel component, in the channel's unit, e.g. for "
                             "natural_curvature: [\"-31.4*min(t, 1)\", \"0\"]");
     s.map("table", "a CSV table (t, then one column per component) instead of `values`: the same values for "
@@ -73,6 +78,10 @@ SOMA_PLUGIN("actuation") {
         if (p.has("box")) {
             const Parameters box = p.block("box");
             s.box = SelectionBox{box.vec3("min"), box.vec3("max")};
+        }
+        if (p.has("plane")) {
+            const Parameters plane = p.block("plane");
+            s.plane = SelectionPlane{plane.vec3("point"), plane.vec3("normal"), plane.real("tolerance")};
         }
         if (p.has("values")) s.values = p.string_list("values");
         if (p.has("table")) s.table_file = p.block("table").path("file");

@@ -278,3 +278,26 @@ TEST_CASE("apply() allocates nothing", "[actuation][controller]") {
     CHECK(g_allocations == 0);
     CHECK(body.set_calls == 2 * 50 * 2 * 100 + 3 * 100);  // + bind, bind, first apply
 }
+
+TEST_CASE("selection: a plane selects the items whose actuation point lies on it", "[actuation][controller]") {
+    ActuatedDummy body("body", 10);
+    DummyScene scene({&body});
+    // The "bend" items sit at x = 0.1 k (see the dummy): the plane x = 0.3 holds item 3 only;
+    // with items [0] the union is {0, 3}.
+    ActuationSettings s = expressions({"i", "0"});
+    s.plane = SelectionPlane{Vec3(0.3, 0, 0), Vec3(2, 0, 0), 1e-9};
+    s.items = std::vector<long>{0};
+    ActuationController controller(s);
+    controller.bind(scene);
+    CHECK(controller.selected_items() == std::vector<Index>{0, 3});
+
+    ActuationSettings none = expressions({"i", "0"});
+    none.plane = SelectionPlane{Vec3(0.35, 0, 0), Vec3(1, 0, 0), 1e-9};
+    ActuationController empty(none);
+    CHECK_THROWS_WITH(empty.bind(scene), Catch::Matchers::Contains("plane") &&
+                                             Catch::Matchers::Contains("selects no item"));
+    ActuationSettings zero = expressions({"i", "0"});
+    zero.plane = SelectionPlane{Vec3(0.3, 0, 0), Vec3(0, 0, 0), 1e-9};
+    CHECK_THROWS_WITH(ActuationController(zero), Catch::Matchers::Contains("plane.normal") &&
+                                                     Catch::Matchers::Contains("not zero"));
+}
