@@ -10,6 +10,9 @@ function(soma_add_plugin name)
   target_link_libraries(soma_${name}_core PUBLIC soma_kernel ${P_LIBS})
   add_library(soma_${name} MODULE ${P_REGISTRATION})
   target_link_libraries(soma_${name} PRIVATE soma_${name}_core)
+  # A symbol left undefined (e.g. an Eigen template declared but not instantiated) must fail the
+  # link, not the plugin's load at run time.
+  target_link_options(soma_${name} PRIVATE "LINKER:--no-undefined")
   set_target_properties(soma_${name} PROPERTIES
     PREFIX "lib" LIBRARY_OUTPUT_DIRECTORY "${SOMA_PLUGIN_OUTPUT_DIR}"
     INSTALL_RPATH "$ORIGIN/../..")

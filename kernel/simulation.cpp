@@ -209,7 +209,7 @@ void Simulation::build_solver_and_integrator(const Parameters& root, const TypeR
         for (const Contributor* c : contributors_)
             if (!c->symmetric_jacobian())
                 notes_.push_back(fmt::format(
-                    "'{}' makes the Jacobian unsymmetric (friction), but linear solver '{}' reads only one triangle: "
+                    "'{}' makes the Jacobian unsymmetric, but linear solver '{}' reads only one triangle: "
                     "Newton then takes quasi-Newton steps and may need more iterations; choose eigen_lu (or petsc "
                     "with ksp_type gmres and pc_type ilu) for exact Newton steps",
                     c->name(), solver_block.type_name()));

@@ -47,13 +47,15 @@ ParameterSchema actuation_schema() {
         "`table` (exactly one of the two). Expression variables: t (s); i, the item's index in the channel (a "
         "rod's spring k sits at node k+1); j, its position in the selection (0..n-1, ascending i); n, the number "
         "of selected items; s = j/(n-1) (0..1 along the selection; 0 if n = 1); x, y, z, the item's actuation "
-        "point (m; a rod spring's center node, initial position). Constants _pi, _e; functions sin, cos, tan, "
+        "point (m, in the initial configuration: a rod spring's center node, a shell hinge's edge midpoint). Constants _pi, _e; functions sin, cos, tan, "
         "asin, acos, atan, sinh, ..., exp, log, sqrt, abs, sign, rint, min, max, sum, avg, and `a ? b : c`. "
         "Items: the union of `items`, `box` and `plane`; every item when none is given.");
     s.string("element", "name of the element driven").require();
     s.string("channel", "actuation channel of that element: discrete_rod has natural_curvature (kappa1, kappa2) "
-                        "and natural_twist (tau), one item per bend-twist spring; an unknown name is reported with "
-                        "the element's channels")
+                        "and natural_twist (tau), one item per bend-twist spring (actuation point: the spring's "
+                        "center node); hinge_shell has natural_hinge_angle (phi, rad, in (-pi, pi)), one item per "
+                        "hinge (actuation point: the hinge edge's midpoint); an unknown name is reported with the "
+                        "element's channels")
         .require();
     s.integer_list("items", "item indices to drive; negative indices count from the end (-1: last item). Default: "
                             "every item (or only the box's / plane's, when given)");

@@ -180,7 +180,9 @@ ParameterSchema rod_shell_joint_schema() {
         "rod-like: the joint owns its twist angle (DOF group `edges`, component twist, initial 0, twist inertia "
         "rho (I1 + I2) l with the rod's density and section) and couples every pair of rod-like edges meeting "
         "at a node with a bend-twist spring of the rod's EI1, EI2, GJ (as the reference code), natural shape = "
-        "initial geometry. Without it the shared node is a ball joint.");
+        "initial geometry. Without it the shared node is a ball joint. Two joints on the same shell must not "
+        "share a triangle edge around their nodes (each would own its own twist of that edge and double the "
+        "springs at shared vertices): keep joint nodes at least two edges apart.");
     s.string("rod", "name of the discrete_rod").require();
     s.integer("rod_node", "rod node at the joint (negative counts from the end)").fallback(-1L);
     s.string("shell", "name of the hinge_shell or midedge_shell element").require();

@@ -212,6 +212,11 @@ double HingeShell::actuation(const std::string& channel, Index item, int compone
 
 void HingeShell::set_actuation(const std::string& channel, Index item, int component, double value) {
     check_channel(channel, item, component);
+    // The hinge angle is measured in (-pi, pi] (digest 000 §2.6, a signed angle between face
+    // normals): a natural angle outside it could never be reached and would make the energy jump.
+    if (!(std::abs(value) < 3.14159265358979323846))
+        throw std::domain_error("natural_hinge_angle " + std::to_string(value) + " of hinge " + std::to_string(item) +
+                                " is outside (-pi, pi): hinge angles are signed angles between face normals");
     hinge_springs_[static_cast<std::size_t>(item)].natural_angle = value;
 }
 

@@ -2,6 +2,8 @@
 // near-equilateral meshes (digest §7.3 hexagonal canopy, §7.5 equilateral plate mesh).
 #include "mesh_input.hpp"
 
+#include <Eigen/Geometry>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -113,7 +115,22 @@ TriangleMesh parse_obj(std::istream& input, const std::string& name) {
             }
             if (corners.size() < 3)
                 throw MeshInputError(name, line_no, "a face needs at least 3 vertices, got " + std::to_string(corners.size()));
-            // Fan triangulation from the first corner (convex planar polygons).
+            // Fan triangulation from the first corner, for convex polygons: every fan triangle
+            // must face the polygon's own (Newell) normal, otherwise the fan folds over itself.
+            if (corners.size() > 3) {
+                Vec3 newell = Vec3::Zero();
+                for (std::size_t k = 0; k < corners.size(); ++k)
+                    newell += mesh.positions[static_cast<std::size_t>(corners[k])].cross(
+                        mesh.positions[static_cast<std::size_t>(corners[(k + 1) % corners.size()])]);
+                for (std::size_t k = 1; k + 1 < corners.size(); ++k) {
+                    const Vec3& a = mesh.positions[static_cast<std::size_t>(corners[0])];
+                    const Vec3 normal = (mesh.positions[static_cast<std::size_t>(corners[k])] - a)
+                                            .cross(mesh.positions[static_cast<std::size_t>(corners[k + 1])] - a);
+                    if (!(normal.dot(newell) > 0.0))
+                        throw MeshInputError(name, line_no,
+                                             "the face is not convex (or not planar): split it into triangles");
+                }
+            }
             for (std::size_t k = 1; k + 1 < corners.size(); ++k)
                 mesh.triangles.push_back({corners[0], corners[k], corners[k + 1]});
         } else if (keyword == "l" || keyword == "p") {

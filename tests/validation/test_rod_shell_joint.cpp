@@ -21,9 +21,9 @@
 //    the plate (45 Hz) and the pendulum (omega = sqrt(F l/I) = 155 rad/s) to rest.
 //    Measured (Release build): beam estimate 0.0277 rad / 5.54e-4 m; with the joint edge
 //    deflection 6.42e-4 m (1.16x), joint slope 0.0308 rad (1.11x), rod chord angle 0.0316 rad
-//    (2.6% above the plate slope), tip moved 9.0e-4 m; without it edge deflection 4.3e-6 m and
-//    slope 1.5e-4 rad (< 1% of the jointed ones: the in-plane pull's residual), rod angle 1.573 rad,
-//    tip moved 0.02832 m (l sqrt(2) = 0.02828).
+//    (2.6% above the plate slope), tip moved 9.0e-4 m; without it edge deflection 1.2e-8 m and
+//    slope 4e-7 rad (the in-plane pull's residual), rod angle 1.5708 rad, tip moved 0.0282845 m
+//    (l sqrt(2) = 0.0282843).
 // 2. A straight rod split in two at a shared node with a rod_joint deflects under gravity exactly
 //    as the unsplit rod (statics).
 #include "scene_runner.hpp"

@@ -204,6 +204,11 @@ TEST_CASE("hinge_shell: natural_hinge_angle actuation channel", "[hinge_shell][a
     CHECK(f.shell.actuation_point("natural_hinge_angle", 0).isApprox(Vec3(0.5, 0, 0)));
     CHECK_THROWS_AS(f.shell.actuation("natural_curvature", 0, 0), std::out_of_range);
     CHECK_THROWS_AS(f.shell.set_actuation("natural_hinge_angle", 1, 0, 0.1), std::out_of_range);
+    // Hinge angles live in (-pi, pi]: a natural angle outside could never be reached.
+    CHECK_THROWS_AS(f.shell.set_actuation("natural_hinge_angle", 0, 0, 3.2), std::domain_error);
+    CHECK_THROWS_AS(f.shell.set_actuation("natural_hinge_angle", 0, 0, -3.2), std::domain_error);
+    f.shell.set_actuation("natural_hinge_angle", 0, 0, 3.1);
+    CHECK(f.shell.actuation("natural_hinge_angle", 0, 0) == 3.1);
 
     const double phi_bar = 0.6;
     f.shell.set_actuation("natural_hinge_angle", 0, 0, phi_bar);

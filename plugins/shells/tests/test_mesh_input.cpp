@@ -79,6 +79,9 @@ TEST_CASE("OBJ reader: errors name the file and line", "[mesh][input]") {
     CHECK_THROWS_WITH(obj("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 0 1 2\n"), Catch::StartsWith("test.obj:4: '0' is not a vertex index"));
     CHECK_THROWS_WITH(obj("v 0 0 0\nv 1 0 0\nl 1 2\n"), Catch::StartsWith("test.obj:3: 'l'") && Catch::Contains("discrete_rod"));
     CHECK_THROWS_WITH(obj("v 0 0 0\n"), Catch::StartsWith("test.obj:0: no faces"));
+    // A non-convex quad: its fan from corner 1 folds over itself (one triangle faces -z).
+    CHECK_THROWS_WITH(obj("v 0 0 0\nv 2 0 0\nv 1 0.2 0\nv 1 2 0\nf 1 3 2 4\n"),
+                      Catch::StartsWith("test.obj:5: the face is not convex"));
 }
 
 TEST_CASE("text geometry reader: *Nodes / *Edges / *Triangles", "[mesh][input]") {
