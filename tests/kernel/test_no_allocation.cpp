@@ -115,7 +115,22 @@ struct Count {
     int iterations;
 };
 
-/// Allocations and Newton iterations of one step after a few warm-up steps.
+/// Allocations and Newton iterations of one step of a scene after a few warm-up steps.
+Count one_step_of(const std::string& text) {
+    Simulation sim(load_scene_text(text, "alloc.yaml"), registry());
+    for (int i = 0; i < 3; ++i) {
+        sim.begin_attempt();
+        REQUIRE(sim.integrator().step(sim, 1e-3).converged);
+    }
+    sim.begin_attempt();
+    const long before = allocations.load();
+    const StepReport report = sim.integrator().step(sim, 1e-3);
+    const long after = allocations.load();
+    REQUIRE(report.converged);
+    return {after - before, report.newton_iterations};
+}
+
+/// A rod with every basic force and a prescribed DOF.
 Count one_step(const std::string& integrator, const std::string& tolerance) {
     const std::string text =
         "simulation: {duration: 1.0}\n"
@@ -131,17 +146,35 @@ Count one_step(const std::string& integrator, const std::string& tolerance) {
         "  - {type: viscous_drag, viscosity: 0.1}\n"
         "  - {type: floor_contact, height: -0.01, stiffness: 100}\n"
         "  - {type: point_load, element: beam, nodes: [-1], force: [0, 1.0e-5, 0]}\n";
-    Simulation sim(load_scene_text(text, "alloc.yaml"), registry());
-    for (int i = 0; i < 3; ++i) {
-        sim.begin_attempt();
-        REQUIRE(sim.integrator().step(sim, 1e-3).converged);
-    }
-    sim.begin_attempt();
-    const long before = allocations.load();
-    const StepReport report = sim.integrator().step(sim, 1e-3);
-    const long after = allocations.load();
-    REQUIRE(report.converged);
-    return {after - before, report.newton_iterations};
+    return one_step_of(text);
+}
+
+/// A hinge-shell plate with a rod clamped into it (rod_shell_joint), aerodynamic drag, and an
+/// actuation controller on the hinges; or the same plate as a mid-edge shell without the joint.
+Count one_shell_step(const std::string& shell, const std::string& tolerance) {
+    const bool hinge = shell == "hinge_shell";
+    const std::string text =
+        "simulation: {duration: 1.0}\n"
+        "integrator: {type: implicit_euler, dt: 1.0e-3, newton: {absolute_tolerance: " + tolerance +
+        ", relative_tolerance: 0, line_search_start: 0}}\n"
+        "linear_solver: {type: test_dense_cholesky}\n"
+        "elements:\n"
+        "  - {name: plate, type: " + shell + ", thickness: 1.0e-3, material: {density: 1000, youngs_modulus: 1.0e7},\n"
+        "     mesh: {rectangle: {origin: [0, 0, 0], size: [0.05, 0.01732], edge_length: 0.005, rows: x}},\n"
+        "     fixed: {box: {min: [-1, -1, -1], max: [0.010000001, 1, 1]}}}\n"
+        "  - {name: rod, type: discrete_rod, geometry: {line: {from: [0.05, 0.00866, 0], to: [0.05, 0.00866, 0.02], "
+        "nodes: 6}},\n"
+        "     cross_section: {circle: {radius: 1.0e-3}}, material: {density: 1000, youngs_modulus: 1.0e7}}\n" +
+        std::string(hinge ? "  - {name: joint, type: rod_shell_joint, rod: rod, rod_node: 0, shell: plate, shell_node: 31}\n" : "") +
+        "shared_nodes: [{elements: [plate, rod], nodes: [31, 0]}]\n"
+        "forces:\n"
+        "  - {type: gravity}\n"
+        "  - {type: aerodynamic_drag, medium_density: 1000, drag_coefficient: 1.0, elements: [plate]}\n"
+        "  - {type: point_load, element: rod, nodes: [-1], force: [1.0e-3, 0, 0]}\n" +
+        std::string(hinge ? "controllers:\n  - {type: actuation, element: plate, channel: natural_hinge_angle, "
+                            "values: [\"0.1*sin(20*t)*s\"]}\n"
+                          : "");
+    return one_step_of(text);
 }
 
 }  // namespace
@@ -156,6 +189,18 @@ TEST_CASE("Newton iterations allocate nothing: kernel, assembly, rod and forces"
         REQUIRE(tight.iterations > loose.iterations);  // the comparison is meaningful
         // Per step, the integrator builds the next State (a few vectors): the same count
         // whatever the number of iterations, i.e. zero allocations per Newton iteration.
+        CHECK(tight.allocations == loose.allocations);
+    }
+}
+
+TEST_CASE("Newton iterations allocate nothing: shells, joints, drag and actuation", "[kernel][performance]") {
+    for (const std::string shell : {"hinge_shell", "midedge_shell"}) {
+        INFO(shell);
+        const Count loose = one_shell_step(shell, "1.0e-2");
+        const Count tight = one_shell_step(shell, "1.0e-9");
+        INFO("loose: " << loose.iterations << " iterations, " << loose.allocations << " allocations; tight: "
+                       << tight.iterations << " iterations, " << tight.allocations << " allocations");
+        REQUIRE(tight.iterations > loose.iterations);
         CHECK(tight.allocations == loose.allocations);
     }
 }
