@@ -14,6 +14,7 @@
 
 #include <Eigen/Dense>
 
+#include <algorithm>
 #include <span>
 #include <utility>
 #include <vector>
@@ -87,6 +88,25 @@ Eigen::MatrixXd finite_difference_jacobian(Function&& residual_of, const VectorX
         xm(j) = x(j);
     }
     return jacobian;
+}
+
+/// Central finite-difference gradient of a scalar function f(x) with step h.
+template <class Function>
+VectorX finite_difference_gradient(Function&& f, const VectorX& x, double h) {
+    VectorX gradient(x.size());
+    VectorX xp = x, xm = x;
+    for (Index i = 0; i < static_cast<Index>(x.size()); ++i) {
+        xp(i) = x(i) + h;
+        xm(i) = x(i) - h;
+        gradient(i) = (f(xp) - f(xm)) / (2.0 * h);
+        xp(i) = xm(i) = x(i);
+    }
+    return gradient;
+}
+
+/// max |analytic - numeric| / max |analytic|: the error relative to the largest entry.
+inline double max_relative_error(const Eigen::MatrixXd& analytic, const Eigen::MatrixXd& numeric) {
+    return (analytic - numeric).cwiseAbs().maxCoeff() / std::max(analytic.cwiseAbs().maxCoeff(), 1e-300);
 }
 
 }  // namespace soma::testing

@@ -32,7 +32,7 @@ constexpr double kStep = 1e-6;
 constexpr double kRelTol = 1e-6;
 
 double relative_error(const Eigen::MatrixXd& analytic, const Eigen::MatrixXd& numeric) {
-    return (analytic - numeric).cwiseAbs().maxCoeff() / std::max(analytic.cwiseAbs().maxCoeff(), 1e-300);
+    return soma::testing::max_relative_error(analytic, numeric);
 }
 
 RodMaterial soft_material() {

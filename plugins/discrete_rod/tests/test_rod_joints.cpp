@@ -33,7 +33,7 @@ constexpr double kStep = 1e-6;
 constexpr double kRelTol = 1e-6;
 
 double relative_error(const Eigen::MatrixXd& analytic, const Eigen::MatrixXd& numeric) {
-    return (analytic - numeric).cwiseAbs().maxCoeff() / std::max(analytic.cwiseAbs().maxCoeff(), 1e-300);
+    return soma::testing::max_relative_error(analytic, numeric);
 }
 
 RodDescription describe(std::vector<Vec3> x, bool symmetric = false, double radius = 0.02, double E = 1e5) {

@@ -10,6 +10,8 @@
 #include "rod_frames.hpp"
 #include "stretching_spring.hpp"
 
+#include "soma/testing/dense_assembly.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <limits>
@@ -28,19 +30,11 @@ constexpr double kStep = 1e-6;
 constexpr double kRelTol = 1e-6;
 
 double relative_error(const Eigen::MatrixXd& analytic, const Eigen::MatrixXd& numeric) {
-    return (analytic - numeric).cwiseAbs().maxCoeff() / std::max(analytic.cwiseAbs().maxCoeff(), 1e-300);
+    return soma::testing::max_relative_error(analytic, numeric);
 }
 
 Eigen::VectorXd fd_gradient(const std::function<double(const Eigen::VectorXd&)>& f, const Eigen::VectorXd& x) {
-    Eigen::VectorXd g(x.size());
-    Eigen::VectorXd xp = x, xm = x;
-    for (int i = 0; i < x.size(); ++i) {
-        xp(i) += kStep;
-        xm(i) -= kStep;
-        g(i) = (f(xp) - f(xm)) / (2.0 * kStep);
-        xp(i) = xm(i) = x(i);
-    }
-    return g;
+    return soma::testing::finite_difference_gradient(f, x, kStep);
 }
 
 /// H(i, j) = d g_i / d x_j by central differences of the analytic gradient.

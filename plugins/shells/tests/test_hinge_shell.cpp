@@ -29,7 +29,7 @@ constexpr double kStep = 1e-7;
 constexpr double kRelTol = 1e-6;
 
 double relative_error(const Eigen::MatrixXd& analytic, const Eigen::MatrixXd& numeric) {
-    return (analytic - numeric).cwiseAbs().maxCoeff() / std::max(analytic.cwiseAbs().maxCoeff(), 1e-300);
+    return soma::testing::max_relative_error(analytic, numeric);
 }
 
 std::vector<Index> identity_map(Index n) {
