@@ -126,22 +126,8 @@ void HingeShell::declare_pattern(PatternBuilder& pattern) {
 double HingeShell::evaluate(const VectorX& q, Assembly* assembly, double c_q) const {
     const bool want_hessian = assembly != nullptr && assembly->wants_jacobian() && c_q != 0.0;
     double energy = 0.0;
-    VecN<6> g6;
-    MatN<6> H6;
-    for (std::size_t e = 0; e < edge_springs_.size(); ++e) {
-        const Vec3 x0 = node_position(q, topology_.edges[e].nodes[0]);
-        const Vec3 x1 = node_position(q, topology_.edges[e].nodes[1]);
-        if (assembly == nullptr) {
-            energy += edge_spring_energy(edge_springs_[e], x0, x1);
-        } else if (want_hessian) {
-            energy += edge_spring_energy_gradient_hessian(edge_springs_[e], x0, x1, g6, H6);
-            assembly->add_residual(edge_stencil_[e], g6);
-            assembly->add_jacobian(edge_stencil_[e], H6, c_q);
-        } else {
-            energy += edge_spring_energy_gradient(edge_springs_[e], x0, x1, g6);
-            assembly->add_residual(edge_stencil_[e], g6);
-        }
-    }
+    energy += assemble_edge_springs(
+        edge_springs_, topology_.edges, edge_stencil_, [&](Index n) { return node_position(q, n); }, assembly, c_q);
     VecN<12> g12;
     MatN<12> H12;
     for (std::size_t h = 0; h < hinge_springs_.size(); ++h) {

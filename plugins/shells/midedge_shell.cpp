@@ -178,24 +178,9 @@ void MidedgeShell::declare_pattern(PatternBuilder& pattern) {
 double MidedgeShell::evaluate(const VectorX& q, Assembly* assembly, double c_q, int parts) const {
     const bool want_hessian = assembly != nullptr && assembly->wants_jacobian() && c_q != 0.0;
     double energy = 0.0;
-    if (parts & 1) {
-        VecN<6> g6;
-        MatN<6> H6;
-        for (std::size_t e = 0; e < springs_.size(); ++e) {
-            const Vec3 x0 = node_position(q, topology_.edges[e].nodes[0]);
-            const Vec3 x1 = node_position(q, topology_.edges[e].nodes[1]);
-            if (assembly == nullptr) {
-                energy += edge_spring_energy(springs_[e], x0, x1);
-            } else if (want_hessian) {
-                energy += edge_spring_energy_gradient_hessian(springs_[e], x0, x1, g6, H6);
-                assembly->add_residual(stretch_stencil_[e], g6);
-                assembly->add_jacobian(stretch_stencil_[e], H6, c_q);
-            } else {
-                energy += edge_spring_energy_gradient(springs_[e], x0, x1, g6);
-                assembly->add_residual(stretch_stencil_[e], g6);
-            }
-        }
-    }
+    if (parts & 1)
+        energy += assemble_edge_springs(
+            springs_, topology_.edges, stretch_stencil_, [&](Index n) { return node_position(q, n); }, assembly, c_q);
     if (parts & 2) {
         VecN<12> g12;
         MatN<12> H12;

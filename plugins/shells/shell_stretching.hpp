@@ -15,8 +15,13 @@
 ///
 /// Local DOFs of one spring: [x_0 (3), x_1 (3)] with e = x_1 - x_0.
 
+#include "triangle_mesh.hpp"
+
+#include "soma/assembly.hpp"
 #include "soma/springs/stretching_spring.hpp"
 #include "soma/types.hpp"
+
+#include <vector>
 
 namespace soma::shells {
 
@@ -46,6 +51,34 @@ inline double edge_spring_energy_gradient(const EdgeSpring& s, const Vec3& x0, c
 inline double edge_spring_energy_gradient_hessian(const EdgeSpring& s, const Vec3& x0, const Vec3& x1, VecN<6>& g,
                                                   MatN<6>& H) {
     return springs::stretching_energy_gradient_hessian(s, x0, x1, g, H);
+}
+
+/// \brief Energy of every edge spring at q; with an assembly, also adds their residual and, when
+/// the Jacobian is wanted, their Hessian weighted by c_q (one stencil per edge, edge order).
+/// \param node_position callable Index -> Vec3 reading a node's position from q
+template <class NodePosition>
+double assemble_edge_springs(const std::vector<EdgeSpring>& springs, const std::vector<MeshEdge>& edges,
+                             const std::vector<StencilId>& stencils, NodePosition&& node_position,
+                             Assembly* assembly, double c_q) {
+    const bool want_hessian = assembly != nullptr && assembly->wants_jacobian() && c_q != 0.0;
+    double energy = 0.0;
+    VecN<6> g6;
+    MatN<6> H6;
+    for (std::size_t e = 0; e < springs.size(); ++e) {
+        const Vec3 x0 = node_position(edges[e].nodes[0]);
+        const Vec3 x1 = node_position(edges[e].nodes[1]);
+        if (assembly == nullptr) {
+            energy += edge_spring_energy(springs[e], x0, x1);
+        } else if (want_hessian) {
+            energy += edge_spring_energy_gradient_hessian(springs[e], x0, x1, g6, H6);
+            assembly->add_residual(stencils[e], g6);
+            assembly->add_jacobian(stencils[e], H6, c_q);
+        } else {
+            energy += edge_spring_energy_gradient(springs[e], x0, x1, g6);
+            assembly->add_residual(stencils[e], g6);
+        }
+    }
+    return energy;
 }
 
 }  // namespace soma::shells
