@@ -35,6 +35,7 @@ Observer::~Observer() = default;
 void Observer::bind(const SceneView&) {}
 void Observer::end(const SceneView&, const RunSummary&) {}
 SceneView::~SceneView() = default;
+bool SceneView::dof_is_free(Index) const { return true; }
 Registry::~Registry() = default;
 
 }  // namespace soma

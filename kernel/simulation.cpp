@@ -167,7 +167,17 @@ Simulation::Simulation(const SceneDocument& scene, const TypeRegistry& registry)
         state_.a[p.dof] = prescribed_rate(p, start_time_, 2);
     }
     for (const auto& e : elements_) contributors_.push_back(e.get());
-    for (const auto& e : elements_) e->connect(*this);
+    // An element's connect() reports what it cannot build at the element (its own checks of
+    // boundary conditions or references); located errors (Parameters::fail) pass through.
+    for (std::size_t e = 0; e < elements_.size(); ++e) {
+        try {
+            elements_[e]->connect(*this);
+        } catch (const std::invalid_argument& error) {
+            element_parameters_[e].fail("", error.what());
+        } catch (const std::out_of_range& error) {
+            element_parameters_[e].fail("", error.what());
+        }
+    }
     build_forces(root, registry);
     build_solver_and_integrator(root, registry);
 

@@ -60,6 +60,7 @@ public:
     double kinetic_energy() const override;
     double potential_energy() const override;
     double potential_energy(const Contributor& term) const override;
+    bool dof_is_free(Index global_dof) const override { return dofs_.is_free(global_dof); }
 
     // ---- System ----
     Index dof_count() const override { return dofs_.global_count(); }

@@ -29,6 +29,11 @@ public:
     virtual double potential_energy() const = 0;
     /// Potential energy of one contributor at the current state.
     virtual double potential_energy(const Contributor& term) const = 0;
+    /// Whether a global DOF is free (neither fixed nor prescribed). Boundary conditions are set
+    /// before Element::connect(), so elements may ask there (a mid-edge shell holds the normals
+    /// of edges whose xi is fixed). Default: every DOF is free (test scenes without boundary
+    /// conditions).
+    virtual bool dof_is_free(Index global_dof) const;
 };
 
 }  // namespace soma

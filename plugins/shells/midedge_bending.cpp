@@ -1,6 +1,9 @@
-// Mid-edge normal shell bending of one triangle: digest 000 §2.7 (paper eq. 18-20, Appendix A
-// with the digest's corrections). Conventions and the chain-rule form are in the header.
+// Mid-edge normal shell bending of one triangle: MAT-DiSMech eq. 18-20 with tau from the current
+// configuration (closed form through the hinge angles) and its exact derivatives. The
+// derivation is in the header.
 #include "midedge_bending.hpp"
+
+#include "hinge_bending.hpp"
 
 #include <Eigen/Geometry>
 
@@ -11,94 +14,186 @@
 namespace soma::shells {
 namespace {
 
+constexpr int kXi = 9;     // first xi slot of the 21-DOF order
+constexpr int kWing = 12;  // first wing slot
+
 /// Edge vectors v_k = p_{k+2} - p_{k+1} (edge opposite vertex k, cyclic direction).
-std::array<Vec3, 3> edge_vectors(const std::array<Vec3, 3>& x) {
-    return {x[2] - x[1], x[0] - x[2], x[1] - x[0]};
+std::array<Vec3, 3> edge_vectors(const std::array<Vec3, 3>& x) { return {x[2] - x[1], x[0] - x[2], x[1] - x[0]}; }
+
+/// phi(theta, xi) of one edge kind and its partial derivatives.
+struct EdgeMeasure {
+    double value = 0.0;
+    double d_theta = 0.0, d_xi = 0.0;
+    double d_theta_theta = 0.0, d_theta_xi = 0.0;  // d_xi_xi = 0 for every kind
+};
+
+EdgeMeasure edge_measure(MidedgeEdgeKind kind, double s, double xi, double theta) {
+    EdgeMeasure m;
+    switch (kind) {
+    case MidedgeEdgeKind::interior: {
+        // phi = s xi sec(theta/2) + tan(theta/2)
+        const double sec = 1.0 / std::cos(0.5 * theta), tn = std::tan(0.5 * theta);
+        m.value = s * xi * sec + tn;
+        m.d_theta = 0.5 * s * xi * sec * tn + 0.5 * sec * sec;
+        m.d_xi = s * sec;
+        m.d_theta_theta = 0.25 * s * xi * sec * (tn * tn + sec * sec) + 0.5 * sec * sec * tn;
+        m.d_theta_xi = 0.5 * s * sec * tn;
+        break;
+    }
+    case MidedgeEdgeKind::boundary:  // phi = s xi
+        m.value = s * xi;
+        m.d_xi = s;
+        break;
+    case MidedgeEdgeKind::held:  // phi = sin(theta_g); xi is held by the clamp (no free derivative)
+        m.value = std::sin(theta);
+        m.d_theta = std::cos(theta);
+        m.d_theta_theta = -std::sin(theta);
+        break;
+    }
+    return m;
 }
 
-/// M_ij = (t^i.t^j)^2 and L_i = (l^i)^2 of the frozen edge normals.
-void trace_weights(const std::array<Vec3, 3>& t, Mat3& M, Vec3& L) {
+bool has_wing(MidedgeEdgeKind kind) { return kind != MidedgeEdgeKind::boundary; }
+
+/// The 21-DOF slot of hinge block b (x0, x1, x2, x3) for local edge k: (p_{k+1}, p_{k+2}, p_k, w_k).
+int hinge_slot(int k, int b) {
+    switch (b) {
+    case 0: return 3 * ((k + 1) % 3);
+    case 1: return 3 * ((k + 2) % 3);
+    case 2: return 3 * k;
+    default: return kWing + 3 * k;
+    }
+}
+
+/// Psi(d, v) = (1-nu) sum_ij d_i d_j (v_i.v_j)^2 + nu (sum_i |v_i|^2 d_i)^2 and its derivatives
+/// with respect to u = (d_0, d_1, d_2, v_0, v_1, v_2) (12 variables).
+double gram_energy(double nu, const Vec3& d, const std::array<Vec3, 3>& v, VecN<12>& g, MatN<12>* H) {
+    Mat3 P;
     for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) {
-            const double d = t[static_cast<std::size_t>(i)].dot(t[static_cast<std::size_t>(j)]);
-            M(i, j) = d * d;
+        for (int j = 0; j < 3; ++j) P(i, j) = v[static_cast<std::size_t>(i)].dot(v[static_cast<std::size_t>(j)]);
+    const Mat3 P2 = P.cwiseProduct(P);
+    const Vec3 Pdiag = P.diagonal();
+    const double T = Pdiag.dot(d);
+    const double value = (1.0 - nu) * d.dot(P2 * d) + nu * T * T;
+
+    // w_a = sum_j d_j P_aj v_j (3-vector per a)
+    std::array<Vec3, 3> w;
+    for (std::size_t a = 0; a < 3; ++a) {
+        w[a].setZero();
+        for (std::size_t j = 0; j < 3; ++j) w[a] += d(static_cast<Eigen::Index>(j)) * P(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(j)) * v[j];
+    }
+    const double a1 = 1.0 - nu;
+    // Gradient: dPsi/dd_a = (1-nu) 2 sum_j d_j P_aj^2 + nu 2 T P_aa; dPsi/dv_a = (1-nu) 4 d_a w_a + nu 4 T d_a v_a.
+    g.head<3>() = a1 * 2.0 * (P2 * d) + (2.0 * nu * T) * Pdiag;
+    for (std::size_t a = 0; a < 3; ++a) {
+        const double da = d(static_cast<Eigen::Index>(a));
+        g.segment<3>(3 + 3 * static_cast<Eigen::Index>(a)) = a1 * 4.0 * da * w[a] + nu * 4.0 * T * da * v[a];
+    }
+    if (H == nullptr) return value;
+
+    MatN<12>& h = *H;
+    // d-d: (1-nu) 2 P_ab^2 + nu 2 P_aa P_bb
+    h.topLeftCorner<3, 3>() = a1 * 2.0 * P2 + 2.0 * nu * (Pdiag * Pdiag.transpose());
+    // d_b - v_a: (1-nu) [4 delta_ab w_a + 4 d_a P_ab v_b] + nu [2 P_bb 2 d_a v_a + 2 T 2 delta_ab v_a]
+    for (std::size_t a = 0; a < 3; ++a)
+        for (std::size_t b = 0; b < 3; ++b) {
+            const auto ia = static_cast<Eigen::Index>(a), ib = static_cast<Eigen::Index>(b);
+            Vec3 col = a1 * 4.0 * d(ia) * P(ia, ib) * v[b] + nu * 4.0 * Pdiag(ib) * d(ia) * v[a];
+            if (a == b) col += a1 * 4.0 * w[a] + nu * 4.0 * T * v[a];
+            h.block<3, 1>(3 + 3 * ia, ib) = col;
+            h.block<1, 3>(ib, 3 + 3 * ia) = col.transpose();
         }
-    for (int i = 0; i < 3; ++i) L(i) = t[static_cast<std::size_t>(i)].squaredNorm();
+    // v_a - v_b: (1-nu) 4 d_a [delta_ab sum_j d_j v_j v_j^T + d_b v_b v_a^T + d_b P_ab I]
+    //            + nu [8 d_a d_b v_a v_b^T + 4 T d_a delta_ab I]
+    Mat3 S = Mat3::Zero();
+    for (std::size_t j = 0; j < 3; ++j) S += d(static_cast<Eigen::Index>(j)) * (v[j] * v[j].transpose());
+    for (std::size_t a = 0; a < 3; ++a)
+        for (std::size_t b = 0; b < 3; ++b) {
+            const auto ia = static_cast<Eigen::Index>(a), ib = static_cast<Eigen::Index>(b);
+            Mat3 blk = a1 * 4.0 * d(ia) * d(ib) * (v[b] * v[a].transpose() + P(ia, ib) * Mat3::Identity()) +
+                       nu * 8.0 * d(ia) * d(ib) * (v[a] * v[b].transpose());
+            if (a == b) blk += a1 * 4.0 * d(ia) * S + nu * 4.0 * T * d(ia) * Mat3::Identity();
+            h.block<3, 3>(3 + 3 * ia, 3 + 3 * ib) = blk;
+        }
+    return value;
 }
 
-/// d^k = c^k (s^k xi^k - n.tau~^k) - a_bar^k.
-Vec3 strain_coefficients(const MidedgeTriangle& tri, const MidedgeFrame& frame, const Vec3& normal, const Vec3& xi) {
-    Vec3 d;
-    for (int k = 0; k < 3; ++k) {
-        const double f = normal.dot(frame.face_tau[static_cast<std::size_t>(k)]);
-        d(k) = frame.coefficients(k) * (tri.signs(k) * xi(k) - f) - tri.natural_coefficients(k);
-    }
-    return d;
-}
-
-/// E / (k_b A_bar) = (1-nu) d^T M d + nu (L.d)^2.
-double reduced_energy(double nu, const Vec3& d, const Mat3& M, const Vec3& L) {
-    const double trace = L.dot(d);
-    return (1.0 - nu) * d.dot(M * d) + nu * trace * trace;
-}
-
-/// Shared gradient / Hessian evaluation (hessian may be null).
-double evaluate(const MidedgeTriangle& tri, const std::array<Vec3, 3>& x, const Vec3& xi,
-                const std::array<Vec3, 3>& face_tau, VecN<12>& gradient, MatN<12>* hessian) {
-    const MidedgeFrame fr = midedge_frame(tri.rest_area, tri.rest_lengths, x, face_tau);
-    Mat3 M;
-    Vec3 L;
-    trace_weights(fr.edge_normals, M, L);
-    const double nu = tri.poisson_ratio;
+/// Shared evaluation. `order` 0: energy; 1: + gradient; 2: + Hessian.
+double evaluate(const MidedgeTriangle& tri, const MidedgeStencil& st, int order, VecN<21>* gradient,
+                MatN<21>* hessian) {
     const double scale = tri.bending_stiffness * tri.rest_area;
-    const Vec3 d = strain_coefficients(tri, fr, fr.normal, xi);
+    const std::array<Vec3, 3> v = edge_vectors(st.x);
 
-    // Jacobian of d (3 x 12): dd^i/dx_k = -c^i (tau~^i.t^k) n / (2A), dd^i/dxi^i = c^i s^i.
-    Eigen::Matrix<double, 3, 12> J = Eigen::Matrix<double, 3, 12>::Zero();
-    const double inv2A = 1.0 / (2.0 * fr.area);
-    for (int i = 0; i < 3; ++i) {
-        const Vec3& tau = fr.face_tau[static_cast<std::size_t>(i)];
-        for (int k = 0; k < 3; ++k)
-            J.block<1, 3>(i, 3 * k) =
-                (-fr.coefficients(i) * tau.dot(fr.edge_normals[static_cast<std::size_t>(k)]) * inv2A) * fr.normal.transpose();
-        J(i, 9 + i) = fr.coefficients(i) * tri.signs(i);
+    // Edge measures and, where needed, the hinge angle's derivatives in the 21-DOF order.
+    Vec3 d;
+    std::array<EdgeMeasure, 3> m;
+    std::array<VecN<12>, 3> theta_gradient;
+    std::array<MatN<12>, 3> theta_hessian;
+    for (int k = 0; k < 3; ++k) {
+        const auto uk = static_cast<std::size_t>(k);
+        const MidedgeEdgeKind kind = tri.kinds[uk];
+        double theta = 0.0;
+        if (has_wing(kind)) {
+            const Vec3& x0 = st.x[static_cast<std::size_t>((k + 1) % 3)];
+            const Vec3& x1 = st.x[static_cast<std::size_t>((k + 2) % 3)];
+            if (order >= 2)
+                theta = hinge_angle_gradient_hessian(x0, x1, st.x[uk], st.wing[uk], theta_gradient[uk], theta_hessian[uk]);
+            else if (order == 1)
+                theta = hinge_angle_gradient(x0, x1, st.x[uk], st.wing[uk], theta_gradient[uk]);
+            else
+                theta = hinge_angle(x0, x1, st.x[uk], st.wing[uk]);
+        }
+        m[uk] = edge_measure(kind, tri.signs(k), st.xi(k), theta);
+        d(k) = m[uk].value / (tri.rest_area * tri.rest_lengths(k)) - tri.natural_coefficients(k);
     }
-    // dE/dd = scale * e, d2E/dd2 = scale * Q.
-    const Vec3 e = 2.0 * (1.0 - nu) * (M * d) + (2.0 * nu * L.dot(d)) * L;
-    gradient.noalias() = scale * (J.transpose() * e);
-    if (hessian != nullptr) {
-        const Mat3 Q = 2.0 * (1.0 - nu) * M + 2.0 * nu * (L * L.transpose());
-        MatN<12>& H = *hessian;
-        // Gauss-Newton part: dd^T Q dd. Written as a lazy product of fixed-size factors: the
-        // plain J^T Q J goes through Eigen's general matrix product (a third of the assembly).
-        const Eigen::Matrix<double, 12, 3> JtQ = J.transpose() * Q;
-        H.noalias() = scale * JtQ.lazyProduct(J);
-        // Curvature part: sum_i e_i d2d^i = -sum_i e_i c^i d2f^i, with the paper's approximation
-        // d2f^i/dx_k1 dx_k2 = (tau~^i.t^k1) (n (x) t^k2 + t^k2 (x) n) / (4A^2) (digest §2.7; the
-        // x-xi and xi-xi blocks of d2d are zero: d is affine in xi).
-        const double inv4A2 = inv2A * inv2A;
-        for (int k1 = 0; k1 < 3; ++k1)
-            for (int k2 = 0; k2 < 3; ++k2) {
-                const Vec3& t2 = fr.edge_normals[static_cast<std::size_t>(k2)];
-                const Mat3 sym = fr.normal * t2.transpose() + t2 * fr.normal.transpose();
-                double w = 0.0;
-                for (int i = 0; i < 3; ++i)
-                    w -= e(i) * fr.coefficients(i) *
-                         fr.face_tau[static_cast<std::size_t>(i)].dot(fr.edge_normals[static_cast<std::size_t>(k1)]);
-                H.block<3, 3>(3 * k1, 3 * k2) += (scale * w * inv4A2) * sym;
+
+    VecN<12> gu;
+    MatN<12> Hu;
+    const double psi = gram_energy(tri.poisson_ratio, d, v, gu, order >= 2 ? &Hu : nullptr);
+    if (order == 0) return scale * psi;
+
+    // J = du/dz (12 x 21): rows 0..2 the gradients of d^k, rows 3..11 the edge vectors' constant map.
+    Eigen::Matrix<double, 12, 21> J = Eigen::Matrix<double, 12, 21>::Zero();
+    for (int k = 0; k < 3; ++k) {
+        const auto uk = static_cast<std::size_t>(k);
+        const double inv = 1.0 / (tri.rest_area * tri.rest_lengths(k));
+        J(k, kXi + k) = inv * m[uk].d_xi;
+        if (has_wing(tri.kinds[uk]))
+            for (int b = 0; b < 4; ++b)
+                J.block<1, 3>(k, hinge_slot(k, b)) += (inv * m[uk].d_theta) * theta_gradient[uk].segment<3>(3 * b).transpose();
+        // v_k = p_{k+2} - p_{k+1}
+        J.block<3, 3>(3 + 3 * k, 3 * ((k + 2) % 3)) = Mat3::Identity();
+        J.block<3, 3>(3 + 3 * k, 3 * ((k + 1) % 3)) = -Mat3::Identity();
+    }
+    gradient->noalias() = scale * (J.transpose() * gu);
+    if (order == 1) return scale * psi;
+
+    // Gauss-Newton part J^T Hu J (exact: v is linear in x), then sum_k dPsi/dd_k * Hess d^k.
+    MatN<21>& H = *hessian;
+    const Eigen::Matrix<double, 21, 12> JtH = J.transpose() * Hu;
+    H.noalias() = JtH.lazyProduct(J);
+    for (int k = 0; k < 3; ++k) {
+        const auto uk = static_cast<std::size_t>(k);
+        if (!has_wing(tri.kinds[uk])) continue;  // d is affine in xi: no second derivative
+        const double w = gu(k) / (tri.rest_area * tri.rest_lengths(k));
+        const EdgeMeasure& mk = m[uk];
+        const VecN<12>& gt = theta_gradient[uk];
+        const MatN<12>& Ht = theta_hessian[uk];
+        for (int b = 0; b < 4; ++b) {
+            const int sb = hinge_slot(k, b);
+            for (int c = 0; c < 4; ++c) {
+                const int sc = hinge_slot(k, c);
+                H.block<3, 3>(sb, sc) += w * (mk.d_theta_theta * gt.segment<3>(3 * b) * gt.segment<3>(3 * c).transpose() +
+                                              mk.d_theta * Ht.block<3, 3>(3 * b, 3 * c));
             }
-        // Symmetrize. The paper's Hessian drops the derivatives of c, t and A, and its d2f block
-        // (k1, k2) carries the factor (tau~.t^k1) while block (k2, k1) carries (tau~.t^k2): the
-        // 12x12 result is not symmetric (nor is it the exact Hessian of any function). The
-        // kernel's default solvers (LDL^T, CG) read one triangle of a matrix they assume
-        // symmetric, so an unsymmetric block would be half ignored, differently for each
-        // solver; (H + H^T)/2 is what a symmetric solver can use consistently, and it is the
-        // symmetric part of the same approximation (digest §2.7 "Practical note on symmetry").
-        // It is also independent of which of the paper's or the code's index conventions for
-        // d2f is used: both symmetrize to the same matrix.
-        H = 0.5 * (H + H.transpose()).eval();
+            // theta-xi cross terms
+            const Vec3 cross = (w * mk.d_theta_xi) * gt.segment<3>(3 * b);
+            H.block<3, 1>(sb, kXi + k) += cross;
+            H.block<1, 3>(kXi + k, sb) += cross.transpose();
+        }
     }
-    return scale * reduced_energy(nu, d, M, L);
+    H *= scale;
+    return scale * psi;
 }
 
 }  // namespace
@@ -108,85 +203,60 @@ double midedge_bending_stiffness(double youngs_modulus, double poisson_ratio, do
         throw std::invalid_argument("youngs_modulus must be positive and finite, got " + std::to_string(youngs_modulus));
     if (!(thickness > 0.0) || !std::isfinite(thickness))
         throw std::invalid_argument("thickness must be positive and finite, got " + std::to_string(thickness));
-    // nu = 1 divides by zero (the reference code refuses it, digest §2.7). An isotropic linear
-    // solid has nu <= 0.5; 0.5 (incompressible) is allowed and is the paper's cantilever value
-    // (digest §7.5: with nu = 0.5 the plate bends like a beam when anticlastic curvature is free).
+    // nu = 1 divides by zero. An isotropic linear solid has nu <= 0.5; 0.5 (incompressible) is
+    // allowed and is the paper's cantilever value (a plate strip then bends like a beam).
     if (!(poisson_ratio >= 0.0 && poisson_ratio <= 0.5))
         throw std::invalid_argument("poisson_ratio must be in [0, 0.5], got " + std::to_string(poisson_ratio));
     return youngs_modulus * thickness * thickness * thickness / (24.0 * (1.0 - poisson_ratio * poisson_ratio));
 }
 
-Vec3 midedge_unit_normal(const std::array<Vec3, 3>& x, double* area) {
-    const Vec3 normal = (x[1] - x[0]).cross(x[2] - x[1]);  // v_2 x v_0
-    const double twice_area = normal.norm();
-    if (area != nullptr) *area = 0.5 * twice_area;
-    return normal / twice_area;
-}
-
-MidedgeFrame midedge_frame(double rest_area, const Vec3& rest_lengths, const std::array<Vec3, 3>& x,
-                           const std::array<Vec3, 3>& face_tau) {
-    MidedgeFrame fr;
-    fr.normal = midedge_unit_normal(x, &fr.area);
-    fr.face_tau = face_tau;
-    const std::array<Vec3, 3> v = edge_vectors(x);
-    for (std::size_t k = 0; k < 3; ++k) {
-        fr.edge_normals[k] = v[k].cross(fr.normal);
-        const double l = fr.edge_normals[k].norm();
-        const double cosine = fr.edge_normals[k].dot(face_tau[k]) / l;  // t_hat^k.tau~^k
-        fr.coefficients(static_cast<Eigen::Index>(k)) = 1.0 / (rest_area * rest_lengths(static_cast<Eigen::Index>(k)) * cosine);
+Vec3 midedge_edge_measures(const MidedgeTriangle& tri, const MidedgeStencil& st) {
+    Vec3 phi;
+    for (int k = 0; k < 3; ++k) {
+        const auto uk = static_cast<std::size_t>(k);
+        const double theta = has_wing(tri.kinds[uk])
+            ? hinge_angle(st.x[static_cast<std::size_t>((k + 1) % 3)], st.x[static_cast<std::size_t>((k + 2) % 3)], st.x[uk],
+                          st.wing[uk])
+            : 0.0;
+        phi(k) = edge_measure(tri.kinds[uk], tri.signs(k), st.xi(k), theta).value;
     }
-    return fr;
+    return phi;
 }
 
-Vec3 midedge_natural_coefficients(double rest_area, const Vec3& rest_lengths, const std::array<Vec3, 3>& x_bar,
-                                  const std::array<Vec3, 3>& face_tau) {
-    const MidedgeFrame fr = midedge_frame(rest_area, rest_lengths, x_bar, face_tau);
-    Vec3 a;
-    for (int k = 0; k < 3; ++k) a(k) = -fr.coefficients(k) * fr.normal.dot(face_tau[static_cast<std::size_t>(k)]);
-    return a;
+Vec3 midedge_natural_coefficients(const MidedgeTriangle& tri, const MidedgeStencil& natural) {
+    MidedgeStencil at_rest = natural;
+    at_rest.xi.setZero();
+    return midedge_edge_measures(tri, at_rest).cwiseQuotient(tri.rest_area * tri.rest_lengths);
 }
 
-double midedge_energy_frozen(const MidedgeTriangle& tri, const MidedgeFrame& frozen, const Vec3& normal,
-                             const Vec3& xi) {
-    Mat3 M;
-    Vec3 L;
-    trace_weights(frozen.edge_normals, M, L);
-    const Vec3 d = strain_coefficients(tri, frozen, normal, xi);
-    return tri.bending_stiffness * tri.rest_area * reduced_energy(tri.poisson_ratio, d, M, L);
+double midedge_energy(const MidedgeTriangle& tri, const MidedgeStencil& st) {
+    return evaluate(tri, st, 0, nullptr, nullptr);
 }
 
-double midedge_energy(const MidedgeTriangle& tri, const std::array<Vec3, 3>& x, const Vec3& xi,
-                      const std::array<Vec3, 3>& face_tau) {
-    const MidedgeFrame fr = midedge_frame(tri.rest_area, tri.rest_lengths, x, face_tau);
-    return midedge_energy_frozen(tri, fr, fr.normal, xi);
+double midedge_energy_gradient(const MidedgeTriangle& tri, const MidedgeStencil& st, VecN<21>& gradient) {
+    return evaluate(tri, st, 1, &gradient, nullptr);
 }
 
-double midedge_energy_gradient(const MidedgeTriangle& tri, const std::array<Vec3, 3>& x, const Vec3& xi,
-                               const std::array<Vec3, 3>& face_tau, VecN<12>& gradient) {
-    return evaluate(tri, x, xi, face_tau, gradient, nullptr);
+double midedge_energy_gradient_hessian(const MidedgeTriangle& tri, const MidedgeStencil& st, VecN<21>& gradient,
+                                       MatN<21>& hessian) {
+    return evaluate(tri, st, 2, &gradient, &hessian);
 }
 
-double midedge_energy_gradient_hessian(const MidedgeTriangle& tri, const std::array<Vec3, 3>& x, const Vec3& xi,
-                                       const std::array<Vec3, 3>& face_tau, VecN<12>& gradient, MatN<12>& hessian) {
-    return evaluate(tri, x, xi, face_tau, gradient, &hessian);
-}
-
-Mat3 midedge_shape_operator(const MidedgeTriangle& tri, const std::array<Vec3, 3>& x, const Vec3& xi,
-                            const std::array<Vec3, 3>& face_tau) {
-    const MidedgeFrame fr = midedge_frame(tri.rest_area, tri.rest_lengths, x, face_tau);
+Mat3 midedge_shape_operator(const MidedgeTriangle& tri, const MidedgeStencil& st) {
+    const std::array<Vec3, 3> v = edge_vectors(st.x);
+    const Vec3 n = v[2].cross(v[0]).normalized();
+    const Vec3 phi = midedge_edge_measures(tri, st);
     Mat3 lambda = Mat3::Zero();
     for (std::size_t k = 0; k < 3; ++k) {
         const auto ek = static_cast<Eigen::Index>(k);
-        const double g = tri.signs(ek) * xi(ek) - fr.normal.dot(face_tau[k]);
-        lambda += (fr.coefficients(ek) * g) * (fr.edge_normals[k] * fr.edge_normals[k].transpose());
+        const Vec3 t = v[k].cross(n);
+        lambda += (phi(ek) / (tri.rest_area * tri.rest_lengths(ek))) * (t * t.transpose());
     }
     return lambda;
 }
 
-Vec3 midedge_edge_tau(const Vec3& x0, const Vec3& x1, const Vec3& normal_a, const Vec3& normal_b) {
-    const Vec3 e_hat = (x1 - x0).normalized();
-    const Vec3 n_avg = (normal_a + normal_b).normalized();
-    return e_hat.cross(n_avg).normalized();
+Vec3 midedge_ghost_wing(const Vec3& edge_start, const Vec3& edge_vector, const Vec3& held_normal) {
+    return edge_start + edge_vector.cross(held_normal);
 }
 
 }  // namespace soma::shells

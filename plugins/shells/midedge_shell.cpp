@@ -1,8 +1,14 @@
-// The midedge_shell Element: digest 000 §1.2 (DOFs), §1.3 (lumped mass), §2.1 (stretching, mid-edge
-// stiffness), §2.7 (mid-edge normal bending).
+// The midedge_shell Element: MAT-DiSMech §2 (DOFs, lumped mass), eq. 9 (stretching, mid-edge
+// stiffness), §3.3.2 (mid-edge normal bending, history-free form of midedge_bending.hpp).
 #include "midedge_shell.hpp"
 
+#include "soma/scene_view.hpp"
+
+#include <Eigen/Geometry>
+
+#include <algorithm>
 #include <cmath>
+#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -46,47 +52,155 @@ MidedgeShell::MidedgeShell(MidedgeShellDescription d)
         for (Index node : mesh_.triangles[t])
             node_mass_[static_cast<std::size_t>(node)] += material_.density * thickness_ * topology_.triangle_areas[t] / 3.0;
 
-    // tau^{e,0} of the initial configuration, then the natural coefficients a_bar^k with xi_bar = 0.
-    face_normal_.resize(T);
-    edge_tau_.resize(E);
-    refresh_edge_tau([this](Index node) { return mesh_.positions[static_cast<std::size_t>(node)]; });
+    // Wing nodes (the neighbour's opposite vertex across each local edge) and the initial edge
+    // frames a held edge is measured from.
+    wing_node_.assign(T, {-1, -1, -1});
+    std::vector<Vec3> face_normal(T);
+    for (std::size_t t = 0; t < T; ++t) {
+        const auto& tri = mesh_.triangles[t];
+        const Vec3& p0 = mesh_.positions[static_cast<std::size_t>(tri[0])];
+        face_normal[t] = (mesh_.positions[static_cast<std::size_t>(tri[1])] - p0)
+                             .cross(mesh_.positions[static_cast<std::size_t>(tri[2])] - p0)
+                             .normalized();
+    }
+    rest_edge_normal_.resize(E);
+    rest_edge_direction_.resize(E);
+    for (std::size_t e = 0; e < E; ++e) {
+        const MeshEdge& edge = topology_.edges[e];
+        const auto& f0 = edge.faces[0];
+        Vec3 normal = face_normal[static_cast<std::size_t>(f0.triangle)];
+        if (edge.face_count == 2) {
+            const auto& f1 = edge.faces[1];
+            normal += face_normal[static_cast<std::size_t>(f1.triangle)];
+            // Each face's wing across this edge is the other face's opposite vertex.
+            wing_node_[static_cast<std::size_t>(f0.triangle)][static_cast<std::size_t>(f0.local_edge)] =
+                mesh_.triangles[static_cast<std::size_t>(f1.triangle)][static_cast<std::size_t>(f1.local_edge)];
+            wing_node_[static_cast<std::size_t>(f1.triangle)][static_cast<std::size_t>(f1.local_edge)] =
+                mesh_.triangles[static_cast<std::size_t>(f0.triangle)][static_cast<std::size_t>(f0.local_edge)];
+        }
+        rest_edge_normal_[e] = normal.normalized();
+        rest_edge_direction_[e] = (mesh_.positions[static_cast<std::size_t>(edge.nodes[1])] -
+                                   mesh_.positions[static_cast<std::size_t>(edge.nodes[0])])
+                                      .normalized();
+    }
+
     triangles_.resize(T);
     for (std::size_t t = 0; t < T; ++t) {
         MidedgeTriangle& tri = triangles_[t];
         tri.rest_area = topology_.triangle_areas[t];
-        std::array<Vec3, 3> x, face_tau;
         for (std::size_t k = 0; k < 3; ++k) {
             const auto e = static_cast<std::size_t>(topology_.triangle_edges[t][k]);
-            const int sign = topology_.triangle_edge_signs[t][k];
-            x[k] = mesh_.positions[static_cast<std::size_t>(mesh_.triangles[t][k])];
             tri.rest_lengths(static_cast<Eigen::Index>(k)) = topology_.edge_lengths[e];
-            tri.signs(static_cast<Eigen::Index>(k)) = sign;
-            face_tau[k] = sign * edge_tau_[e];
+            tri.signs(static_cast<Eigen::Index>(k)) = topology_.triangle_edge_signs[t][k];
         }
         tri.bending_stiffness = k_b;
         tri.poisson_ratio = material_.poisson_ratio;
-        tri.natural_coefficients = midedge_natural_coefficients(tri.rest_area, tri.rest_lengths, x, face_tau);
+    }
+    held_.assign(E, 0);
+    prepare_bending();
+}
+
+namespace {
+
+/// Parallel transport of `vector` by the rotation that takes unit `from` to unit `to` about
+/// from x to (the minimal rotation; identity when they coincide).
+Vec3 parallel_transport(const Vec3& vector, const Vec3& from, const Vec3& to) {
+    const Vec3 axis = from.cross(to);
+    const double s = axis.norm(), c = from.dot(to);
+    if (s < 1e-15) return vector;  // no rotation (an edge that turned by pi has no unique transport)
+    const Vec3 k = axis / s;
+    return c * vector + s * k.cross(vector) + (1.0 - c) * k.dot(vector) * k;
+}
+
+}  // namespace
+
+void MidedgeShell::prepare_bending() {
+    // Natural configuration: the mesh, xi = 0 (a held edge's normal is its initial n_c there).
+    VectorX rest(dof_count());
+    rest.setZero();
+    for (Index i = 0; i < node_count_; ++i) rest.segment<3>(3 * i) = mesh_.positions[static_cast<std::size_t>(i)];
+    for (std::size_t t = 0; t < triangles_.size(); ++t) {
+        MidedgeTriangle& tri = triangles_[t];
+        for (std::size_t k = 0; k < 3; ++k) {
+            const auto e = static_cast<std::size_t>(topology_.triangle_edges[t][k]);
+            tri.kinds[k] = held_[e]                 ? MidedgeEdgeKind::held
+                         : wing_node_[t][k] >= 0    ? MidedgeEdgeKind::interior
+                                                    : MidedgeEdgeKind::boundary;
+        }
+        // The local-DOF stencil at rest (node positions and xi are read by local index here).
+        MidedgeStencil st;
+        for (std::size_t k = 0; k < 3; ++k) {
+            const auto e = static_cast<std::size_t>(topology_.triangle_edges[t][k]);
+            st.x[k] = mesh_.positions[static_cast<std::size_t>(mesh_.triangles[t][k])];
+            if (wing_node_[t][k] >= 0) st.wing[k] = mesh_.positions[static_cast<std::size_t>(wing_node_[t][k])];
+            if (held_[e]) {
+                const Vec3& start = mesh_.positions[static_cast<std::size_t>(mesh_.triangles[t][(k + 1) % 3])];
+                const Vec3& end = mesh_.positions[static_cast<std::size_t>(mesh_.triangles[t][(k + 2) % 3])];
+                st.wing[k] = midedge_ghost_wing(start, end - start, rest_edge_normal_[e]);
+            }
+        }
+        tri.natural_coefficients = midedge_natural_coefficients(tri, st);
     }
 }
 
-template <class Position>
-void MidedgeShell::refresh_edge_tau(const Position& position) {
-    // tau^{e,0} = unit(e_hat x n_avg), n_avg from the adjacent faces' unit normals (digest §2.7).
-    for (std::size_t t = 0; t < mesh_.triangles.size(); ++t) {
-        const auto& tri = mesh_.triangles[t];
-        face_normal_[t] = midedge_unit_normal({position(tri[0]), position(tri[1]), position(tri[2])});
+void MidedgeShell::hold_edges(const std::vector<Index>& edges) {
+    held_.assign(static_cast<std::size_t>(edge_count_), 0);
+    for (Index e : edges) {
+        if (e < 0 || e >= edge_count_)
+            throw std::out_of_range("midedge_shell: no edge " + std::to_string(e) + " (the mesh has " +
+                                    std::to_string(edge_count_) + ")");
+        held_[static_cast<std::size_t>(e)] = 1;
     }
-    for (std::size_t e = 0; e < edge_tau_.size(); ++e) {
-        const MeshEdge& edge = topology_.edges[e];
-        const Vec3& n_a = face_normal_[static_cast<std::size_t>(edge.faces[0].triangle)];
-        const Vec3& n_b = edge.face_count == 2 ? face_normal_[static_cast<std::size_t>(edge.faces[1].triangle)] : n_a;
-        edge_tau_[e] = midedge_edge_tau(position(edge.nodes[0]), position(edge.nodes[1]), n_a, n_b);
-    }
+    prepare_bending();
 }
 
-void MidedgeShell::begin_step(const State& start) {
-    // Digest §2.7: tau^{e,0} from the configuration at the start of the step; xi not re-projected.
-    refresh_edge_tau([this, &start](Index node) { return node_position(start.q, node); });
+void MidedgeShell::connect(const SceneView& scene) {
+    std::vector<Index> held;
+    for (Index e = 0; e < edge_count_; ++e) {
+        if (scene.dof_is_free(xi_global_[static_cast<std::size_t>(e)])) continue;
+        for (Index node : topology_.edges[static_cast<std::size_t>(e)].nodes)
+            for (Index dof : node_dofs_[static_cast<std::size_t>(node)])
+                if (scene.dof_is_free(dof))
+                    throw std::invalid_argument(
+                        "edge " + std::to_string(e) + " (nodes " + std::to_string(topology_.edges[static_cast<std::size_t>(e)].nodes[0]) +
+                        "-" + std::to_string(topology_.edges[static_cast<std::size_t>(e)].nodes[1]) +
+                        ") has its xi fixed or prescribed, which holds its mid-edge normal in the world (a clamp), "
+                        "but its node " + std::to_string(node) +
+                        " is free: fix or prescribe the edge's two nodes as well, or leave its xi free");
+        held.push_back(e);
+    }
+    hold_edges(held);
+}
+
+Vec3 MidedgeShell::held_normal(const VectorX& q, Index edge) const {
+    const auto e = static_cast<std::size_t>(edge);
+    const auto& nodes = topology_.edges[e].nodes;
+    const Vec3 direction = (node_position(q, nodes[1]) - node_position(q, nodes[0])).normalized();
+    const Vec3 n_c = parallel_transport(rest_edge_normal_[e], rest_edge_direction_[e], direction);
+    const Vec3 tau_c = direction.cross(n_c).normalized();
+    // xi = n^m.tau_c, as for a free edge; |xi| <= 1 for a unit normal.
+    const double xi = q[xi_global_[e]];
+    return std::sqrt(std::max(0.0, 1.0 - xi * xi)) * n_c + xi * tau_c;
+}
+
+MidedgeStencil MidedgeShell::bending_stencil(const VectorX& q, std::size_t t) const {
+    MidedgeStencil st;
+    const auto& tri = mesh_.triangles[t];
+    for (std::size_t k = 0; k < 3; ++k) st.x[k] = node_position(q, tri[k]);
+    for (std::size_t k = 0; k < 3; ++k) {
+        const auto e = static_cast<std::size_t>(topology_.triangle_edges[t][k]);
+        st.xi(static_cast<Eigen::Index>(k)) = q[xi_global_[e]];
+        switch (triangles_[t].kinds[k]) {
+        case MidedgeEdgeKind::interior: st.wing[k] = node_position(q, wing_node_[t][k]); break;
+        case MidedgeEdgeKind::held: {
+            const Vec3& start = st.x[(k + 1) % 3];
+            st.wing[k] = midedge_ghost_wing(start, st.x[(k + 2) % 3] - start, held_normal(q, static_cast<Index>(e)));
+            break;
+        }
+        case MidedgeEdgeKind::boundary: break;
+        }
+    }
+    return st;
 }
 
 void MidedgeShell::initial_state(VectorX& q, VectorX& v) const {
@@ -160,15 +274,20 @@ void MidedgeShell::declare_pattern(PatternBuilder& pattern) {
         const std::array<Index, 6> dofs{a[0], a[1], a[2], b[0], b[1], b[2]};
         stretch_stencil_[e] = pattern.add_stencil(dofs);
     }
+    // Bending: [x_0, x_1, x_2, xi^0, xi^1, xi^2] then the wings of the interior edges (the
+    // neighbours' opposite vertices), in local-edge order (midedge_bending.hpp's order with the
+    // wings that are not DOFs left out).
     bend_stencil_.resize(triangles_.size());
     for (std::size_t t = 0; t < triangles_.size(); ++t) {
-        std::array<Index, 12> dofs{};
-        for (std::size_t k = 0; k < 3; ++k) {
-            const auto& d = node_dofs_[static_cast<std::size_t>(mesh_.triangles[t][k])];
-            for (std::size_t c = 0; c < 3; ++c) dofs[3 * k + c] = d[c];
-            dofs[9 + k] = xi_global_[static_cast<std::size_t>(topology_.triangle_edges[t][k])];
-        }
-        bend_stencil_[t] = pattern.add_stencil(dofs);
+        std::array<Index, 21> dofs{};
+        std::size_t n = 0;
+        for (std::size_t k = 0; k < 3; ++k)
+            for (std::size_t c = 0; c < 3; ++c) dofs[n++] = node_dofs_[static_cast<std::size_t>(mesh_.triangles[t][k])][c];
+        for (std::size_t k = 0; k < 3; ++k) dofs[n++] = xi_global_[static_cast<std::size_t>(topology_.triangle_edges[t][k])];
+        for (std::size_t k = 0; k < 3; ++k)
+            if (triangles_[t].kinds[k] == MidedgeEdgeKind::interior)
+                for (std::size_t c = 0; c < 3; ++c) dofs[n++] = node_dofs_[static_cast<std::size_t>(wing_node_[t][k])][c];
+        bend_stencil_[t] = pattern.add_stencil(std::span<const Index>(dofs.data(), n));
     }
     // Node masses only: xi is massless (digest §1.3), so it gets no mass stencil.
     mass_stencil_.resize(node_dofs_.size());
@@ -182,27 +301,32 @@ double MidedgeShell::evaluate(const VectorX& q, Assembly* assembly, double c_q, 
         energy += assemble_edge_springs(
             springs_, topology_.edges, stretch_stencil_, [&](Index n) { return node_position(q, n); }, assembly, c_q);
     if (parts & 2) {
-        VecN<12> g12;
-        MatN<12> H12;
+        VecN<21> g;
+        MatN<21> H;
         for (std::size_t t = 0; t < triangles_.size(); ++t) {
-            std::array<Vec3, 3> x, face_tau;
-            Vec3 xi;
-            for (std::size_t k = 0; k < 3; ++k) {
-                const auto e = static_cast<std::size_t>(topology_.triangle_edges[t][k]);
-                x[k] = node_position(q, mesh_.triangles[t][k]);
-                xi(static_cast<Eigen::Index>(k)) = q[xi_global_[e]];
-                face_tau[k] = static_cast<double>(topology_.triangle_edge_signs[t][k]) * edge_tau_[e];
-            }
+            const MidedgeTriangle& tri = triangles_[t];
+            const MidedgeStencil st = bending_stencil(q, t);
             if (assembly == nullptr) {
-                energy += midedge_energy(triangles_[t], x, xi, face_tau);
-            } else if (want_hessian) {
-                energy += midedge_energy_gradient_hessian(triangles_[t], x, xi, face_tau, g12, H12);
-                assembly->add_residual(bend_stencil_[t], g12);
-                assembly->add_jacobian(bend_stencil_[t], H12, c_q);
-            } else {
-                energy += midedge_energy_gradient(triangles_[t], x, xi, face_tau, g12);
-                assembly->add_residual(bend_stencil_[t], g12);
+                energy += midedge_energy(tri, st);
+                continue;
             }
+            energy += want_hessian ? midedge_energy_gradient_hessian(tri, st, g, H) : midedge_energy_gradient(tri, st, g);
+            // Leave out the wing slots that are not DOFs (boundary and held edges), keeping the
+            // order of the declared stencil.
+            std::array<int, 21> slot{};
+            int n = 12;
+            for (int i = 0; i < 12; ++i) slot[static_cast<std::size_t>(i)] = i;
+            for (std::size_t k = 0; k < 3; ++k)
+                if (tri.kinds[k] == MidedgeEdgeKind::interior)
+                    for (int c = 0; c < 3; ++c) slot[static_cast<std::size_t>(n++)] = 12 + 3 * static_cast<int>(k) + c;
+            if (n < 21) {
+                for (int i = 12; i < n; ++i) g(i) = g(slot[static_cast<std::size_t>(i)]);
+                if (want_hessian)
+                    for (int j = 0; j < n; ++j)
+                        for (int i = 0; i < n; ++i) H(i, j) = H(slot[static_cast<std::size_t>(i)], slot[static_cast<std::size_t>(j)]);
+            }
+            assembly->add_residual(bend_stencil_[t], g.head(n));
+            if (want_hessian) assembly->add_jacobian(bend_stencil_[t], H.topLeftCorner(n, n), c_q);
         }
     }
     return energy;
@@ -226,6 +350,11 @@ void MidedgeShell::add_residual_and_jacobian(const EvalContext& context, Assembl
 double MidedgeShell::potential_energy(const EvalContext& context) const { return evaluate(*context.q, nullptr, 0.0); }
 
 double MidedgeShell::bending_energy(const VectorX& q) const { return evaluate(q, nullptr, 0.0, 2); }
+
+double MidedgeShell::bending_energy(const VectorX& q, Index triangle) const {
+    const auto t = static_cast<std::size_t>(triangle);
+    return midedge_energy(triangles_[t], bending_stencil(q, t));
+}
 
 double MidedgeShell::stretching_energy(const VectorX& q) const { return evaluate(q, nullptr, 0.0, 1); }
 

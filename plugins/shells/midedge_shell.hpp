@@ -1,36 +1,36 @@
 #pragma once
 /// \file midedge_shell.hpp
 /// \brief The `midedge_shell` Element: a thin shell on a triangle mesh with mid-edge normal
-/// bending (digest 000 §2.7), edge stretching springs (§2.1) and lumped mass (§1.3).
+/// bending (MAT-DiSMech §3.3.2), edge stretching springs (eq. 9) and lumped mass.
 ///
-/// Local DOFs (digest 000 §1.2): node positions x_0 .. x_{N-1} interleaved (3N), then one scalar
+/// Local DOFs (MAT-DiSMech §2): node positions x_0 .. x_{N-1} interleaved (3N), then one scalar
 /// xi per mesh edge (Z), in the edge numbering of build_topology() (triangle_mesh.hpp).
 /// DOF groups: "nodes" (x, y, z) and "edges" (xi), so a scene can fix xi (`fixed: {edges: [...]}`).
 /// geometry().edges[e] is mesh edge e, i.e. item e of the "edges" group (n0 -> n1).
 ///
 ///     F += grad E_elastic(q) + M a,     J += c_q Hess E_elastic + c_a M
-///     E_elastic = sum_edges E_stretch + sum_triangles E_midedge           (digest eq. 8)
+///     E_elastic = sum_edges E_stretch + sum_triangles E_midedge           (MAT-DiSMech eq. 8)
 ///
 /// - Stretching: k_s = 2 E h l_bar / (1 - nu^2) per edge, the reference code's mid-edge value
-///   (digest §2.0, §2.1; shell_stretching.hpp).
-/// - Bending: midedge_bending.hpp (eq. 20, Appendix A with the digest's corrections, element
-///   Hessian symmetrized). The assembled Jacobian is symmetric but approximate (c, t, A are held
-///   constant in the derivatives): Newton converges linearly, fast while triangles keep their
-///   shape (membrane-dominated thin shells), see the validation report.
-/// - Mass (digest §1.3): rho h A_bar / 3 per triangle on each of its nodes, on x, y and z. The xi
+///   (shell_stretching.hpp).
+/// - Bending: midedge_bending.hpp (eq. 20 with the mid-edge frame tau^e taken from the current
+///   configuration: the energy is a function of (x, xi) alone, so statics equilibria do not
+///   depend on the number of load steps; exact gradient and Hessian). A triangle's bending
+///   stencil holds its 3 nodes, its 3 xi and the opposite vertices of its interior edges'
+///   neighbours (up to 21 DOFs).
+/// - Mass: rho h A_bar / 3 per triangle on each of its nodes, on x, y and z. The xi
 ///   DOFs are massless and get no mass stencil: their rows of J hold only c_q times the bending
 ///   Hessian, so xi is quasi-static (determined by the Newton solve every step), as in the
 ///   reference code. Limitation: a solve with M alone is singular on the free xi DOFs, so
 ///   Newmark's initial acceleration (M a0 = f) and explicit schemes cannot be used with a
-///   midedge_shell unless every xi is fixed; use implicit Euler, implicit midpoint-type
-///   schemes that do not start with M a0 = f, or statics.
-/// - tau^{e,0} (digest §2.7): computed from the initial configuration at construction and
-///   recomputed from the committed configuration in begin_step(), i.e. at the start of every
-///   step attempt. As in the reference code xi is NOT re-projected onto the new tau^{e,0}: the
-///   xi values carry over, an approximation that relies on small rotations per step (Grinspun
-///   et al. 2006; digest §2.7 [C]). Within a step tau^{e,0} is constant, so an evaluation is a
-///   pure function of q.
-/// - Natural shape: the initial geometry with xi_bar = 0 (digest §2.7).
+///   midedge_shell unless every xi is fixed; use implicit Euler, implicit midpoint or statics.
+/// - Held edges (clamps): an edge whose xi is fixed or prescribed (by index or by a region)
+///   has its mid-edge normal held in the world at n^m = sqrt(1 - xi^2) n_c + xi unit(e_hat x n_c),
+///   where n_c is the edge's initial normal (the average of its faces' initial normals, or
+///   its face's normal on a boundary) carried along by the rotation of the edge's direction
+///   (parallel transport from its initial direction). Its two nodes must be fixed or
+///   prescribed too (connect() refuses otherwise): a clamp holds the edge and its normal.
+/// - Natural shape: the initial geometry with xi_bar = 0.
 
 #include "midedge_bending.hpp"
 #include "shell_material.hpp"
@@ -55,8 +55,8 @@ struct MidedgeShellDescription {
 /// A thin shell with mid-edge normal bending.
 class MidedgeShell final : public Element {
 public:
-    /// \brief Builds the shell in its natural state (topology, springs, masses, tau^{e,0}, natural
-    /// shape operator coefficients).
+    /// \brief Builds the shell in its natural state (topology, springs, masses, natural shape
+    /// coefficients), with every xi free.
     /// \throws MeshError for an invalid mesh (triangle_mesh.hpp), std::invalid_argument for
     /// non-positive constants or nu outside [0, 0.5].
     explicit MidedgeShell(MidedgeShellDescription description);
@@ -75,8 +75,8 @@ public:
     void add_residual_and_jacobian(const EvalContext& context, Assembly& assembly) override;
     double potential_energy(const EvalContext& context) const override;
     bool symmetric_jacobian() const override { return true; }
-    /// Recomputes tau^{e,0} from start.q (digest §2.7, "at the start of every time step").
-    void begin_step(const State& start) override;
+    /// Holds the mid-edge normals of the edges whose xi the scene fixes or prescribes.
+    void connect(const SceneView& scene) override;
 
     // ---- read access (tests, observers) ----
     Index node_count() const { return node_count_; }
@@ -88,10 +88,21 @@ public:
     const std::vector<MidedgeTriangle>& bending_triangles() const { return triangles_; }
     const std::vector<EdgeSpring>& stretching_springs() const { return springs_; }
     const std::vector<double>& node_masses() const { return node_mass_; }
-    /// Current tau^{e,0} of every mesh edge.
-    const std::vector<Vec3>& edge_tau() const { return edge_tau_; }
+    /// \brief Holds the mid-edge normals of these edges (see the file comment); connect() calls
+    /// it with the edges whose xi is not free. Call before declare_pattern().
+    /// \throws std::out_of_range for an edge index out of range.
+    void hold_edges(const std::vector<Index>& edges);
+    /// Whether edge e's mid-edge normal is held.
+    bool edge_held(Index edge) const { return held_[static_cast<std::size_t>(edge)] != 0; }
+    /// \brief The held mid-edge normal n^m of a held edge at the global configuration q.
+    Vec3 held_normal(const VectorX& q, Index edge) const;
+    /// The wing node across local edge k of triangle t (the neighbour's opposite vertex), -1 on a
+    /// boundary edge.
+    Index wing_node(Index triangle, int k) const { return wing_node_[static_cast<std::size_t>(triangle)][static_cast<std::size_t>(k)]; }
     /// Bending energy alone (sum of E_midedge) at the global configuration q (valid after bind()).
     double bending_energy(const VectorX& q) const;
+    /// Bending energy of one triangle at the global configuration q (valid after bind()).
+    double bending_energy(const VectorX& q, Index triangle) const;
     /// Stretching energy alone at the global configuration q (valid after bind()).
     double stretching_energy(const VectorX& q) const;
 
@@ -102,9 +113,10 @@ private:
     /// Energy always; gradient (and Hessian when the assembly wants a Jacobian and c_q != 0)
     /// into `assembly` when it is not null. `parts` selects stretching (bit 0) and bending (bit 1).
     double evaluate(const VectorX& q, Assembly* assembly, double c_q, int parts = 3) const;
-    /// tau^{e,0} from node positions given by `position(node)`.
-    template <class Position>
-    void refresh_edge_tau(const Position& position);
+    /// Edge kinds and natural coefficients of every bending triangle (from held_).
+    void prepare_bending();
+    /// The bending stencil of triangle t at configuration q.
+    MidedgeStencil bending_stencil(const VectorX& q, std::size_t t) const;
     Vec3 node_position(const VectorX& q, Index node) const {
         const auto& d = node_dofs_[static_cast<std::size_t>(node)];
         return Vec3(q[d[0]], q[d[1]], q[d[2]]);
@@ -121,8 +133,10 @@ private:
     std::vector<EdgeSpring> springs_;           ///< per edge
     std::vector<MidedgeTriangle> triangles_;    ///< per triangle
     std::vector<double> node_mass_;             ///< per node
-    std::vector<Vec3> edge_tau_;                ///< tau^{e,0} per edge
-    std::vector<Vec3> face_normal_;             ///< work buffer of refresh_edge_tau (per triangle)
+    std::vector<std::array<Index, 3>> wing_node_;  ///< per triangle and local edge, -1 on a boundary
+    std::vector<char> held_;                    ///< per edge: mid-edge normal held (a clamp)
+    std::vector<Vec3> rest_edge_normal_;        ///< per edge: initial n_c (average of its faces' normals)
+    std::vector<Vec3> rest_edge_direction_;     ///< per edge: initial unit direction n0 -> n1
 
     // Global tables (on_bind) and stencils (declare_pattern).
     std::vector<std::array<Index, 3>> node_dofs_;
