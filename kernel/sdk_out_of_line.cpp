@@ -15,6 +15,7 @@ void Contributor::commit_step(const State&) {}
 void Contributor::reject_step() {}
 Element::~Element() = default;
 void Element::connect(const SceneView&) {}
+std::vector<Index> Element::item_nodes(const std::string&, Index) const { return {}; }
 
 namespace {
 [[noreturn]] void no_channel(const Element& e, const std::string& channel) {

@@ -2,12 +2,14 @@
 // The Newton solve and residual evaluation are in newton_solver.cpp.
 #include "simulation.hpp"
 
+#include "dof_selection.hpp"
 #include "plugin_loader.hpp"
 #include "scene_validation.hpp"
 #include "type_registry.hpp"
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cmath>
 #include <set>
 
@@ -64,21 +66,6 @@ void load_scene_plugins(const SceneDocument& scene, PluginLoader& loader) {
 }
 
 namespace {
-
-/// Resolves a possibly negative index into [0, count); throws at `where` when out of range.
-Index resolve_index(long index, Index count, const Parameters& block, const std::string& key, const std::string& what) {
-    const long resolved = index < 0 ? index + count : index;
-    if (resolved < 0 || resolved >= count)
-        block.fail(key, fmt::format("{} index {} is out of range: this element has {} {} (valid: {}..{}, or -{}..-1)",
-                                    what, index, count, what + "s", 0, count - 1, count));
-    return static_cast<Index>(resolved);
-}
-
-const DofGroup* find_group(const std::vector<DofGroup>& groups, const std::string& name) {
-    for (const auto& g : groups)
-        if (g.name == name) return &g;
-    return nullptr;
-}
 
 template <class T>
 const Factory<T>& factory_of(const TypeRegistry::Entry& entry) {
@@ -264,9 +251,9 @@ void Simulation::build_shared_nodes(const Parameters& root) {
                 if (elements_[k]->name() == element_names[i]) e = static_cast<Index>(k);
             if (e < 0) block.fail("elements", fmt::format("no element named '{}'", element_names[i]));
             const auto groups = elements_[e]->dof_groups();
-            const DofGroup* g = find_group(groups, "nodes");
+            const DofGroup* g = find_dof_group(groups, "nodes");
             if (!g) block.fail("elements", fmt::format("element '{}' has no nodes to share", element_names[i]));
-            const Index node = resolve_index(nodes[i], g->count, block, "nodes", "node");
+            const Index node = resolve_item_index(nodes[i], g->count, block, "nodes", "node");
             if (i == 0) {
                 first_element = e;
                 first_node = node;
@@ -279,91 +266,111 @@ void Simulation::build_shared_nodes(const Parameters& root) {
     }
 }
 
-std::vector<Index> Simulation::selected_items(const Element& element, const Parameters& where,
-                                             const std::string& group_name) const {
-    const auto groups = element.dof_groups();
-    const DofGroup* g = find_group(groups, group_name);
-    const auto indices = where.integer_list(group_name);
-    const bool by_position = group_name == "nodes" && (where.has("box") || where.has("plane"));
-    if (indices.empty() && !by_position) return {};
-    if (!g) where.fail(group_name, fmt::format("element type '{}' has no {}", element_type_name(element), group_name));
-    std::vector<char> chosen(static_cast<std::size_t>(g->count), 0);
-    for (long raw : indices)
-        chosen[resolve_index(raw, g->count, where, group_name, group_name.substr(0, group_name.size() - 1))] = 1;
-    auto initial_position = [&](Index node) {
-        Vec3 x;
-        for (int c = 0; c < 3; ++c) x[c] = state_.q[element.global_dof(element.group_dof("nodes", node, c))];
-        return x;
-    };
-    if (group_name == "nodes" && where.has("box")) {
-        const Parameters box = where.block("box");
-        const Vec3 lo = box.vec3("min"), hi = box.vec3("max");
-        Index count = 0;
-        for (Index n = 0; n < g->count; ++n) {
-            const Vec3 x = initial_position(n);
-            if ((x.array() >= lo.array()).all() && (x.array() <= hi.array()).all()) chosen[n] = 1, ++count;
-        }
-        if (count == 0) where.fail("box", fmt::format("selects no node of element '{}'", element.name()));
-    }
-    if (group_name == "nodes" && where.has("plane")) {
-        const Parameters plane = where.block("plane");
-        const Vec3 point = plane.vec3("point"), normal = plane.vec3("normal");
-        if (normal.norm() == 0.0) plane.fail("normal", "the normal must not be zero");
-        const Vec3 unit = normal.normalized();
-        const double tolerance = plane.real("tolerance");
-        Index count = 0;
-        for (Index n = 0; n < g->count; ++n)
-            if (std::abs((initial_position(n) - point).dot(unit)) <= tolerance) chosen[n] = 1, ++count;
-        if (count == 0) where.fail("plane", fmt::format("selects no node of element '{}' (tolerance {} m)", element.name(), tolerance));
-    }
-    std::vector<Index> items;
-    for (Index i = 0; i < g->count; ++i)
-        if (chosen[i]) items.push_back(i);
-    return items;
+namespace {
+
+/// What constrains a global DOF, and which entry constrained it first (for messages about a
+/// second selection of the same DOF).
+struct DofClaim {
+    enum class Kind { free, fixed, prescribed } kind = Kind::free;
+    std::string by;          ///< key path of the entry, e.g. "elements[0].prescribed[1]"
+    std::string expression;  ///< prescribed: the displacement expression, spaces removed
+    bool held_by_region = false;  ///< fixed as an edge the entry's regions hold (include_edges)
+};
+
+std::string without_spaces(std::string text) {
+    std::erase_if(text, [](unsigned char c) { return std::isspace(c) != 0; });
+    return text;
 }
 
+std::string claimed_by(const DofClaim& claim) {
+    if (claim.kind == DofClaim::Kind::prescribed)
+        return fmt::format("prescribed by {} (displacement '{}')", claim.by, claim.expression);
+    if (claim.held_by_region)
+        return fmt::format("held fixed by the regions of {} (include_edges: false there leaves it free to prescribe)",
+                           claim.by);
+    return "fixed by " + claim.by;
+}
+
+}  // namespace
+
 void Simulation::build_boundary_conditions() {
+    // A DOF may be selected several times when the selections agree: fixed twice, or prescribed
+    // twice with the same expression. Fixed and prescribed, or two different motions, are errors.
+    std::vector<DofClaim> claims(static_cast<std::size_t>(dofs_.global_count()));
+    auto fix = [&](const Element& element, Index local, const SelectedItem& at, const std::string& entry,
+                   bool held_by_region) {
+        const Index dof = element.global_dof(local);
+        DofClaim& claim = claims[static_cast<std::size_t>(dof)];
+        if (claim.kind == DofClaim::Kind::fixed) return;  // fixed twice: they agree
+        if (claim.kind == DofClaim::Kind::prescribed)
+            at.at.fail(at.key, fmt::format("{}{} is already {}: a DOF is either fixed or prescribed{}",
+                                           element.describe_dof(local),
+                                           held_by_region ? ", held fixed by this entry's regions," : "",
+                                           claimed_by(claim),
+                                           held_by_region ? " (include_edges: false here leaves it to that prescription)"
+                                                          : ""));
+        claim = DofClaim{DofClaim::Kind::fixed, entry, {}, held_by_region};
+        dofs_.fix(dof);
+        fixed_.push_back(dof);
+    };
+    auto prescribe = [&](const Element& element, Index local, const SelectedItem& at, const std::string& entry,
+                         const std::string& text, std::size_t expression) {
+        const Index dof = element.global_dof(local);
+        DofClaim& claim = claims[static_cast<std::size_t>(dof)];
+        const std::string normalized = without_spaces(text);
+        if (claim.kind == DofClaim::Kind::prescribed && claim.expression == normalized) return;  // they agree
+        if (claim.kind == DofClaim::Kind::prescribed)
+            at.at.fail(at.key, fmt::format("{} is already {}, here '{}': two prescriptions of one DOF must be the "
+                                           "same expression",
+                                           element.describe_dof(local), claimed_by(claim), normalized));
+        if (claim.kind == DofClaim::Kind::fixed)
+            at.at.fail(at.key, fmt::format("{} is already {}: a DOF is either fixed or prescribed",
+                                           element.describe_dof(local), claimed_by(claim)));
+        claim = DofClaim{DofClaim::Kind::prescribed, entry, normalized, false};
+        dofs_.prescribe(dof);
+        prescribed_.push_back({dof, state_.q[dof], expression});
+    };
+
     for (std::size_t e = 0; e < elements_.size(); ++e) {
         Element& element = *elements_[e];
         const Parameters& block = element_parameters_[e];
+        const std::string type = block.type_name();
         const auto groups = element.dof_groups();
         const Parameters fixed = block.block("fixed");
-        for (const char* group : {"nodes", "edges"}) {
-            const DofGroup* g = find_group(groups, group);
-            for (Index item : selected_items(element, fixed, group))
-                for (int c = 0; c < g->dofs_per_item; ++c) {
-                    const Index dof = element.global_dof(element.group_dof(group, item, c));
-                    if (dofs_.is_prescribed(dof))
-                        fixed.fail(group, fmt::format("{} is already prescribed: a DOF can be fixed or prescribed once",
-                                                      element.describe_dof(element.group_dof(group, item, c))));
-                    if (!dofs_.is_free(dof)) continue;  // selected twice, or shared with an element that fixed it
-                    dofs_.fix(dof);
-                    fixed_.push_back(dof);
-                }
-        }
+        const std::string fixed_path = fixed.location().path;
+        const DofSelection fixed_selection = select_dofs(element, type, fixed, state_.q);
+        for (const SelectedItem& node : fixed_selection.nodes)
+            for (int c = 0; c < find_dof_group(groups, "nodes")->dofs_per_item; ++c)
+                fix(element, element.group_dof("nodes", node.item, c), node, fixed_path, false);
+        for (const auto* edges : {&fixed_selection.listed_edges, &fixed_selection.region_edges})
+            for (const SelectedItem& edge : *edges)
+                for (int c = 0; c < find_dof_group(groups, "edges")->dofs_per_item; ++c)
+                    fix(element, element.group_dof("edges", edge.item, c), edge, fixed_path,
+                        edges == &fixed_selection.region_edges);
+
         for (const Parameters& item : block.blocks("prescribed")) {
+            const std::string path = item.location().path;
             const auto displacement = item.string_list("displacement");
+            const DofSelection selection = select_dofs(element, type, item, state_.q);
             for (const char* group : {"nodes", "edges"}) {
-                const auto items = selected_items(element, item, group);
+                const auto& items = std::string(group) == "nodes" ? selection.nodes : selection.listed_edges;
                 if (items.empty()) continue;
-                const DofGroup* g = find_group(groups, group);
+                const DofGroup* g = find_dof_group(groups, group);
                 if (static_cast<int>(displacement.size()) != g->dofs_per_item)
                     item.fail("displacement", fmt::format("{} have {} components ({}), but {} expressions are given",
                                                           group, g->dofs_per_item, fmt::join(g->component_names, ", "),
                                                           displacement.size()));
                 const std::size_t first_expression = expressions_.size();
                 for (const auto& text : displacement) expressions_.emplace_back(text, item.location("displacement"));
-                for (Index it : items)
-                    for (int c = 0; c < g->dofs_per_item; ++c) {
-                        const Index dof = element.global_dof(element.group_dof(group, it, c));
-                        if (!dofs_.is_free(dof))
-                            item.fail(group, fmt::format("{} is already {}: a DOF can be fixed or prescribed once",
-                                                         element.describe_dof(element.group_dof(group, it, c)),
-                                                         dofs_.is_prescribed(dof) ? "prescribed" : "fixed"));
-                        dofs_.prescribe(dof);
-                        prescribed_.push_back({dof, state_.q[dof], first_expression + static_cast<std::size_t>(c)});
-                    }
+                for (const SelectedItem& it : items)
+                    for (int c = 0; c < g->dofs_per_item; ++c)
+                        prescribe(element, element.group_dof(group, it.item, c), it, path,
+                                  displacement[static_cast<std::size_t>(c)], first_expression + static_cast<std::size_t>(c));
             }
+            // Edges inside a moving clamp keep their initial value (the schema's include_edges doc says why).
+            for (const SelectedItem& edge : selection.region_edges)
+                for (int c = 0; c < find_dof_group(groups, "edges")->dofs_per_item; ++c)
+                    fix(element, element.group_dof("edges", edge.item, c), edge, path, true);
         }
     }
     dofs_.number_free();
@@ -378,12 +385,6 @@ void Simulation::build_forces(const Parameters& root, const TypeRegistry& regist
         contributors_.push_back(force.get());
         forces_.push_back(std::move(force));
     }
-}
-
-std::string Simulation::element_type_name(const Element& element) const {
-    for (std::size_t e = 0; e < elements_.size(); ++e)
-        if (elements_[e].get() == &element) return element_parameters_[e].type_name();
-    return "?";
 }
 
 Element* Simulation::find_element(const std::string& name) const {

@@ -79,6 +79,8 @@ public:
     /// Notes for the user found while building (e.g. an unsymmetric Jacobian with LDLT).
     const std::vector<std::string>& notes() const { return notes_; }
     Index free_dof_count() const { return dofs_.free_count(); }
+    /// False for a fixed or prescribed global DOF.
+    bool dof_is_free(Index global) const { return dofs_.is_free(global); }
 
     /// Runs every contributor's begin_step and rebuilds the pattern if one changed.
     void begin_attempt();
@@ -101,9 +103,6 @@ private:
 
     void build_shared_nodes(const Parameters& scene);
     void build_boundary_conditions();
-    /// Items of a DOF group chosen by a fixed/prescribed block: indices, plus box/plane for nodes.
-    std::vector<Index> selected_items(const Element& element, const Parameters& where, const std::string& group) const;
-    std::string element_type_name(const Element& element) const;
     void build_forces(const Parameters& scene, const TypeRegistry& registry);
     void build_solver_and_integrator(const Parameters& scene, const TypeRegistry& registry);
     void rebuild_pattern();

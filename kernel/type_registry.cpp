@@ -78,16 +78,25 @@ std::string TypeRegistry::unknown_type_message(TypeKind kind, const std::string&
     return message;
 }
 
-void add_node_selectors(ParameterSchema& schema) {
+void add_node_selectors(ParameterSchema& schema, const std::string& edges_in_regions) {
     ParameterSchema box("box", "Nodes whose initial position lies in an axis-aligned box (bounds included).");
     box.vec3("min", "lower corner").unit("m").require();
     box.vec3("max", "upper corner").unit("m").require();
-    schema.map("box", "also select the nodes inside this box", std::move(box));
+    schema.map("box", "also select the nodes inside this box", box);
+    schema.map_list("boxes", "also select the nodes inside any of these boxes (a union, with `box` and the planes)",
+                    box);
     ParameterSchema plane("plane", "Nodes whose initial position lies on a plane.");
     plane.vec3("point", "a point of the plane").unit("m").require();
     plane.vec3("normal", "the plane's normal (need not be unit length)").require();
     plane.real("tolerance", "largest distance from the plane").unit("m").fallback(1e-9).non_negative();
-    schema.map("plane", "also select the nodes on this plane", std::move(plane));
+    schema.map("plane", "also select the nodes on this plane", plane);
+    schema.map_list("planes", "also select the nodes on any of these planes (a union, with `plane` and the boxes)",
+                    plane);
+    schema.boolean("include_edges",
+                   "true: the regions of this entry (box, boxes, plane, planes), taken together, also select every edge whose two "
+                   "nodes they hold, i.e. its edge DOF (see `edges`), so a region is a clamp; false: nodes only. "
+                   "Nodes listed under `nodes` select no edge. " + edges_in_regions)
+        .fallback(true);
 }
 
 ParameterSchema newton_schema() {
@@ -124,21 +133,40 @@ void TypeRegistry::add_common_keys(TypeKind kind, ParameterSchema& schema) {
     switch (kind) {
         case TypeKind::element: {
             schema.string("name", "unique name of this element, used by forces, outputs and --set").require();
-            ParameterSchema fixed("fixed", "DOFs held at their initial value (eliminated from the solve).");
+            const std::string edge_dof =
+                "edge indices (negative counts from the end): the DOF each edge owns, as the element type defines "
+                "it (discrete_rod: the edge's twist angle, rad; midedge_shell: the edge's xi, the mid-edge normal's "
+                "component along the edge's in-plane perpendicular; rod_shell_joint: the twist of a shell edge at "
+                "the joint; types without edge DOFs, such as hinge_shell, refuse this key)";
+            ParameterSchema fixed("fixed",
+                                  "DOFs held at their initial value (eliminated from the solve). A DOF selected "
+                                  "twice (two regions, an index and a region, or the same node of two elements "
+                                  "joined by shared_nodes) is fixed once; a DOF both fixed and prescribed is an "
+                                  "error.");
             fixed.integer_list("nodes", "node indices (negative counts from the end): all 3 position DOFs")
                 .fallback(std::vector<long>{});
-            fixed.integer_list("edges", "edge indices (negative counts from the end): the edge's twist DOF")
-                .fallback(std::vector<long>{});
-            add_node_selectors(fixed);
+            fixed.integer_list("edges", edge_dof).fallback(std::vector<long>{});
+            add_node_selectors(fixed, "The selected edge DOFs are fixed.");
             schema.map("fixed", "fixed DOFs", std::move(fixed));
-            ParameterSchema prescribed("prescribed",
-                                       "DOFs that follow a time function: value = initial value + displacement(t).");
+            ParameterSchema prescribed(
+                "prescribed",
+                "DOFs that follow a time function: value = initial value + displacement(t). One DOF may be "
+                "prescribed by several entries only with the same expression; a DOF both fixed and prescribed is an "
+                "error.");
             prescribed.integer_list("nodes", "node indices (negative counts from the end)").fallback(std::vector<long>{});
-            prescribed.integer_list("edges", "edge indices: twist DOFs").fallback(std::vector<long>{});
-            add_node_selectors(prescribed);
+            prescribed.integer_list("edges", edge_dof).fallback(std::vector<long>{});
+            add_node_selectors(
+                prescribed,
+                "Edge DOFs so selected are held at their initial value while the nodes move, as a rigid clamp carries "
+                "them: exact for any rigid motion of a mid-edge shell's clamp (xi is measured in the shell's own "
+                "frame), and for a rod's clamp that translates or turns about an axis across the rod (the twist is "
+                "measured from a frame that follows the edge without turning about it). To turn a rod clamp about "
+                "the rod's own axis, set false and prescribe the edges' twist in another entry.");
             prescribed.string_list("displacement",
                                    "expressions of t (muparser syntax: sin, cos, exp, min, max, ...), one per "
-                                   "component: 3 for nodes (x, y, z), 1 for edges (twist, rad)")
+                                   "component of the selected items: 3 for nodes (x, y, z), 1 for edges listed under "
+                                   "`edges` (their edge DOF: twist in rad, or xi); an entry selects nodes or listed "
+                                   "edges, not both")
                 .require();
             schema.map_list("prescribed", "prescribed motion", std::move(prescribed));
             break;

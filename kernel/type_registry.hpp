@@ -53,8 +53,9 @@ private:
     std::string current_plugin_ = "kernel", current_library_;
 };
 
-/// `box` and `plane` node selectors of `fixed` and `prescribed` blocks.
-void add_node_selectors(ParameterSchema& schema);
+/// The region selectors of `fixed` and `prescribed` blocks (box, boxes, plane, planes) and their
+/// `include_edges` switch; `edges_in_regions` ends its doc (what the selected edge DOFs do).
+void add_node_selectors(ParameterSchema& schema, const std::string& edges_in_regions);
 
 /// The Newton and step-size keys common to every integrator (documented once).
 ParameterSchema newton_schema();

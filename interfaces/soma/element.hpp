@@ -27,7 +27,8 @@ struct Geometry {
 };
 
 /// A named family of DOFs a scene can select for boundary conditions, e.g. "nodes" (3 per
-/// node: x, y, z) or "edges" (1 per edge: twist angle).
+/// node: x, y, z) or "edges" (DOFs that live on an edge between two nodes: a rod edge's twist
+/// angle, a mid-edge shell edge's xi; each element type documents its own).
 struct DofGroup {
     std::string name;
     int dofs_per_item = 1;
@@ -62,6 +63,13 @@ public:
     virtual Index group_dof(const std::string& group, Index item, int component) const = 0;
     /// Human-readable meaning of a local DOF, for Newton diagnostics ("node 12 z").
     virtual std::string describe_dof(Index local) const = 0;
+    /// \brief The nodes (items of this element's "nodes" group) that item `item` of DOF group
+    /// `group` spans, e.g. the two end nodes of an edge.
+    ///
+    /// A `fixed` or `prescribed` selection by region (box, plane) selects an "edges" item when the
+    /// region holds every one of these nodes. Default: none, so no region ever selects the item
+    /// (elements whose group items are not spanned by their own nodes keep the default).
+    virtual std::vector<Index> item_nodes(const std::string& group, Index item) const;
 
     /// Points, edges and triangles in global DOF numbering (valid after bind()).
     virtual const Geometry& geometry() const = 0;

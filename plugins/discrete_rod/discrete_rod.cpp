@@ -170,6 +170,12 @@ Index DiscreteRod::group_dof(const std::string& group, Index item, int component
     throw std::out_of_range("discrete_rod: no DOF group '" + group + "' (groups: nodes, edges)");
 }
 
+std::vector<Index> DiscreteRod::item_nodes(const std::string& group, Index item) const {
+    if (group != "edges") return {};
+    if (item < 0 || item >= edge_count_) throw std::out_of_range("discrete_rod: no edge " + std::to_string(item));
+    return {item, item + 1};
+}
+
 std::string DiscreteRod::describe_dof(Index local) const {
     static const char* axes[] = {"x", "y", "z"};
     if (local >= 0 && local < 3 * node_count_)

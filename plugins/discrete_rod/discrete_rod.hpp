@@ -73,6 +73,8 @@ public:
     std::vector<DofGroup> dof_groups() const override;
     Index group_dof(const std::string& group, Index item, int component) const override;
     std::string describe_dof(Index local) const override;
+    /// Edge e spans nodes e and e + 1 (a region holding both selects its twist).
+    std::vector<Index> item_nodes(const std::string& group, Index item) const override;
     const Geometry& geometry() const override { return geometry_; }
     double kinetic_energy(const EvalContext& context) const override;
     /// \brief "natural_curvature" (kappa1, kappa2 in 1/m) and "natural_twist" (tau in rad/m),

@@ -93,7 +93,9 @@ ParameterSchema discrete_rod_schema() {
         "Discrete elastic rod (Bergou et al. 2010, as in MAT-DiSMech): stretching (EA), bending "
         "(EI1, EI2) and twisting (GJ) with natural curvature and twist taken from the initial "
         "geometry, lumped mass. DOFs: group `nodes` (x, y, z per node) and group `edges` "
-        "(one twist angle per edge).");
+        "(one twist angle per edge, rad: the turn of the material frame about the edge from its reference "
+        "frame; edge i joins nodes i and i + 1). A region (box, plane) in `fixed` or `prescribed` selects the "
+        "nodes in it and the twist of every edge whose two nodes it holds: a clamp.");
     s.one_of("geometry", "initial (and natural, stress-free) shape of the rod",
              {geometry_line(), geometry_helix(), geometry_points(), geometry_file()})
         .require();
@@ -182,7 +184,9 @@ ParameterSchema rod_shell_joint_schema() {
         "at a node with a bend-twist spring of the rod's EI1, EI2, GJ (as the reference code), natural shape = "
         "initial geometry. Without it the shared node is a ball joint. Two joints on the same shell must not "
         "share a triangle edge around their nodes (each would own its own twist of that edge and double the "
-        "springs at shared vertices): keep joint nodes at least two edges apart.");
+        "springs at shared vertices): keep joint nodes at least two edges apart. The joint has no nodes of its "
+        "own: select its edges' twists by index (`fixed: {edges: [...]}`, in the order the joint finds the "
+        "shell edges); a region is refused, and a region in the shell's `fixed` does not reach them.");
     s.string("rod", "name of the discrete_rod").require();
     s.integer("rod_node", "rod node at the joint (negative counts from the end)").fallback(-1L);
     s.string("shell", "name of the hinge_shell or midedge_shell element").require();

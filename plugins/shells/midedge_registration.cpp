@@ -19,7 +19,8 @@ ParameterSchema midedge_shell_schema() {
         "Thin shell on a triangle mesh with mid-edge normal bending (Grinspun et al. 2006 as in "
         "MAT-DiSMech, digest 000 §2.7): per triangle E = k_b A_bar [(1 - nu) Tr((Lambda - Lambda_bar)^2) "
         "+ nu (Tr Lambda - Tr Lambda_bar)^2], k_b = E h^3/(24 (1 - nu^2)), with one extra DOF xi per "
-        "mesh edge (the mid-edge normal's component across the edge); one stretching spring per mesh "
+        "mesh edge (the component of the mid-edge normal along the edge's in-plane perpendicular, "
+        "dimensionless); one stretching spring per mesh "
         "edge with the reference code's mid-edge stiffness k_s = 2 E h l_bar/(1 - nu^2). The natural "
         "shape is the initial mesh. The Jacobian is the paper's approximate Hessian (shape of each "
         "triangle held constant), symmetrized. Lumped mass rho h A/3 per triangle corner; xi is "
@@ -27,7 +28,8 @@ ParameterSchema midedge_shell_schema() {
         "newmark's initial acceleration, not explicit schemes) unless every xi is fixed. DOFs: group "
         "`nodes` (x, y, z per node) and group `edges` (component `xi`, one per mesh edge, numbered in "
         "order of first appearance walking the triangles). A clamp fixes the nodes AND the xi of the "
-        "edges inside it (their mid-edge normals cannot rotate).");
+        "edges inside it (their mid-edge normals cannot rotate): a region (box, plane) in `fixed` or "
+        "`prescribed` selects both, the xi of every edge whose two nodes it holds.");
     add_shell_parameters(s, "Poisson ratio nu, in the bending stiffness k_b = E h^3/(24 (1 - nu^2)) and the energy's "
            "(1 - nu) Tr(dLambda^2) + nu (Tr dLambda)^2 split, and in the stretching stiffness "
            "2 E h l_bar/(1 - nu^2). nu = 0.5 lets a plate strip bend like a beam (anticlastic "

@@ -233,6 +233,13 @@ Index MidedgeShell::group_dof(const std::string& group, Index item, int componen
     throw std::out_of_range("midedge_shell: no DOF group '" + group + "' (groups: nodes, edges)");
 }
 
+std::vector<Index> MidedgeShell::item_nodes(const std::string& group, Index item) const {
+    if (group != "edges") return {};
+    if (item < 0 || item >= edge_count_) throw std::out_of_range("midedge_shell: no edge " + std::to_string(item));
+    const auto& n = topology_.edges[static_cast<std::size_t>(item)].nodes;
+    return {n[0], n[1]};
+}
+
 std::string MidedgeShell::describe_dof(Index local) const {
     static const char* axes[] = {"x", "y", "z"};
     if (local >= 0 && local < 3 * node_count_) return "node " + std::to_string(local / 3) + " " + axes[local % 3];

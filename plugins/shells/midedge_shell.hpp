@@ -67,6 +67,8 @@ public:
     std::vector<DofGroup> dof_groups() const override;
     Index group_dof(const std::string& group, Index item, int component) const override;
     std::string describe_dof(Index local) const override;
+    /// Mesh edge e spans its two end nodes (a region holding both selects its xi).
+    std::vector<Index> item_nodes(const std::string& group, Index item) const override;
     const Geometry& geometry() const override { return geometry_; }
     double kinetic_energy(const EvalContext& context) const override;
 

@@ -31,7 +31,8 @@ ParameterSchema hinge_shell_schema() {
         "free anticlastic curvature is 9/8 as flexible as an Euler-Bernoulli beam, see "
         "tests/validation/test_cantilever_plate_hinge.cpp). The model has no Poisson ratio and its response depends on the mesh (shape and "
         "orientation). Natural hinge angles are those of the initial mesh (stress-free). Lumped mass "
-        "rho h A/3 per triangle corner. DOFs: group `nodes` (x, y, z per node). Actuation channel "
+        "rho h A/3 per triangle corner. DOFs: group `nodes` (x, y, z per node) only: no edge DOFs, so a "
+        "region in `fixed` or `prescribed` selects nodes only. Actuation channel "
         "`natural_hinge_angle`: one item per hinge, component `phi` (rad).");
     add_shell_parameters(s, "Poisson ratio nu. Not used by the hinge model (digest 000 §2.6: no nu in its stretching "
                             "or bending stiffness); accepted so the same material block works for midedge_shell");

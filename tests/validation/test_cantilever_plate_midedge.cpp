@@ -71,7 +71,8 @@ std::string plate_scene(double E, double edge_length, const std::string& fixed_e
                   "    fixed: {box: {min: [-1, -1, -1], max: [%.17g, 1, 1]}",
                   kLength, kWidth, edge_length, kThickness, kRho, E, nu, kClampX + 1e-9);
     std::string scene = text;
-    if (!fixed_edges.empty()) scene += ", edges: [" + fixed_edges + "]";
+    // The box alone would also fix the xi of the edges inside it: the xi-free variant opts out.
+    scene += fixed_edges.empty() ? ", include_edges: false" : ", edges: [" + fixed_edges + "]";
     std::snprintf(text, sizeof text, "}\nforces:\n  - {type: gravity, acceleration: [0, 0, %.17g]}\n", -kG);
     return scene + text;
 }

@@ -1,0 +1,140 @@
+// Selection of the DOFs of one `fixed` or `prescribed` entry: by index and by region.
+#include "dof_selection.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace soma {
+
+const DofGroup* find_dof_group(const std::vector<DofGroup>& groups, const std::string& name) {
+    for (const auto& g : groups)
+        if (g.name == name) return &g;
+    return nullptr;
+}
+
+Index resolve_item_index(long index, Index count, const Parameters& block, const std::string& key,
+                         const std::string& what) {
+    const long resolved = index < 0 ? index + count : index;
+    if (resolved < 0 || resolved >= count)
+        block.fail(key, fmt::format("{} index {} is out of range: this element has {} {} (valid: {}..{}, or -{}..-1)",
+                                    what, index, count, what + "s", 0, count - 1, count));
+    return static_cast<Index>(resolved);
+}
+
+namespace {
+
+/// One box or plane of an entry, with the block it was written in (for messages).
+struct Region {
+    Parameters block;
+    bool is_box = true;
+    Vec3 lo, hi;            // box
+    Vec3 point, unit;       // plane
+    double tolerance = 0.0; // plane
+
+    bool holds(const Vec3& x) const {
+        if (is_box) return (x.array() >= lo.array()).all() && (x.array() <= hi.array()).all();
+        return std::abs((x - point).dot(unit)) <= tolerance;
+    }
+};
+
+Region box_region(const Parameters& box) {
+    Region r;
+    r.block = box;
+    r.lo = box.vec3("min");
+    r.hi = box.vec3("max");
+    return r;
+}
+
+Region plane_region(const Parameters& plane) {
+    Region r;
+    r.block = plane;
+    r.is_box = false;
+    r.point = plane.vec3("point");
+    const Vec3 normal = plane.vec3("normal");
+    if (normal.norm() == 0.0) plane.fail("normal", "the normal must not be zero");
+    r.unit = normal.normalized();
+    r.tolerance = plane.real("tolerance");
+    return r;
+}
+
+/// The entry's regions in the order written: box, boxes, plane, planes.
+std::vector<Region> regions_of(const Parameters& entry) {
+    std::vector<Region> regions;
+    if (entry.has("box")) regions.push_back(box_region(entry.block("box")));
+    for (const Parameters& box : entry.blocks("boxes")) regions.push_back(box_region(box));
+    if (entry.has("plane")) regions.push_back(plane_region(entry.block("plane")));
+    for (const Parameters& plane : entry.blocks("planes")) regions.push_back(plane_region(plane));
+    return regions;
+}
+
+/// Items listed by index under `key` (each once, ascending), or none.
+std::vector<char> listed_items(const std::vector<DofGroup>& groups, const std::string& element_type,
+                               const Parameters& entry, const std::string& key) {
+    const auto indices = entry.integer_list(key);
+    if (indices.empty()) return {};
+    const DofGroup* group = find_dof_group(groups, key);
+    if (!group) entry.fail(key, fmt::format("element type '{}' has no {}", element_type, key));
+    std::vector<char> chosen(static_cast<std::size_t>(group->count), 0);
+    for (long raw : indices) chosen[resolve_item_index(raw, group->count, entry, key, key.substr(0, key.size() - 1))] = 1;
+    return chosen;
+}
+
+}  // namespace
+
+DofSelection select_dofs(const Element& element, const std::string& element_type, const Parameters& entry,
+                         const VectorX& initial_q) {
+    const auto groups = element.dof_groups();
+    DofSelection selection;
+    const std::vector<char> listed_nodes = listed_items(groups, element_type, entry, "nodes");
+    const std::vector<char> listed_edges = listed_items(groups, element_type, entry, "edges");
+    for (std::size_t e = 0; e < listed_edges.size(); ++e)
+        if (listed_edges[e]) selection.listed_edges.push_back({static_cast<Index>(e), entry, "edges"});
+
+    const std::vector<Region> regions = regions_of(entry);
+    const DofGroup* nodes = find_dof_group(groups, "nodes");
+    if (!regions.empty() && !nodes)
+        regions.front().block.fail(
+            "", fmt::format("element type '{}' has no nodes: a region selects nodes and the edges between them; "
+                            "select this element's DOFs by index (`edges: [...]`)",
+                            element_type));
+    const Index node_count = nodes ? nodes->count : 0;
+    // Which region first holds each node (-1: none).
+    std::vector<int> holder(static_cast<std::size_t>(node_count), -1);
+    for (std::size_t r = 0; r < regions.size(); ++r) {
+        Index count = 0;
+        for (Index n = 0; n < node_count; ++n) {
+            Vec3 x;
+            for (int c = 0; c < 3; ++c) x[c] = initial_q[element.global_dof(element.group_dof("nodes", n, c))];
+            if (!regions[r].holds(x)) continue;
+            ++count;
+            if (holder[static_cast<std::size_t>(n)] < 0) holder[static_cast<std::size_t>(n)] = static_cast<int>(r);
+        }
+        if (count == 0)
+            regions[r].block.fail("", regions[r].is_box
+                                          ? fmt::format("selects no node of element '{}'", element.name())
+                                          : fmt::format("selects no node of element '{}' (tolerance {} m)",
+                                                        element.name(), regions[r].tolerance));
+    }
+    for (Index n = 0; n < node_count; ++n) {
+        const auto i = static_cast<std::size_t>(n);
+        if (i < listed_nodes.size() && listed_nodes[i])
+            selection.nodes.push_back({n, entry, "nodes"});
+        else if (holder[i] >= 0)
+            selection.nodes.push_back({n, regions[static_cast<std::size_t>(holder[i])].block, ""});
+    }
+
+    // Edges the regions hold: every end node in the union of the entry's regions.
+    const DofGroup* edges = find_dof_group(groups, "edges");
+    if (regions.empty() || !edges || !entry.boolean("include_edges")) return selection;
+    for (Index e = 0; e < edges->count; ++e) {
+        if (static_cast<std::size_t>(e) < listed_edges.size() && listed_edges[static_cast<std::size_t>(e)]) continue;
+        const std::vector<Index> ends = element.item_nodes("edges", e);
+        bool held = !ends.empty();
+        for (Index n : ends) held = held && n >= 0 && n < node_count && holder[static_cast<std::size_t>(n)] >= 0;
+        if (held) selection.region_edges.push_back({e, entry, "include_edges"});
+    }
+    return selection;
+}
+
+}  // namespace soma
