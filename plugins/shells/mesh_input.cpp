@@ -222,52 +222,104 @@ TriangleMesh read_mesh_file(const std::string& path, MeshFileFormat format) {
     return format == MeshFileFormat::obj ? parse_obj(file, path) : parse_text_geometry(file, path);
 }
 
+namespace {
+
+/// Maps the rectangle's row coordinates (u along the rows, w across) to the plane z = origin.z
+/// and adds triangles given counter-clockwise in (u, w).
+struct RectangleBuilder {
+    TriangleMesh mesh;
+    Vec3 origin;
+    bool along_x = true;
+
+    Index node(double u, double w) {
+        mesh.positions.push_back(origin + (along_x ? Vec3(u, w, 0.0) : Vec3(w, u, 0.0)));
+        return static_cast<Index>(mesh.positions.size() - 1);
+    }
+    void triangle(Index a, Index b, Index c) {
+        // (u, w) -> (x, y) is a reflection when rows run along y: reverse to keep normals +z.
+        if (along_x) mesh.triangles.push_back({a, b, c});
+        else mesh.triangles.push_back({a, c, b});
+    }
+};
+
+/// The coordinate of grid line i of n over a length L; the last line lands exactly on L.
+double grid_line(double L, double i, Index n) { return i == n ? L : L * i / static_cast<double>(n); }
+
+/// Near-equilateral rows: even rows nu + 1 nodes at u = i du; odd rows nu + 2 nodes, u = 0,
+/// (i + 1/2) du, Lu (the end nodes close the row: half-triangles at both ends).
+void equilateral_rows(RectangleBuilder& b, double Lu, double Lw, Index nu, Index nw) {
+    std::vector<Index> row_start(static_cast<std::size_t>(nw) + 1);
+    for (Index r = 0; r <= nw; ++r) {
+        row_start[static_cast<std::size_t>(r)] = static_cast<Index>(b.mesh.positions.size());
+        const double w = grid_line(Lw, r, nw);
+        if (r % 2 == 0) {
+            for (Index i = 0; i <= nu; ++i) b.node(grid_line(Lu, i, nu), w);
+        } else {
+            b.node(0.0, w);
+            for (Index i = 0; i < nu; ++i) b.node(grid_line(Lu, i + 0.5, nu), w);
+            b.node(Lu, w);
+        }
+    }
+    for (Index r = 0; r < nw; ++r) {
+        const bool even_below = r % 2 == 0;
+        // e: the full row's node i (u = i du); o: the offset row's node k (k = 0 and nu + 1 are
+        // the row's end nodes, node i + 1 is at u = (i + 1/2) du).
+        const Index e0 = row_start[static_cast<std::size_t>(even_below ? r : r + 1)];
+        const Index o0 = row_start[static_cast<std::size_t>(even_below ? r + 1 : r)];
+        auto e = [&](Index i) { return e0 + i; };
+        auto o = [&](Index k) { return o0 + k; };
+        if (even_below) {  // full row below, offset row above
+            b.triangle(e(0), o(1), o(0));  // half-triangle at u = 0
+            for (Index i = 0; i < nu; ++i) b.triangle(e(i), e(i + 1), o(i + 1));
+            for (Index i = 0; i + 1 < nu; ++i) b.triangle(o(i + 1), e(i + 1), o(i + 2));
+            b.triangle(e(nu), o(nu + 1), o(nu));  // half-triangle at u = Lu
+        } else {  // offset row below, full row above
+            b.triangle(o(0), o(1), e(0));
+            for (Index i = 0; i < nu; ++i) b.triangle(o(i + 1), e(i + 1), e(i));
+            for (Index i = 0; i + 1 < nu; ++i) b.triangle(o(i + 1), o(i + 2), e(i + 1));
+            b.triangle(o(nu), o(nu + 1), e(nu));
+        }
+    }
+}
+
+/// A structured (nu + 1) x (nw + 1) grid, each cell split into two right triangles.
+void right_triangle_grid(RectangleBuilder& b, double Lu, double Lw, Index nu, Index nw, bool alternate) {
+    for (Index j = 0; j <= nw; ++j)
+        for (Index i = 0; i <= nu; ++i) b.node(grid_line(Lu, i, nu), grid_line(Lw, j, nw));
+    auto at = [&](Index i, Index j) { return j * (nu + 1) + i; };
+    for (Index j = 0; j < nw; ++j)
+        for (Index i = 0; i < nu; ++i) {
+            if (!alternate || (i + j) % 2 == 0) {  // diagonal (i, j) - (i + 1, j + 1)
+                b.triangle(at(i, j), at(i + 1, j), at(i + 1, j + 1));
+                b.triangle(at(i, j), at(i + 1, j + 1), at(i, j + 1));
+            } else {  // diagonal (i + 1, j) - (i, j + 1)
+                b.triangle(at(i, j), at(i + 1, j), at(i, j + 1));
+                b.triangle(at(i + 1, j), at(i + 1, j + 1), at(i, j + 1));
+            }
+        }
+}
+
+}  // namespace
+
 TriangleMesh rectangle_mesh(const Vec3& origin, double length_x, double length_y, double edge_length,
-                            RowDirection rows) {
+                            RowDirection rows, RectanglePattern pattern) {
     if (!(length_x > 0.0) || !(length_y > 0.0) || !(edge_length > 0.0))
         throw std::invalid_argument("rectangle: size and edge_length must be positive");
     const bool along_x = rows == RowDirection::x;
     const double Lu = along_x ? length_x : length_y;
     const double Lw = along_x ? length_y : length_x;
-    const double row_height = edge_length * std::sqrt(3.0) / 2.0;
+    const bool equilateral = pattern == RectanglePattern::equilateral;
+    const double row_spacing = equilateral ? edge_length * std::sqrt(3.0) / 2.0 : edge_length;
     const long nu_l = std::max(1L, std::lround(Lu / edge_length));
-    const long nw_l = std::max(1L, std::lround(Lw / row_height));
+    const long nw_l = std::max(1L, std::lround(Lw / row_spacing));
     if (nu_l * nw_l > 50'000'000L) throw std::invalid_argument("rectangle: too many triangles for this edge_length");
     const auto nu = static_cast<Index>(nu_l);
     const auto nw = static_cast<Index>(nw_l);
-    const double du = Lu / nu;
-    const double dw = Lw / nw;
 
-    TriangleMesh mesh;
-    std::vector<Index> row_start(static_cast<std::size_t>(nw) + 2);
-    for (Index r = 0; r <= nw; ++r) {
-        row_start[static_cast<std::size_t>(r)] = static_cast<Index>(mesh.positions.size());
-        const bool odd = (r % 2) == 1;
-        const Index count = odd ? nu : nu + 1;
-        for (Index i = 0; i < count; ++i) {
-            const double u = (odd ? 0.5 : 0.0) * du + i * du;
-            const double w = r * dw;
-            mesh.positions.push_back(origin + (along_x ? Vec3(u, w, 0.0) : Vec3(w, u, 0.0)));
-        }
-    }
-    // Triangles of the band between rows r and r + 1, counter-clockwise in (u, w).
-    auto add = [&](Index a, Index b, Index c) {
-        // (u, w) -> (x, y) is a reflection when rows run along y: reverse to keep normals +z.
-        if (along_x) mesh.triangles.push_back({a, b, c});
-        else mesh.triangles.push_back({a, c, b});
-    };
-    for (Index r = 0; r < nw; ++r) {
-        const Index s0 = row_start[static_cast<std::size_t>(r)];
-        const Index s1 = row_start[static_cast<std::size_t>(r) + 1];
-        if (r % 2 == 0) {  // row r has nu + 1 nodes, row r + 1 is offset with nu nodes
-            for (Index i = 0; i < nu; ++i) add(s0 + i, s0 + i + 1, s1 + i);
-            for (Index i = 0; i + 1 < nu; ++i) add(s1 + i, s0 + i + 1, s1 + i + 1);
-        } else {  // row r offset (nu nodes), row r + 1 has nu + 1 nodes
-            for (Index i = 0; i < nu; ++i) add(s0 + i, s1 + i + 1, s1 + i);
-            for (Index i = 0; i + 1 < nu; ++i) add(s0 + i, s0 + i + 1, s1 + i + 1);
-        }
-    }
-    return mesh;
+    RectangleBuilder b{TriangleMesh{}, origin, along_x};
+    if (equilateral) equilateral_rows(b, Lu, Lw, nu, nw);
+    else right_triangle_grid(b, Lu, Lw, nu, nw, pattern == RectanglePattern::right_alternating);
+    return std::move(b.mesh);
 }
 
 TriangleMesh regular_polygon_mesh(const Vec3& center, double circumradius, int sides, double edge_length) {

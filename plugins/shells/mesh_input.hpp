@@ -1,7 +1,7 @@
 #pragma once
 /// \file mesh_input.hpp
 /// \brief Triangle meshes from files (Wavefront OBJ, the MAT-DiSMech text geometry format) and
-/// generated meshes (rectangle, regular polygon) with near-equilateral triangles.
+/// generated meshes (rectangle with straight sides, regular polygon).
 ///
 /// Every reader and generator returns a TriangleMesh with 0-based indices; validate it with
 /// build_topology() (triangle_mesh.hpp). File errors are MeshInputError with "file:line: ".
@@ -73,28 +73,44 @@ TriangleMesh parse_text_geometry(std::istream& input, const std::string& name);
 /// \throws MeshInputError when the file cannot be opened or is malformed.
 TriangleMesh read_mesh_file(const std::string& path, MeshFileFormat format);
 
-/// Direction of the rows of a generated rectangle mesh.
+/// Direction of the rows of a generated rectangle mesh (and of its node numbering).
 enum class RowDirection { x, y };
 
+/// Triangulation pattern of a generated rectangle mesh.
+enum class RectanglePattern {
+    equilateral,        ///< rows of near-equilateral triangles, closed by half-triangles at the row ends
+    right,              ///< structured grid, every cell split along its diagonal (u, w) -> (u + du, w + dw)
+    right_alternating,  ///< structured grid, diagonals alternating cell by cell (checkerboard)
+};
+
 /// \brief A rectangle [origin.x, origin.x + Lx] x [origin.y, origin.y + Ly] in the plane
-/// z = origin.z, meshed with near-equilateral triangles in rows (normals +z).
+/// z = origin.z, with straight sides: nodes lie on all four sides, corners included, and the
+/// triangles cover the rectangle exactly (normals +z).
 ///
 /// With rows along x (u = x, w = y; rows along y swap the roles of x and y):
-/// - n_w = max(1, round(Lw / (a sqrt(3)/2))) row spacings and n_u = max(1, round(Lu / a))
-///   edges per row; the spacings are stretched to fit exactly: dw = Lw/n_w, du = Lu/n_u.
-/// - Even rows (w = 0, 2dw, ...) have n_u + 1 nodes at u = 0, du, ..., Lu. Odd rows are offset
-///   by half an edge and **not clipped**: n_u nodes at u = du/2, ..., Lu - du/2. The sides
-///   u = 0 and u = Lu are therefore zigzag (the even rows reach them, the odd rows stop half an
-///   edge short), as in the reference code's `equilateral_mesh` (digest §7.5): Lu = 0.1,
-///   a = 0.005, Lw = 0.021651 gives 6 rows, 123 nodes, 195 triangles.
-/// - Every triangle is isosceles with base du and height dw: equilateral when Lw is a multiple
-///   of a sqrt(3)/2 and Lu of a.
+/// - `equilateral`: n_w = max(1, round(Lw / (a sqrt(3)/2))) row spacings and n_u =
+///   max(1, round(Lu / a)) edges per row; the spacings are stretched to fit exactly: du = Lu/n_u,
+///   dw = Lw/n_w. Even rows (w = 0, 2dw, ...) have n_u + 1 nodes at u = 0, du, ..., Lu. Odd rows
+///   are offset by half an edge and closed at both ends: n_u + 2 nodes at u = 0, du/2, 3du/2,
+///   ..., Lu - du/2, Lu. The interior triangles are isosceles with base du and height dw
+///   (equilateral when Lw is a multiple of a sqrt(3)/2 and Lu of a, which the hinge shell's
+///   stiffness is calibrated on); each band between two rows ends in two right half-triangles
+///   (legs du/2 and dw: angles 90, 60, 30 degrees when equilateral). Counts: (n_w + 1) rows,
+///   n_w (2 n_u + 1) triangles; (n_u + 1) nodes in each of the ceil((n_w + 1)/2) even rows and
+///   n_u + 2 in each of the floor((n_w + 1)/2) odd rows. Lu = 0.1, a = 0.005, Lw = 0.021651
+///   (the reference code's plate, digest §7.5, whose own mesh has zigzag ends): 6 rows, 129
+///   nodes, 205 triangles.
+/// - `right`, `right_alternating`: n_u = max(1, round(Lu / a)), n_w = max(1, round(Lw / a))
+///   cells of du x dw (stretched to fit), (n_u + 1)(n_w + 1) nodes, 2 n_u n_w right triangles;
+///   `right` splits every cell along the same diagonal (from its corner of smallest x and y to
+///   the opposite one, for either row direction), `right_alternating` alternates the diagonal
+///   in a checkerboard (cell (i, j) with i + j even as `right`), which is symmetric about the
+///   rectangle's mid-lines when n_u and n_w are even.
 /// - Nodes are numbered row by row (increasing w), increasing u within a row.
-/// - (n_w + 1) rows, n_w (2 n_u - 1) triangles, area n_w (2 n_u - 1) du dw / 2 (the zigzag
-///   sides remove n_w du dw / 2 from Lu Lw).
 /// \throws std::invalid_argument for non-positive sizes or edge length.
 TriangleMesh rectangle_mesh(const Vec3& origin, double length_x, double length_y, double edge_length,
-                            RowDirection rows = RowDirection::x);
+                            RowDirection rows = RowDirection::x,
+                            RectanglePattern pattern = RectanglePattern::equilateral);
 
 /// \brief A regular polygon of `sides` corners on a circle of radius R about `center`, in the
 /// plane z = center.z, first corner at center + (R, 0, 0), counter-clockwise (normals +z).

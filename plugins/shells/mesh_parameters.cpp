@@ -23,15 +23,25 @@ ParameterSchema mesh_file_schema() {
 
 ParameterSchema mesh_rectangle_schema() {
     ParameterSchema s("rectangle",
-                      "A rectangle in the plane z = origin.z meshed with near-equilateral triangles in rows "
-                      "(normals +z). Along the rows: n_u = round(L_row/a) edges; across: n_w = "
-                      "round(L_across/(a sqrt(3)/2)) row spacings; spacings are stretched to fit the size "
-                      "exactly. Odd rows are offset by half an edge and not clipped, so the two sides "
-                      "across the rows are zigzag (the reference code's equilateral mesh, digest 000 §7.5).");
+                      "The rectangle [origin, origin + size] in the plane z = origin.z, meshed with straight "
+                      "sides: nodes on all four sides, corners included, triangles covering it exactly "
+                      "(normals +z). Nodes are numbered row by row, increasing along the rows.");
     s.vec3("origin", "corner with the smallest x and y").unit("m").fallback(soma::Vec3(0.0, 0.0, 0.0));
     s.real_list("size", "[Lx, Ly]").unit("m").exact_size(2).require().positive();
     s.real("edge_length", "target triangle edge length a").unit("m").require().positive();
-    s.string("rows", "direction of the rows of nodes: x or y").fallback(std::string("x")).one_of_strings({"x", "y"});
+    s.string("pattern",
+             "equilateral: rows of near-equilateral triangles (n_u = round(L_row/a) edges per row, n_w = "
+             "round(L_across/(a sqrt(3)/2)) row spacings, stretched to fit the size); every other row is offset "
+             "by half an edge and closed at both ends by an extra node on the side, so each band of triangles "
+             "ends in two right half-triangles (angles 90/60/30). The hinge shell's bending stiffness is "
+             "calibrated on equilateral triangles. right: a structured grid of round(Lx/a) x round(Ly/a) cells, "
+             "each split into two right triangles along the diagonal from its corner of smallest x and y. "
+             "right_alternating: the same grid with the diagonals alternating cell by cell (checkerboard)")
+        .fallback(std::string("equilateral"))
+        .one_of_strings({"equilateral", "right", "right_alternating"});
+    s.string("rows", "direction of the rows of nodes (and of the node numbering): x or y")
+        .fallback(std::string("x"))
+        .one_of_strings({"x", "y"});
     return s;
 }
 
@@ -69,8 +79,12 @@ TriangleMesh mesh_from_parameters(const Parameters& p, const std::string& key) {
             mesh = read_mesh_file(path, format);
         } else if (kind == "rectangle") {
             const std::vector<double> size = m.real_list("size");
+            const std::string pattern = m.string("pattern");
             mesh = rectangle_mesh(m.vec3("origin"), size[0], size[1], m.real("edge_length"),
-                                  m.string("rows") == "y" ? RowDirection::y : RowDirection::x);
+                                  m.string("rows") == "y" ? RowDirection::y : RowDirection::x,
+                                  pattern == "right"               ? RectanglePattern::right
+                                  : pattern == "right_alternating" ? RectanglePattern::right_alternating
+                                                                   : RectanglePattern::equilateral);
         } else if (kind == "regular_polygon") {
             mesh = regular_polygon_mesh(m.vec3("center"), m.real("circumradius"), static_cast<int>(m.integer("sides")),
                                         m.real("edge_length"));

@@ -5,7 +5,7 @@
 ///
 ///     mesh:
 ///       file: {path: canopy.obj, format: obj}          # or text; default by extension
-///       rectangle: {origin: [0,0,0], size: [Lx, Ly], edge_length: a, rows: x}
+///       rectangle: {origin: [0,0,0], size: [Lx, Ly], edge_length: a, pattern: equilateral, rows: x}
 ///       regular_polygon: {center: [0,0,0], circumradius: R, sides: 6, edge_length: a}
 ///
 /// (exactly one of the three).

@@ -20,9 +20,9 @@
 //    Both run the same implicit-Euler scene for 1 s (dt = 1 ms); its numerical damping settles
 //    the plate (45 Hz) and the pendulum (omega = sqrt(F l/I) = 155 rad/s) to rest.
 //    Measured (Release build): beam estimate 0.0277 rad / 5.54e-4 m; with the joint edge
-//    deflection 6.42e-4 m (1.16x), joint slope 0.0308 rad (1.11x), rod chord angle 0.0316 rad
-//    (2.6% above the plate slope), tip moved 9.0e-4 m; without it edge deflection 1.2e-8 m and
-//    slope 4e-7 rad (the in-plane pull's residual), rod angle 1.5708 rad, tip moved 0.0282845 m
+//    deflection 6.39e-4 m (1.15x), joint slope 0.0297 rad (1.07x), rod chord angle 0.0305 rad
+//    (2.6% above the plate slope), tip moved 8.8e-4 m; without it edge deflection 3.9e-8 m and
+//    slope 1.4e-6 rad (the in-plane pull's residual), rod angle 1.5708 rad, tip moved 0.02828 m
 //    (l sqrt(2) = 0.0282843).
 // 2. A straight rod split in two at a shared node with a rod_joint deflects under gravity exactly
 //    as the unsplit rod (statics).
@@ -32,6 +32,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <string>
 
 using namespace soma;
@@ -42,10 +43,11 @@ namespace {
 constexpr double kPlateE = 2e8, kThickness = 1e-3, kFreeLength = 0.04, kWidth = 4 * 0.005 * 0.8660254037844386;
 constexpr double kRodLength = 0.02, kLoad = 0.01;
 // Generated rectangle, rows along x, a = 5 mm: even rows have 11 nodes (x = 0 .. 0.05), odd rows
-// 10; rows 0..4. Row 2 (y = W/2) holds nodes 21..31: the joint is node 31 at (0.05, W/2), node 30
-// is its neighbour at x = 0.045. The free-edge nodes are the last of the even rows: 10, 31, 52.
-constexpr long kJointNode = 31, kInnerNode = 30;
-constexpr long kEdgeNodes[] = {10, 31, 52};
+// 12 (x = 0, 0.0025 .. 0.0475, 0.05); rows 0..4. Row 2 (y = W/2) holds nodes 23..33: the joint is
+// node 33 at (0.05, W/2), node 32 is its neighbour at x = 0.045. The free-edge nodes are the last
+// of every row: 10, 22, 33, 45, 56.
+constexpr long kJointNode = 33, kInnerNode = 32;
+constexpr long kEdgeNodes[] = {10, 22, 33, 45, 56};
 
 std::string plate_with_rod(bool joint) {
     char text[4096];
@@ -72,7 +74,7 @@ std::string plate_with_rod(bool joint) {
                   "forces:\n"
                   "  - {type: point_load, element: rod, nodes: [-1], force: [%.17g, 0, 0]}\n",
                   kWidth, kThickness, kPlateE, kWidth / 2, kWidth / 2, kRodLength,
-                  joint ? "  - {name: joint, type: rod_shell_joint, rod: rod, rod_node: 0, shell: plate, shell_node: 31}\n"
+                  joint ? "  - {name: joint, type: rod_shell_joint, rod: rod, rod_node: 0, shell: plate, shell_node: 33}\n"
                         : "",
                   kJointNode, kLoad);
     return text;
@@ -95,7 +97,10 @@ PlateResult run_plate(bool joint) {
     const Vec3 tip0 = node_position(*sim, "rod", -1);
     run_to_end(*sim);
     PlateResult r{};
-    for (long n : kEdgeNodes) r.edge_deflection += -node_position(*sim, "plate", n).z() / 3.0;
+    for (long n : kEdgeNodes) {
+        REQUIRE(node_position(*sim, "plate", n).x() == Approx(0.05).margin(1e-3));
+        r.edge_deflection += -node_position(*sim, "plate", n).z() / static_cast<double>(std::size(kEdgeNodes));
+    }
     const Vec3 xj = node_position(*sim, "plate", kJointNode), xi = node_position(*sim, "plate", kInnerNode);
     r.joint_slope = std::atan2(-(xj.z() - xi.z()), xj.x() - xi.x());
     const Vec3 chord = node_position(*sim, "rod", -1) - node_position(*sim, "rod", 0);

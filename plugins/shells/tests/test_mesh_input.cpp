@@ -116,41 +116,142 @@ TEST_CASE("mesh files: format by extension, missing file", "[mesh][input]") {
     std::remove(path.c_str());
 }
 
-TEST_CASE("generated rectangle: the reference code's equilateral plate mesh", "[mesh][generate]") {
-    // digest 000 §7.5: 5 mm equilateral triangles, length 0.1, width 0.021651 (5 row spacings).
-    const TriangleMesh m = rectangle_mesh(Vec3(0, 0, 0), 0.1, 0.021651, 0.005);
-    CHECK(m.positions.size() == 123);  // 3 rows of 21 + 3 offset rows of 20, as the reference mesh
-    CHECK(m.triangles.size() == 5 * 39);
-    const MeshTopology t = build_topology(m);
-    const double du = 0.005, dw = 0.021651 / 5.0;
-    CHECK(total_area(t) == Approx(195 * du * dw / 2.0).epsilon(1e-12));
-    CHECK(min_angle_degrees(m) > 59.99);  // equilateral to 1e-4 in the width
-    CHECK(normals_up(m));
-    double xmax = 0.0, ymax = 0.0;
+namespace {
+
+/// Checks that `m` meshes exactly the rectangle [origin, origin + (lx, ly)] with straight sides:
+/// every node inside it and in its plane, every boundary edge (one adjacent triangle) on one of
+/// the four side lines, the boundary's total length the perimeter 2 (lx + ly) (so no side has a
+/// gap or a zigzag), all four corners are nodes, and the areas sum to lx ly.
+void check_straight_rectangle(const TriangleMesh& m, const Vec3& origin, double lx, double ly) {
+    const double tol = 1e-12 * std::max(lx, ly);
+    auto on_side = [&](const Vec3& x) {
+        return std::abs(x.x() - origin.x()) <= tol || std::abs(x.x() - origin.x() - lx) <= tol ||
+               std::abs(x.y() - origin.y()) <= tol || std::abs(x.y() - origin.y() - ly) <= tol;
+    };
     for (const Vec3& x : m.positions) {
-        xmax = std::max(xmax, x.x());
-        ymax = std::max(ymax, x.y());
+        CHECK(x.z() == origin.z());
+        CHECK(x.x() >= origin.x() - tol);
+        CHECK(x.x() <= origin.x() + lx + tol);
+        CHECK(x.y() >= origin.y() - tol);
+        CHECK(x.y() <= origin.y() + ly + tol);
     }
-    CHECK(xmax == Approx(0.1));
-    CHECK(ymax == Approx(0.021651));
+    const MeshTopology t = build_topology(m);
+    double boundary_length = 0.0;
+    for (std::size_t e = 0; e < t.edges.size(); ++e) {
+        if (t.edges[e].face_count != 1) continue;
+        const Vec3& a = m.positions[static_cast<std::size_t>(t.edges[e].nodes[0])];
+        const Vec3& b = m.positions[static_cast<std::size_t>(t.edges[e].nodes[1])];
+        INFO("boundary edge " << e << " from " << a.transpose() << " to " << b.transpose());
+        CHECK(on_side(a));
+        CHECK(on_side(b));
+        // Both ends on the SAME side: the edge runs along it (not across a corner).
+        CHECK((std::abs(a.x() - b.x()) <= tol || std::abs(a.y() - b.y()) <= tol));
+        boundary_length += t.edge_lengths[e];
+    }
+    CHECK(boundary_length == Approx(2.0 * (lx + ly)).epsilon(1e-12));
+    for (const Vec3& corner : {origin, Vec3(origin + Vec3(lx, 0, 0)), Vec3(origin + Vec3(0, ly, 0)),
+                               Vec3(origin + Vec3(lx, ly, 0))}) {
+        const bool found = std::any_of(m.positions.begin(), m.positions.end(),
+                                       [&](const Vec3& x) { return (x - corner).norm() <= tol; });
+        INFO("corner " << corner.transpose());
+        CHECK(found);
+    }
+    CHECK(total_area(t) == Approx(lx * ly).epsilon(1e-12));
+    CHECK(normals_up(m));
+}
+
+}  // namespace
+
+TEST_CASE("generated rectangle: straight sides on the reference code's plate", "[mesh][generate]") {
+    // digest 000 §7.5's plate: 5 mm edges, length 0.1, width 0.021651 (5 row spacings). The
+    // reference code's own mesh (123 nodes) has zigzag ends; closing the 3 odd rows adds 2 nodes
+    // each and the 5 bands 2 half-triangles each.
+    const double lx = 0.1, ly = 0.021651;
+    const TriangleMesh m = rectangle_mesh(Vec3(0, 0, 0), lx, ly, 0.005);
+    CHECK(m.positions.size() == 3 * 21 + 3 * 22);
+    CHECK(m.triangles.size() == 5 * (2 * 20 + 1));
+    check_straight_rectangle(m, Vec3(0, 0, 0), lx, ly);
+    // Interior triangles equilateral to 1e-4 in the width; the half-triangles 90/60/30.
+    CHECK(min_angle_degrees(m) > 29.99);
+    int half_triangles = 0, equilateral = 0;
+    for (const auto& tri : m.triangles) {
+        const Vec3 &a = m.positions[tri[0]], &b = m.positions[tri[1]], &c = m.positions[tri[2]];
+        const double area = triangle_area(a, b, c);
+        if (area == Approx(0.005 * (ly / 5) / 2.0).epsilon(1e-9)) ++equilateral;
+        else if (area == Approx(0.0025 * (ly / 5) / 2.0).epsilon(1e-9)) ++half_triangles;
+    }
+    CHECK(half_triangles == 5 * 2);
+    CHECK(equilateral == 5 * 39);
+    // Numbering: row by row, increasing x; row 1 starts with its end node on the side x = 0.
+    CHECK(m.positions[20].isApprox(Vec3(0.1, 0, 0)));
+    CHECK(m.positions[21].isApprox(Vec3(0, ly / 5, 0)));
+    CHECK(m.positions[22].isApprox(Vec3(0.0025, ly / 5, 0)));
+    CHECK(m.positions[42].isApprox(Vec3(0.1, ly / 5, 0)));
 }
 
 TEST_CASE("generated rectangle: rows along y, stretched spacings, offset origin", "[mesh][generate]") {
     const Vec3 origin(1.0, -2.0, 0.5);
     const TriangleMesh m = rectangle_mesh(origin, 0.3, 0.5, 0.045, RowDirection::y);
     // Rows along y: n_u = round(0.5/0.045) = 11 edges per row, n_w = round(0.3/0.03897) = 8.
-    CHECK(m.positions.size() == 5 * 12 + 4 * 11);
-    CHECK(m.triangles.size() == 8 * 21);
-    CHECK(normals_up(m));
-    CHECK(min_angle_degrees(m) > 50.0);
-    const MeshTopology t = build_topology(m);
-    CHECK(total_area(t) == Approx(8 * 21 * (0.5 / 11) * (0.3 / 8) / 2.0).epsilon(1e-12));
-    for (const Vec3& x : m.positions) {
-        CHECK(x.z() == 0.5);
-        CHECK(x.x() >= origin.x() - 1e-15);
-        CHECK(x.y() <= origin.y() + 0.5 + 1e-15);
-    }
+    CHECK(m.positions.size() == 5 * 12 + 4 * 13);
+    CHECK(m.triangles.size() == 8 * 23);
+    check_straight_rectangle(m, origin, 0.3, 0.5);
+    CHECK(min_angle_degrees(m) > 31.0);  // half-triangles' smallest angle: atan((du/2)/dw) = atan(0.0227/0.0375) = 31.2
+    // Rows run along y: consecutive nodes of row 0 step in y at x = origin.x.
+    CHECK(m.positions[1].isApprox(origin + Vec3(0, 0.5 / 11, 0)));
     CHECK_THROWS_AS(rectangle_mesh(origin, 0.0, 1.0, 0.1), std::invalid_argument);
+    CHECK_THROWS_AS(rectangle_mesh(origin, 1.0, 1.0, -0.1), std::invalid_argument);
+}
+
+TEST_CASE("generated rectangle: a single row band and a single edge per row", "[mesh][generate]") {
+    // n_u = n_w = 1: one even row (2 nodes), one closed odd row (3 nodes), 3 triangles.
+    const TriangleMesh m = rectangle_mesh(Vec3(0, 0, 0), 0.1, 0.08, 0.1);
+    CHECK(m.positions.size() == 5);
+    CHECK(m.triangles.size() == 3);
+    check_straight_rectangle(m, Vec3(0, 0, 0), 0.1, 0.08);
+}
+
+TEST_CASE("generated rectangle: right-triangle grids", "[mesh][generate]") {
+    const Vec3 origin(-0.5, 0.25, 2.0);
+    const double lx = 0.4, ly = 0.3, a = 0.05;  // 8 x 6 square cells
+    for (RectanglePattern pattern : {RectanglePattern::right, RectanglePattern::right_alternating})
+        for (RowDirection rows : {RowDirection::x, RowDirection::y}) {
+            INFO("pattern " << static_cast<int>(pattern) << ", rows " << static_cast<int>(rows));
+            const TriangleMesh m = rectangle_mesh(origin, lx, ly, a, rows, pattern);
+            CHECK(m.positions.size() == 9 * 7);
+            CHECK(m.triangles.size() == 2 * 8 * 6);
+            check_straight_rectangle(m, origin, lx, ly);
+            CHECK(min_angle_degrees(m) == Approx(45.0).epsilon(1e-9));  // isosceles right triangles
+            const MeshTopology t = build_topology(m);
+            // Edges: horizontal 8*7 + vertical 9*6 + one diagonal per cell 48.
+            CHECK(t.edges.size() == 8 * 7 + 9 * 6 + 48);
+            // Node 1 is the next node along the rows.
+            const Vec3 step = rows == RowDirection::x ? Vec3(a, 0, 0) : Vec3(0, a, 0);
+            CHECK(m.positions[1].isApprox(origin + step));
+            // The diagonal of the cell at the origin runs from (0, 0) to (a, a) in both patterns.
+            const bool has_diagonal = std::any_of(t.edges.begin(), t.edges.end(), [&](const MeshEdge& e) {
+                const Vec3 d = m.positions[static_cast<std::size_t>(e.nodes[0])] - origin;
+                const Vec3 f = m.positions[static_cast<std::size_t>(e.nodes[1])] - origin;
+                return (d.norm() < 1e-12 && f.isApprox(Vec3(a, a, 0))) || (f.norm() < 1e-12 && d.isApprox(Vec3(a, a, 0)));
+            });
+            CHECK(has_diagonal);
+            // Interior node (2a, 2a): 6 neighbours with one diagonal direction; 8 with alternating
+            // diagonals (all four cells around it have their diagonal at it, i + j even there).
+            std::vector<int> degree(m.positions.size(), 0);
+            for (const MeshEdge& e : t.edges) {
+                ++degree[static_cast<std::size_t>(e.nodes[0])];
+                ++degree[static_cast<std::size_t>(e.nodes[1])];
+            }
+            std::size_t center = m.positions.size();
+            for (std::size_t i = 0; i < m.positions.size(); ++i)
+                if ((m.positions[i] - origin - Vec3(2 * a, 2 * a, 0)).norm() < 1e-12) center = i;
+            REQUIRE(center < m.positions.size());
+            CHECK(degree[center] == (pattern == RectanglePattern::right ? 6 : 8));
+        }
+    // Stretched cells: round(0.37/0.1) = 4 by round(0.12/0.1) = 1.
+    const TriangleMesh s = rectangle_mesh(Vec3::Zero(), 0.37, 0.12, 0.1, RowDirection::x, RectanglePattern::right);
+    CHECK(s.positions.size() == 5 * 2);
+    check_straight_rectangle(s, Vec3::Zero(), 0.37, 0.12);
 }
 
 TEST_CASE("generated regular polygon: equilateral hexagon, other polygons", "[mesh][generate]") {
