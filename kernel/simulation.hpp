@@ -79,8 +79,6 @@ public:
     /// Notes for the user found while building (e.g. an unsymmetric Jacobian with LDLT).
     const std::vector<std::string>& notes() const { return notes_; }
     Index free_dof_count() const { return dofs_.free_count(); }
-    /// False for a fixed or prescribed global DOF.
-    bool dof_is_free(Index global) const { return dofs_.is_free(global); }
 
     /// Runs every contributor's begin_step and rebuilds the pattern if one changed.
     void begin_attempt();
