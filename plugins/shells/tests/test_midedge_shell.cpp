@@ -279,7 +279,7 @@ CylinderEnergy cylinder_energy(double a, double nu, double R, bool minimize_xi) 
     const auto& topo = shell.topology();
     // Interior triangles: no node on the boundary, so that the triangle and its three edge
     // neighbours are the uniform mesh's (the rectangle's rows end in half-triangles).
-    std::vector<bool> on_boundary(static_cast<std::size_t>(N), false);
+    std::vector<bool> on_boundary(static_cast<std::size_t>(shell.node_count()), false);
     for (const MeshEdge& e : topo.edges)
         if (e.face_count < 2)
             for (Index node : e.nodes) on_boundary[static_cast<std::size_t>(node)] = true;
