@@ -35,6 +35,7 @@ Observer::~Observer() = default;
 void Observer::bind(const SceneView&) {}
 void Observer::end(const SceneView&, const RunSummary&) {}
 SceneView::~SceneView() = default;
+void SceneView::note(const std::string&) const {}
 Registry::~Registry() = default;
 
 }  // namespace soma

@@ -27,7 +27,9 @@ struct Geometry {
 };
 
 /// A named family of DOFs a scene can select for boundary conditions, e.g. "nodes" (3 per
-/// node: x, y, z) or "edges" (1 per edge: twist angle).
+/// node: x, y, z) or "edges" (1 per edge: twist angle). Item i of "nodes" is point i of
+/// geometry(); item i of an "edges" group with as many items as Geometry::edges sits on edge i
+/// (`soma inspect` and the VTK output's edge_index rely on this).
 struct DofGroup {
     std::string name;
     int dofs_per_item = 1;

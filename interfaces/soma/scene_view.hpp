@@ -29,6 +29,10 @@ public:
     virtual double potential_energy() const = 0;
     /// Potential energy of one contributor at the current state.
     virtual double potential_energy(const Contributor& term) const = 0;
+    /// Tells the user something found while binding that is not an error, e.g. which node a
+    /// position chose. `soma check` and `soma run` print it as "note: <message>"; start the
+    /// message with where it comes from (Parameters::location().str()). Default: discarded.
+    virtual void note(const std::string& message) const;
 };
 
 }  // namespace soma
