@@ -162,7 +162,8 @@ void apply_override(SceneDocument& scene, const std::string& override_text) {
                 key_mark = find_key(current, step.name).Mark();
                 current.reset(next);
             } else if (current.IsSequence()) {
-                // A list item by its `name`, e.g. elements.beam.
+                // A list item by its `name` (elements.beam) or, when no item has that name, by its
+                // index written as a key (elements.0, the same as elements[0]).
                 std::vector<std::string> names;
                 YAML::Node found(YAML::NodeType::Undefined);
                 for (const auto& item : current) {
@@ -171,10 +172,26 @@ void apply_override(SceneDocument& scene, const std::string& override_text) {
                     names.push_back(n.Scalar());
                     if (n.Scalar() == step.name && !found.IsDefined()) found.reset(item);
                 }
+                const bool is_index = step.name.size() <= 9 &&  // stoul of a longer one may overflow
+                                      step.name.find_first_not_of("0123456789") == std::string::npos;
+                if (!found.IsDefined() && is_index) {
+                    const std::size_t i = std::stoul(step.name);
+                    if (i >= current.size())
+                        bad_override(override_text,
+                                     fmt::format("'{}' has {} item{}, index {} is out of range{}", where, current.size(),
+                                                 current.size() == 1 ? "" : "s", step.name,
+                                                 current.size() == 0 ? "" : fmt::format(" (0..{})", current.size() - 1)));
+                    const YAML::Node& list = current;  // the const operator[] never inserts
+                    found.reset(list[i]);
+                }
                 if (!found.IsDefined())
-                    bad_override(override_text, fmt::format("'{}' has no item named '{}' (named items: {}){}", where,
-                                                            step.name, quoted_list(names),
-                                                            did_you_mean(step.name, names)));
+                    bad_override(override_text,
+                                 fmt::format("'{}' has no item named '{}' (named items: {}; indices: {}); address a "
+                                             "list item by its name ({}.NAME) or by its index ({}[0] or {}.0){}",
+                                             where, step.name, names.empty() ? "none" : quoted_list(names),
+                                             current.size() == 0 ? std::string("none, the list is empty")
+                                                                 : fmt::format("0..{}", current.size() - 1),
+                                             where, where, where, did_you_mean(step.name, names)));
                 key_mark = found.Mark();
                 current.reset(found);
             } else {

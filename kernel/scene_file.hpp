@@ -25,7 +25,9 @@ SceneDocument load_scene_file(const std::filesystem::path& file);
 SceneDocument load_scene_text(const std::string& text, const std::string& name = "<string>");
 
 /// Applies `key=value` overrides, e.g. `integrator.dt=1e-4`, `elements.beam.material.density=900`
-/// (list items by their `name`), `elements[0].material.density=900` or `forces[1].friction=0.3`.
+/// (list items by their `name`), `elements[0].material.density=900` or `forces[1].friction=0.3`
+/// (list items by index), or `elements.0.material.density=900` (an index written as a key: it
+/// addresses item 0 unless an item is named "0", since a name always wins over an index).
 /// The value is parsed as YAML. Throws InputError naming the override when the path does not
 /// exist in the scene (a new leaf key in an existing map is allowed; validation checks it).
 void apply_overrides(SceneDocument& scene, const std::vector<std::string>& overrides);

@@ -37,6 +37,7 @@ void Observer::bind(const SceneView&) {}
 void Observer::end(const SceneView&, const RunSummary&) {}
 SceneView::~SceneView() = default;
 bool SceneView::dof_is_free(Index) const { return true; }
+void SceneView::note(const std::string&) const {}
 Registry::~Registry() = default;
 
 }  // namespace soma

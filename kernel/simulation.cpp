@@ -420,4 +420,10 @@ double Simulation::potential_energy() const {
     return sum;
 }
 
+std::string Simulation::element_type_name(const Element& element) const {
+    for (std::size_t e = 0; e < elements_.size(); ++e)
+        if (elements_[e].get() == &element) return element_parameters_[e].type_name();
+    return "?";
+}
+
 }  // namespace soma

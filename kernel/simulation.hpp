@@ -61,6 +61,8 @@ public:
     double potential_energy() const override;
     double potential_energy(const Contributor& term) const override;
     bool dof_is_free(Index global_dof) const override { return dofs_.is_free(global_dof); }
+    /// Kept in notes(), in the order given.
+    void note(const std::string& message) const override { notes_.push_back(message); }
 
     // ---- System ----
     Index dof_count() const override { return dofs_.global_count(); }
@@ -79,6 +81,10 @@ public:
     /// Notes for the user found while building (e.g. an unsymmetric Jacobian with LDLT).
     const std::vector<std::string>& notes() const { return notes_; }
     Index free_dof_count() const { return dofs_.free_count(); }
+    /// Global DOF numbering and which DOFs are fixed or prescribed (`soma inspect`).
+    const DofMap& dof_map() const { return dofs_; }
+    /// The scene `type` an element was built from ("?" for an element not of this simulation).
+    std::string element_type_name(const Element& element) const;
 
     /// Runs every contributor's begin_step and rebuilds the pattern if one changed.
     void begin_attempt();
@@ -136,7 +142,7 @@ private:
     NewtonOptions newton_;
     AdaptiveStepOptions adaptive_;
     std::string output_directory_;
-    std::vector<std::string> notes_;
+    mutable std::vector<std::string> notes_;  ///< note() is const: forces and observers see a const view
     Timings timings_;
 
     // Newton work buffers, sized once: no allocation inside an iteration.

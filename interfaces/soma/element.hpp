@@ -28,7 +28,9 @@ struct Geometry {
 
 /// A named family of DOFs a scene can select for boundary conditions, e.g. "nodes" (3 per
 /// node: x, y, z) or "edges" (DOFs that live on an edge between two nodes: a rod edge's twist
-/// angle, a mid-edge shell edge's xi; each element type documents its own).
+/// angle, a mid-edge shell edge's xi; each element type documents its own). Item i of "nodes" is point i of
+/// geometry(); item i of an "edges" group with as many items as Geometry::edges sits on edge i
+/// (`soma inspect` and the VTK output's edge_index rely on this).
 struct DofGroup {
     std::string name;
     int dofs_per_item = 1;

@@ -34,6 +34,10 @@ public:
     /// of edges whose xi is fixed). Default: every DOF is free (test scenes without boundary
     /// conditions).
     virtual bool dof_is_free(Index global_dof) const;
+    /// Tells the user something found while binding that is not an error, e.g. which node a
+    /// position chose. `soma check` and `soma run` print it as "note: <message>"; start the
+    /// message with where it comes from (Parameters::location().str()). Default: discarded.
+    virtual void note(const std::string& message) const;
 };
 
 }  // namespace soma

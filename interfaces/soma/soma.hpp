@@ -11,6 +11,7 @@
 #include "soma/force.hpp"
 #include "soma/integrator.hpp"
 #include "soma/linear_solver.hpp"
+#include "soma/nearest_point.hpp"
 #include "soma/observer.hpp"
 #include "soma/parameters.hpp"
 #include "soma/registry.hpp"

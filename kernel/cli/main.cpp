@@ -1,7 +1,8 @@
-// The `soma` command: run, check, plugins, describe, reference.
+// The `soma` command: run, check, inspect, plugins, describe, reference.
 // Exit codes: 0 success, 1 bad input (scene or plugin errors), 2 a run that stopped before its
 // end time (divergence), 3 an unexpected internal error.
 #include "plugin_loader.hpp"
+#include "scene_inspection.hpp"
 #include "scene_file.hpp"
 #include "simulation.hpp"
 #include "time_loop.hpp"
@@ -95,6 +96,19 @@ int check_command(const std::string& scene_path, const std::vector<std::string>&
     return ok;
 }
 
+int inspect_command(const std::string& scene_path, const std::vector<std::string>& sets,
+                    const InspectionOptions& options) {
+    SceneDocument scene = load_scene_file(scene_path);
+    apply_overrides(scene, sets);
+    Loaded loaded;
+    load(loaded, &scene);
+    const Simulation simulation(scene, loaded.registry);
+    const std::string listing = inspect_scene(simulation, scene_path, options);  // may refuse an --element
+    for (const auto& note : simulation.notes()) fmt::print(stderr, "note: {}\n", note);
+    fmt::print("{}", listing);
+    return ok;
+}
+
 int plugins_command() {
     Loaded loaded;
     load(loaded, nullptr);
@@ -155,6 +169,25 @@ int main(int argc, char** argv) {
     check->add_option("scene", scene_path, "scene file (YAML)")->required();
     check->add_option("-s,--set", sets, "override a scene value (repeatable)");
 
+    InspectionOptions inspection;
+    std::string inspect_format = "text";
+    std::vector<double> near;
+    auto* inspect = app.add_subcommand(
+        "inspect", "build a scene and list each element's nodes, edges and triangles with their indices and initial "
+                   "positions (to write fixed, prescribed, probes and loads)");
+    inspect->add_option("scene", scene_path, "scene file (YAML)")->required();
+    inspect->add_option("-s,--set", sets, "override a scene value (repeatable)");
+    inspect->add_option("-e,--element", inspection.elements, "list only this element (repeatable)");
+    inspect->add_option("--only", inspection.kinds,
+                        "list only these items: nodes, edges, triangles, groups (other DOF items) (repeatable)")
+        ->check(CLI::IsMember({"nodes", "edges", "triangles", "groups"}));
+    inspect->add_option("--near", near, "list the items nearest to this position, by distance: --near X Y Z")
+        ->expected(3);
+    inspect->add_option("-n,--count", inspection.count, "with --near: how many items of each kind (default 10)")
+        ->check(CLI::PositiveNumber);
+    inspect->add_option("-f,--format", inspect_format, "text (default) or csv (one table, exact numbers)")
+        ->check(CLI::IsMember({"text", "csv"}));
+
     auto* plugins = app.add_subcommand("plugins", "list loaded plugins and the types they provide");
     auto* describe = app.add_subcommand("describe", "print the parameters of a type ('scene' for the top level)");
     describe->add_option("type", type, "type name, e.g. discrete_rod")->required();
@@ -165,6 +198,11 @@ int main(int argc, char** argv) {
     try {
         if (*run) return run_command(scene_path, output, sets, quiet);
         if (*check) return check_command(scene_path, sets);
+        if (*inspect) {
+            if (!near.empty()) inspection.near = Vec3(near[0], near[1], near[2]);
+            inspection.csv = inspect_format == "csv";
+            return inspect_command(scene_path, sets, inspection);
+        }
         if (*plugins) return plugins_command();
         if (*describe) return describe_command(type, markdown);
         if (*reference) {

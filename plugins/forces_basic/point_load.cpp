@@ -2,6 +2,8 @@
 
 #include "point_selection.hpp"
 
+#include "soma/nearest_point.hpp"
+
 #include <algorithm>
 #include <cassert>
 
@@ -10,7 +12,13 @@ namespace soma::forces_basic {
 PointLoad::PointLoad(PointLoadSettings settings, SettingsErrors errors)
     : settings_(std::move(settings)), errors_(std::move(errors)) {
     if (settings_.element.empty()) errors_.fail("element", "must name an element");
-    if (settings_.nodes.empty()) errors_.fail("nodes", "must list at least one node");
+    if (settings_.at) {
+        if (!settings_.nodes.empty())
+            errors_.fail("at", "give either `nodes` (indices) or `at` (a position), not both");
+        if (!settings_.at->allFinite()) errors_.fail("at", "must be finite");
+    } else if (settings_.nodes.empty()) {
+        errors_.fail("nodes", "must list at least one node (or give `at: [x, y, z]` for the node nearest a position)");
+    }
     if (!settings_.force.allFinite()) errors_.fail("force", "must be finite");
 }
 
@@ -23,6 +31,15 @@ void PointLoad::bind(const SceneView& scene) {
     const long count = static_cast<long>(geometry.point_dofs.size());
     points_.clear();
     dofs_.clear();
+    if (settings_.at) {
+        const NearestPoint nearest = nearest_point(geometry, scene.state().q, *settings_.at);
+        if (nearest.index < 0) errors_.fail("at", "element '" + settings_.element + "' has no nodes");
+        points_.push_back(nearest.index);
+        dofs_.push_back(geometry.point_dofs[static_cast<std::size_t>(nearest.index)]);
+        scene.note((settings_.where.empty() ? "point_load '" + name() + "'" : settings_.where) + ": " +
+                   describe_nearest_point(settings_.element, *settings_.at, nearest));
+        return;
+    }
     for (const long node : settings_.nodes) {
         const long resolved = node < 0 ? node + count : node;
         if (resolved < 0 || resolved >= count)

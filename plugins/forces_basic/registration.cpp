@@ -105,9 +105,14 @@ ParameterSchema floor_contact_schema() {
 ParameterSchema point_load_schema() {
     ParameterSchema schema("point_load",
                            "A constant force on chosen nodes of one element, scaled by the statics load "
-                           "factor (digest 000 §5.5).");
+                           "factor (digest 000 §5.5). The nodes are given by index (`nodes`) or by position "
+                           "(`at`): exactly one of the two.");
     schema.string("element", "name of the element loaded").require();
-    schema.integer_list("nodes", "node indices; negative indices count from the end (-1: last node)").require();
+    schema.integer_list("nodes", "node indices; negative indices count from the end (-1: last node)");
+    schema.vec3("at",
+                "instead of `nodes`: load the node nearest to this position in the initial configuration "
+                "(`soma check` prints the node chosen and its distance; `soma inspect` lists the nodes)")
+        .unit("m");
     schema.vec3("force", "force applied to each listed node").unit("N").require();
     return schema;
 }
@@ -149,7 +154,14 @@ SOMA_PLUGIN("forces_basic") {
     registry.add_force(point_load_schema(), [](const Parameters& p) -> std::unique_ptr<Force> {
         PointLoadSettings s;
         s.element = p.string("element");
-        s.nodes = p.integer_list("nodes");
+        if (p.has("nodes")) s.nodes = p.integer_list("nodes");
+        if (p.has("at")) {
+            s.at = p.vec3("at");
+            s.where = p.location("at").str();
+        }
+        // Checked here so that an empty `nodes: []` and a missing `nodes` get the same message.
+        if (!p.has("nodes") && !p.has("at"))
+            p.fail("", "give the loaded nodes: `nodes: [indices]` or `at: [x, y, z]` (the node nearest a position)");
         s.force = p.vec3("force");
         return std::make_unique<PointLoad>(std::move(s), scene_errors("point_load", p));
     });

@@ -4,6 +4,7 @@
 
 #include "soma/contributor.hpp"
 #include "soma/element.hpp"
+#include "soma/nearest_point.hpp"
 #include "soma/parameters.hpp"
 #include "soma/scene_view.hpp"
 
@@ -57,8 +58,14 @@ void CsvSeries::resolve_probe(const SceneView& scene, const CsvProbe& probe) {
                 fail(probe, fmt::format("no element named '{}' (elements: {})", probe.element,
                                         element_names(scene)));
             const long count = static_cast<long>(element->geometry().point_dofs.size());
-            const long node = probe.node < 0 ? count + probe.node : probe.node;
-            if (node < 0 || node >= count)
+            long node = probe.node < 0 ? count + probe.node : probe.node;
+            if (probe.at) {
+                const NearestPoint nearest = nearest_point(element->geometry(), scene.state().q, *probe.at);
+                if (nearest.index < 0) fail(probe, fmt::format("element '{}' has no nodes", probe.element));
+                node = nearest.index;
+                const std::string where = probe.where.empty() ? probe.element : probe.where;
+                scene.note(where + ": " + describe_nearest_point(probe.element, *probe.at, nearest));
+            } else if (node < 0 || node >= count)
                 fail(probe, fmt::format("node {} is out of range: element '{}' has {} nodes (0..{}, or "
                                         "-{}..-1 counting from the end)",
                                         probe.node, probe.element, count, count - 1, count));
@@ -147,7 +154,8 @@ void CsvSeries::bind(const SceneView& scene) {
         for (std::size_t i = before; i < columns_.size(); ++i)
             if (std::find(columns_.begin(), columns_.begin() + static_cast<long>(before), columns_[i]) !=
                 columns_.begin() + static_cast<long>(before))
-                fail(probe, fmt::format("column '{}' is already recorded by an earlier probe", columns_[i]));
+                fail(probe, fmt::format("column '{}' is already recorded by an earlier probe{}", columns_[i],
+                                        probe.at ? " (the node nearest to this probe's `at` is the same node)" : ""));
     }
     bound_ = true;
 }

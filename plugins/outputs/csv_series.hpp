@@ -3,10 +3,12 @@
 /// \brief The `csv` output: a time series of probes, one row per written step.
 
 #include "soma/observer.hpp"
+#include "soma/types.hpp"
 
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,9 @@ struct CsvProbe {
     Kind kind = Kind::node_position;
     std::string element;  ///< node probes: the element's scene name
     long node = 0;        ///< node probes: point index; negative counts from the end (-1: last)
+    /// Node probes, instead of `node`: the node nearest to this position in the initial
+    /// configuration (reported with SceneView::note; the columns name the node chosen).
+    std::optional<Vec3> at;
     std::string energy;   ///< energy probes: "kinetic", "potential", "total" or a contributor name
     /// Prefix for errors found at begin(), e.g. "scene.yaml:12:7: outputs[0].probes[2]"; may be
     /// empty (tests, programmatic use).
@@ -55,7 +60,8 @@ public:
     explicit CsvSeries(CsvSeriesSettings settings);
 
     /// \brief Resolves every probe against the scene (unknown element, node out of range,
-    /// unknown energy: soma::InputError), so `soma check` reports them.
+    /// unknown energy: soma::InputError), so `soma check` reports them. A node probe given by
+    /// position picks the nearest node of the current (initial) state and tells SceneView::note.
     void bind(const SceneView& scene) override;
     /// \brief Creates the file and writes the header (binds first if bind() was not called).
     void begin(const SceneView& scene, const std::filesystem::path& output_dir) override;

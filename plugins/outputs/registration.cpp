@@ -22,6 +22,10 @@ ParameterSchema node_probe_schema(const std::string& name, const std::string& do
     node.string("element", "scene name of the element").require();
     node.integer("node", "node (point) index; negative counts from the end, -1 is the last node")
         .fallback(-1L);
+    node.vec3("at",
+              "instead of `node`: the node nearest to this position in the initial configuration (`soma check` "
+              "prints the node chosen and its distance; the columns name it)")
+        .unit("m");
     return node;
 }
 
@@ -79,6 +83,12 @@ CsvProbe read_probe(const Parameters& item) {
         probe.kind = chosen == "node_position" ? Kind::node_position : Kind::node_velocity;
         probe.element = node.string("element");
         probe.node = node.integer("node");
+        if (node.has("at")) {
+            if (node.has("node"))
+                node.fail("at", "give either `node` (an index) or `at` (a position), not both");
+            probe.at = node.vec3("at");
+            probe.where = node.location("at").str();
+        }
         return probe;
     }
     if (chosen == "energy") {
@@ -107,8 +117,10 @@ ParameterSchema vtk_schema() {
     ParameterSchema schema(
         "vtk",
         "ParaView frames: one VTK XML unstructured grid (.vtu) per written step holding every element "
-        "(points with point data element_id, velocity, radius; rod edges as lines, triangles, and a "
-        "vertex for each point no edge or triangle uses), plus the collection `<prefix>.pvd` in the "
+        "(points with point data element_id, node_index, velocity, radius; edges as lines, triangles, and a "
+        "vertex for each point no edge or triangle uses, with cell data element_id, edge_index and "
+        "triangle_index, -1 on cells of another kind: click a point or cell in ParaView to read the index "
+        "a scene selects), plus the collection `<prefix>.pvd` in the "
         "output folder listing every frame with its time (open it in ParaView). The collection is "
         "replaced atomically after each frame, so a run that stops early leaves a valid one.");
     schema.integer("every", "write every N accepted steps (the initial state and the final state are always written)")

@@ -19,7 +19,10 @@ VtkFrames::VtkFrames(VtkFramesSettings settings) : settings_(std::move(settings)
 UnstructuredGrid VtkFrames::frame_grid(const SceneView& scene) {
     UnstructuredGrid grid;
     std::vector<double> velocity, radius;
-    std::vector<std::int32_t> point_element, cell_element;
+    // Indices inside each element, so a user can click a point or cell in ParaView and read the
+    // node, edge or triangle index a scene selects (`fixed`, probes, loads); -1 on cells of the
+    // other kinds.
+    std::vector<std::int32_t> point_element, point_index, cell_element, cell_edge, cell_triangle;
     const State& state = scene.state();
     const auto& elements = scene.elements();
 
@@ -44,10 +47,11 @@ UnstructuredGrid VtkFrames::frame_grid(const SceneView& scene) {
             // the array, so every frame has the same arrays.
             radius.push_back(geometry.point_radius.size() == count ? geometry.point_radius[p] : 0.0);
             point_element.push_back(id);
+            point_index.push_back(static_cast<std::int32_t>(p));
         }
 
         std::vector<bool> used(count, false);
-        const auto add_cell = [&](std::uint8_t type, auto const& points) {
+        const auto add_cell = [&](std::uint8_t type, auto const& points, std::int32_t edge, std::int32_t triangle) {
             for (const Index p : points) {
                 if (p < 0 || static_cast<std::size_t>(p) >= count)
                     throw std::logic_error(fmt::format("element '{}': a cell uses point {} of {}", element.name(), p,
@@ -58,17 +62,24 @@ UnstructuredGrid VtkFrames::frame_grid(const SceneView& scene) {
             grid.offsets.push_back(static_cast<std::int64_t>(grid.connectivity.size()));
             grid.types.push_back(type);
             cell_element.push_back(id);
+            cell_edge.push_back(edge);
+            cell_triangle.push_back(triangle);
         };
-        for (const auto& edge : geometry.edges) add_cell(kVtkLine, edge);
-        for (const auto& triangle : geometry.triangles) add_cell(kVtkTriangle, triangle);
+        for (std::size_t e = 0; e < geometry.edges.size(); ++e)
+            add_cell(kVtkLine, geometry.edges[e], static_cast<std::int32_t>(e), -1);
+        for (std::size_t t = 0; t < geometry.triangles.size(); ++t)
+            add_cell(kVtkTriangle, geometry.triangles[t], -1, static_cast<std::int32_t>(t));
         for (std::size_t p = 0; p < count; ++p)
-            if (!used[p]) add_cell(kVtkVertex, std::array<Index, 1>{static_cast<Index>(p)});
+            if (!used[p]) add_cell(kVtkVertex, std::array<Index, 1>{static_cast<Index>(p)}, -1, -1);
     }
 
     grid.point_data.push_back({"element_id", 1, std::move(point_element)});
+    grid.point_data.push_back({"node_index", 1, std::move(point_index)});
     grid.point_data.push_back({"velocity", 3, std::move(velocity)});
     grid.point_data.push_back({"radius", 1, std::move(radius)});
     grid.cell_data.push_back({"element_id", 1, std::move(cell_element)});
+    grid.cell_data.push_back({"edge_index", 1, std::move(cell_edge)});
+    grid.cell_data.push_back({"triangle_index", 1, std::move(cell_triangle)});
     return grid;
 }
 

@@ -23,9 +23,11 @@ struct VtkFramesSettings {
 /// \brief Writes the `vtk` output.
 ///
 /// Each frame is one .vtu holding every element: points at their positions in state().q, point
-/// data `element_id` (index in scene.elements()), `velocity` and `radius`; cells are rod edges
-/// (VTK_LINE), triangles (VTK_TRIANGLE), and a VTK_VERTEX for each point no edge or triangle
-/// uses (so point-only bodies stay visible); cell data `element_id`. The collection
+/// data `element_id` (index in scene.elements()), `node_index` (the point's index in its
+/// element), `velocity` and `radius`; cells are Geometry edges (VTK_LINE), triangles
+/// (VTK_TRIANGLE), and a VTK_VERTEX for each point no edge or triangle uses (so point-only
+/// bodies stay visible); cell data `element_id`, `edge_index` (the edge's index in its element,
+/// -1 on other cells) and `triangle_index` (likewise). The collection
 /// `<output>/<prefix>.pvd` lists every frame with its time and is replaced atomically after each
 /// frame, so it is valid XML naming only complete files at any moment.
 class VtkFrames final : public Observer {

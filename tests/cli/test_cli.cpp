@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 using Catch::Matchers::Contains;
 
@@ -27,8 +28,10 @@ std::string env(const char* name) {
     return value;
 }
 
-Result run_soma(const std::string& arguments) {
-    const std::string command = env("SOMA_BUILD_DIR") + "/bin/soma " + arguments + " 2>&1";
+/// Runs `soma arguments`; output is stdout and stderr together, or stdout alone (to parse CSV).
+Result run_soma(const std::string& arguments, bool with_stderr = true) {
+    const std::string command =
+        env("SOMA_BUILD_DIR") + "/bin/soma " + arguments + (with_stderr ? " 2>&1" : " 2>/dev/null");
     FILE* pipe = popen(command.c_str(), "r");
     REQUIRE(pipe != nullptr);
     std::string output;
@@ -61,6 +64,21 @@ forces:
 outputs:
   - {type: csv, name: tip, probes: [{node_position: {element: beam, node: -1}}]}
 )";
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+}
+
+/// Lines of `text` that start with `prefix`.
+std::vector<std::string> lines_starting(const std::string& text, const std::string& prefix) {
+    std::vector<std::string> found;
+    for (const auto& line : lines_of(text))
+        if (line.rfind(prefix, 0) == 0) found.push_back(line);
+    return found;
+}
 
 }  // namespace
 
@@ -204,4 +222,177 @@ TEST_CASE("a run that cannot converge stops with a diagnosis and leaves readable
     std::stringstream text;
     text << pvd.rdbuf();
     CHECK_THAT(text.str(), Contains("frames_000000.vtu") && Contains("</VTKFile>"));
+}
+
+TEST_CASE("soma inspect lists a rod's nodes and edges with indices, positions and what is held", "[cli][inspect]") {
+    const std::string scene = scene_file("valid.yaml", kValidScene);
+    SECTION("readable text") {
+        const Result r = run_soma("inspect " + scene);
+        INFO(r.output);
+        REQUIRE(r.exit_code == 0);
+        CHECK_THAT(r.output, Contains("element 'beam' (discrete_rod): 11 nodes, 10 edges, 0 triangles; DOF groups: "
+                                      "nodes 11 x (x, y, z), edges 10 x (twist)"));
+        CHECK_THAT(r.output, Contains("edges (midpoint; edge i is item i of DOF group 'edges': twist)"));
+        // Node 1 is fixed (fixed: {nodes: [0, 1]}), node 10 is the free tip at x = 0.1.
+        CHECK_THAT(r.output, Contains("\n         1         0.01            0            0  fixed x y z\n"));
+        CHECK_THAT(r.output, Contains("\n        10          0.1            0            0  -\n"));
+        // Edge 9 joins nodes 9 and 10, midpoint 0.095.
+        CHECK_THAT(r.output, Contains("\n         9  9 10                  0.095            0            0"));
+        CHECK_THAT(r.output, !Contains("triangles ("));
+    }
+    SECTION("csv: one table, exact numbers, filtered by element and kind") {
+        const Result r = run_soma("inspect " + scene + " --format csv --element beam --only nodes", false);
+        REQUIRE(r.exit_code == 0);
+        const auto lines = lines_of(r.output);
+        REQUIRE(lines.size() == 12);  // header + 11 nodes
+        CHECK(lines[0] == "element,kind,index,node_a,node_b,node_c,x,y,z,distance,dofs,held,description");
+        CHECK(lines[1] == "beam,node,0,,,,0,0,0,,x y z,fixed x y z,");
+        CHECK(lines[6] == "beam,node,5,,,,0.05,0,0,,x y z,,");
+        CHECK(lines[11] == "beam,node,10,,,,0.1,0,0,,x y z,,");
+        const Result edges = run_soma("inspect " + scene + " -f csv --only edges", false);
+        const auto edge_rows = lines_starting(edges.output, "beam,edge,");
+        REQUIRE(edge_rows.size() == 10);
+        CHECK_THAT(edge_rows[9], Catch::StartsWith("beam,edge,9,9,10,,0.095") && Catch::EndsWith(",twist,,"));
+    }
+    SECTION("--near lists the nearest items by distance") {
+        const Result r = run_soma("inspect " + scene + " -f csv --near 0.1 0 0 --count 2 --only nodes", false);
+        REQUIRE(r.exit_code == 0);
+        const auto rows = lines_starting(r.output, "beam,");
+        REQUIRE(rows.size() == 2);
+        CHECK(rows[0] == "beam,node,10,,,,0.1,0,0,0,x y z,,");
+        CHECK_THAT(rows[1], Catch::StartsWith("beam,node,9,,,,0.09"));
+    }
+    SECTION("--set applies before the listing") {
+        const Result r = run_soma("inspect " + scene + " -f csv --only nodes --set elements.0.fixed.nodes=[10]", false);
+        REQUIRE(r.exit_code == 0);
+        CHECK(lines_starting(r.output, "beam,node,0,")[0] == "beam,node,0,,,,0,0,0,,x y z,,");
+        CHECK(lines_starting(r.output, "beam,node,10,")[0] == "beam,node,10,,,,0.1,0,0,,x y z,fixed x y z,");
+    }
+}
+
+TEST_CASE("soma inspect refuses an unknown element and bad options", "[cli][inspect][errors]") {
+    const std::string scene = scene_file("valid.yaml", kValidScene);
+    const Result r = run_soma("inspect " + scene + " --element bem");
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.output, Contains("--element bem: the scene has no element named 'bem' (elements: 'beam'); did you "
+                                  "mean 'beam'?"));
+    const Result only = run_soma("inspect " + scene + " --only vertices");
+    CHECK(only.exit_code != 0);
+    CHECK_THAT(only.output, Contains("vertices"));
+    const Result near = run_soma("inspect " + scene + " --near 0 0");
+    CHECK(near.exit_code != 0);
+    CHECK_THAT(near.output, Contains("--near"));
+}
+
+TEST_CASE("soma inspect lists shell triangles, and edge DOFs only where the element has them", "[cli][inspect]") {
+    // A unit square of two triangles: 4 nodes, 5 edges.
+    scene_file("square.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3\nf 1 3 4\n");
+    const auto shell_scene = [](const std::string& type) {
+        return "simulation: {duration: 1.0}\nintegrator: {type: statics, dt: 1.0}\nelements:\n  - name: sheet\n    type: " +
+               type +
+               "\n    mesh: {file: {path: square.obj}}\n    thickness: 1.0e-3\n"
+               "    material: {density: 1000, youngs_modulus: 1.0e6}\n    fixed: {nodes: [0]}\n";
+    };
+    for (const std::string type : {"midedge_shell", "hinge_shell"}) {
+        INFO(type);
+        const std::string scene = scene_file(type + ".yaml", shell_scene(type));
+        const Result text = run_soma("inspect " + scene);
+        INFO(text.output);
+        REQUIRE(text.exit_code == 0);
+        CHECK_THAT(text.output, Contains("element 'sheet' (" + type + "): 4 nodes, 5 edges, 2 triangles"));
+        const Result csv = run_soma("inspect " + scene + " -f csv", false);
+        CHECK(lines_starting(csv.output, "sheet,node,").size() == 4);
+        CHECK(lines_starting(csv.output, "sheet,triangle,0,")[0] == "sheet,triangle,0,0,1,2," +
+                                                                        std::string("0.6666666666666666,0.3333333333333333,0,,,,"));
+        CHECK(lines_starting(csv.output, "sheet,triangle,1,")[0] == "sheet,triangle,1,0,2,3," +
+                                                                        std::string("0.3333333333333333,0.6666666666666666,0,,,,"));
+        const auto edges = lines_starting(csv.output, "sheet,edge,");
+        REQUIRE(edges.size() == 5);
+        if (type == "midedge_shell") {
+            CHECK_THAT(text.output, Contains("edge i is item i of DOF group 'edges': xi"));
+            for (const auto& edge : edges) CHECK_THAT(edge, Catch::EndsWith(",xi,,"));
+        } else {
+            CHECK_THAT(text.output, Contains("edges (midpoint; no edge DOFs)"));
+            for (const auto& edge : edges) CHECK_THAT(edge, Catch::EndsWith(",,,"));
+        }
+        // The diagonal edge (nodes 0 and 2) has its midpoint at the center of the square.
+        bool diagonal = false;
+        for (const auto& edge : edges)
+            diagonal = diagonal || edge.find(",0,2,,0.5,0.5,0,") != std::string::npos ||
+                       edge.find(",2,0,,0.5,0.5,0,") != std::string::npos;
+        CHECK(diagonal);
+    }
+}
+
+TEST_CASE("probes and point loads by position report the node chosen", "[cli][probes]") {
+    std::string scene = kValidScene;
+    scene.replace(scene.find("{element: beam, node: -1}"), 25, "{element: beam, at: [0.0502, 0, 0]}");
+    scene.replace(scene.find("  - {type: gravity}"), 19, "  - {type: point_load, name: push, element: beam, at: [0.1, 0.001, 0], force: [0, 0, -1]}");
+    const std::string path = scene_file("at.yaml", scene);
+    SECTION("soma check prints notes with the node and its distance") {
+        const Result r = run_soma("check " + path);
+        INFO(r.output);
+        CHECK(r.exit_code == 0);
+        CHECK_THAT(r.output, Contains("note: ") && Contains("at.yaml:11:") && Contains("forces[0].at: at [0.1, 0.001, 0] is node 10 of 'beam' "
+                                                                     "at [0.1, 0, 0] (distance 0.001 m)"));
+        CHECK_THAT(r.output, Contains("at.yaml:13:") && Contains("outputs[0].probes[0].node_position.at: at [0.0502, 0, 0] "
+                                                                 "is node 5 of 'beam' at [0.05, 0, 0] (distance 0.0002 m)"));
+    }
+    SECTION("the CSV columns name the node chosen") {
+        const auto out = std::filesystem::temp_directory_path() / "soma-cli-tests" / "at-out";
+        std::filesystem::remove_all(out);
+        const Result r = run_soma("run " + path + " --quiet --output " + out.string());
+        INFO(r.output);
+        CHECK(r.exit_code == 0);
+        std::ifstream csv(out / "tip.csv");
+        std::string header;
+        std::getline(csv, header);
+        CHECK(header == "time,beam.node5.x,beam.node5.y,beam.node5.z");
+    }
+}
+
+TEST_CASE("probes and point loads take either an index or a position", "[cli][probes][errors]") {
+    SECTION("a probe with node and at") {
+        std::string scene = kValidScene;
+        scene.replace(scene.find("{element: beam, node: -1}"), 25, "{element: beam, node: 3, at: [0, 0, 0]}");
+        const Result r = run_soma("check " + scene_file("probe_both.yaml", scene));
+        CHECK(r.exit_code == 1);
+        CHECK_THAT(r.output, Contains("probe_both.yaml:13:") &&
+                                 Contains("outputs[0].probes[0].node_position.at: give either `node` (an index) or "
+                                          "`at` (a position), not both"));
+    }
+    SECTION("a point load with nodes and at") {
+        std::string scene = kValidScene;
+        scene.replace(scene.find("  - {type: gravity}"), 19,
+                      "  - {type: point_load, element: beam, nodes: [3], at: [0, 0, 0], force: [0, 0, 1]}");
+        const Result r = run_soma("check " + scene_file("load_both.yaml", scene));
+        CHECK(r.exit_code == 1);
+        CHECK_THAT(r.output, Contains("load_both.yaml:11:") &&
+                                 Contains("forces[0].at: give either `nodes` (indices) or `at` (a position), not both"));
+    }
+    SECTION("a point load with neither") {
+        std::string scene = kValidScene;
+        scene.replace(scene.find("  - {type: gravity}"), 19, "  - {type: point_load, element: beam, force: [0, 0, 1]}");
+        const Result r = run_soma("check " + scene_file("load_neither.yaml", scene));
+        CHECK(r.exit_code == 1);
+        CHECK_THAT(r.output, Contains("load_neither.yaml:11:") &&
+                                 Contains("forces[0]: give the loaded nodes: `nodes: [indices]` or `at: [x, y, z]`"));
+    }
+}
+
+TEST_CASE("soma run --set addresses list items by name, [index] or .index.", "[cli]") {
+    const std::string scene = scene_file("valid.yaml", kValidScene);
+    for (const std::string item : {"beam", "0", "[0]"}) {
+        const std::string key = item == "[0]" ? "elements[0]" : "elements." + item;
+        const Result r = run_soma("check " + scene + " --set " + key + ".material.youngs_modulus=-1");
+        INFO(key);
+        CHECK(r.exit_code == 1);
+        CHECK_THAT(r.output, Contains("valid.yaml:8:") && Contains("elements[0].material.youngs_modulus") &&
+                                 Contains("out of range"));
+    }
+    const Result unknown = run_soma("check " + scene + " --set elements.beem.material.density=1");
+    CHECK(unknown.exit_code == 1);
+    CHECK_THAT(unknown.output, Contains("'elements' has no item named 'beem' (named items: 'beam'; indices: 0..0); "
+                                        "address a list item by its name (elements.NAME) or by its index (elements[0] "
+                                        "or elements.0); did you mean 'beam'?"));
 }

@@ -102,6 +102,38 @@ TEST_CASE("overrides address list items by name and by index", "[scene][override
     CHECK(scene.root["elements"][0]["name"].Scalar() == "beam");
 }
 
+TEST_CASE("an index written as a key addresses a list item unless an item has that name", "[scene][overrides]") {
+    SceneDocument scene = load_scene_text(kScene, "scene.yaml");
+    // The form of configs/shells/cantilever_plate.yaml's comment: `.1.` is the same as `[1]`.
+    apply_overrides(scene, {"elements.1.material.youngs_modulus=2e8", "elements.0.nodes=12"});
+    CHECK(scene.root["elements"][1]["material"]["youngs_modulus"].Scalar() == "2e8");
+    CHECK(scene.root["elements"][0]["nodes"].Scalar() == "12");
+    CHECK(scene.root["elements"][0]["material"]["youngs_modulus"].Scalar() == "1e6");
+
+    // A name wins over an index: an item named "0" is addressed by `.0.`, item [0] stays reachable.
+    SceneDocument named = load_scene_text("elements:\n  - {name: a, nodes: 1}\n  - {name: '0', nodes: 2}\n",
+                                          "named.yaml");
+    apply_overrides(named, {"elements.0.nodes=20", "elements[0].nodes=10"});
+    CHECK(named.root["elements"][1]["nodes"].Scalar() == "20");
+    CHECK(named.root["elements"][0]["nodes"].Scalar() == "10");
+
+    // Items without names (a list of numbers) are reachable by index in both forms.
+    SceneDocument values = load_scene_text("gravity: [0, 0, -9.81]\n", "values.yaml");
+    apply_overrides(values, {"gravity.2=-1.62"});
+    CHECK(values.root["gravity"][2].Scalar() == "-1.62");
+}
+
+TEST_CASE("an unnamed list says how to address its items", "[scene][overrides]") {
+    SceneDocument scene = load_scene_text("gravity: [0, 0, -9.81]\nempty_list: []\n", "values.yaml");
+    CHECK(error_of([&] { apply_overrides(scene, {"gravity.z=1"}); }) ==
+          "--set gravity.z=1: 'gravity' has no item named 'z' (named items: none; indices: 0..2); address a list "
+          "item by its name (gravity.NAME) or by its index (gravity[0] or gravity.0)");
+    CHECK(error_of([&] { apply_overrides(scene, {"empty_list.a=1"}); }) ==
+          "--set empty_list.a=1: 'empty_list' has no item named 'a' (named items: none; indices: none, the list is "
+          "empty); address a list item by its name (empty_list.NAME) or by its index (empty_list[0] or "
+          "empty_list.0)");
+}
+
 TEST_CASE("an override fills an empty value and later overrides win", "[scene][overrides]") {
     SceneDocument scene = load_scene_text(kScene, "scene.yaml");
     apply_overrides(scene, {"empty=5", "integrator.dt=1", "integrator.dt=2"});
@@ -119,9 +151,12 @@ TEST_CASE("bad override paths name the override and what is wrong", "[scene][ove
     CHECK(set("integrator.dt") == "--set integrator.dt: expected key=value, e.g. integrator.dt=1e-4");
     CHECK(set("integratr.dt=1") == "--set integratr.dt=1: the scene has no key 'integratr'; did you mean 'integrator'?");
     CHECK(set("elements.bam.nodes=3") ==
-          "--set elements.bam.nodes=3: 'elements' has no item named 'bam' (named items: 'beam', 'arm'); "
+          "--set elements.bam.nodes=3: 'elements' has no item named 'bam' (named items: 'beam', 'arm'; indices: "
+          "0..1); address a list item by its name (elements.NAME) or by its index (elements[0] or elements.0); "
           "did you mean 'beam'?");
     CHECK(set("elements[5].nodes=3") == "--set elements[5].nodes=3: 'elements' has 2 items, index [5] is out of range");
+    CHECK(set("elements.5.nodes=3") ==
+          "--set elements.5.nodes=3: 'elements' has 2 items, index 5 is out of range (0..1)");
     CHECK(set("integrator[0]=3") == "--set integrator[0]=3: 'integrator' is a map, not a list; cannot take [0]");
     CHECK(set("integrator.dt.x=1") == "--set integrator.dt.x=1: 'integrator.dt' is real 1e-3, it has no key 'x'");
     CHECK(set("elements[x].nodes=1") ==

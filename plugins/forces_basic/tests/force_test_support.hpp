@@ -122,6 +122,9 @@ public:
     double kinetic_energy() const override { return 0.0; }
     double potential_energy() const override { return 0.0; }
     double potential_energy(const Contributor&) const override { return 0.0; }
+    void note(const std::string& message) const override { notes.push_back(message); }
+
+    mutable std::vector<std::string> notes;  ///< what forces reported with note()
 
 private:
     std::vector<Element*> elements_;

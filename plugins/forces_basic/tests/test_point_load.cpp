@@ -3,7 +3,11 @@
 
 #include "force_test_support.hpp"
 
+#include "soma/nearest_point.hpp"
+
 #include <catch2/catch.hpp>
+
+#include <cmath>
 
 using namespace soma;
 using namespace soma::forces_basic;
@@ -84,5 +88,88 @@ TEST_CASE("point load: errors name the key and the valid range", "[point_load]")
         CHECK_THROWS_WITH(PointLoad(PointLoadSettings{"", {0}, Vec3(0, 0, 1)}), Contains("element: must name an element"));
         CHECK_THROWS_WITH(PointLoad(PointLoadSettings{"rod", {}, Vec3(0, 0, 1)}), Contains("nodes: must list at least one node"));
         CHECK_THROWS_WITH(PointLoad(PointLoadSettings{"rod", {0}, Vec3(0, 0, NAN)}), Contains("force: must be finite"));
+    }
+}
+
+TEST_CASE("point load at a position: the nearest node in the initial configuration", "[point_load]") {
+    ParticleCloud other("other", line(2)), rod("rod", line(5));
+    FakeScene scene({&other, &rod});
+    const Vec3 f(0.0, 0.0, -2.0);
+    const Index rod_start = 6;  // `other` holds global DOFs 0..5
+    // line(5): node i at (0.1 i, 0.02 i^2, -0.3 + 0.05 i); node 3 at (0.3, 0.18, -0.15).
+    const Vec3 node3(0.3, 0.18, -0.15);
+
+    SECTION("a position near node 3 loads node 3 and reports it with its distance") {
+        PointLoadSettings settings{"rod", {}, f, node3 + Vec3(0.0, 0.0, 0.01)};
+        settings.where = "scene.yaml:9:5: forces[0].at";
+        PointLoad load(settings);
+        load.bind(scene);
+        REQUIRE(load.points() == std::vector<Index>{3});
+        DenseForceProbe probe(load, scene.dof_count());
+        VectorX expected = VectorX::Zero(scene.dof_count());
+        expected.segment<3>(rod_start + 9) = -f;
+        CHECK((probe.residual(scene.state().q, scene.state().v) - expected).isZero(0.0));
+        REQUIRE(scene.notes.size() == 1);
+        CHECK(scene.notes[0] ==
+              "scene.yaml:9:5: forces[0].at: at [0.3, 0.18, -0.14] is node 3 of 'rod' at [0.3, 0.18, -0.15] "
+              "(distance 0.01 m)");
+    }
+    SECTION("the choice is made once, in the initial configuration, and the load follows that node") {
+        PointLoad load(PointLoadSettings{"rod", {}, f, node3});
+        load.bind(scene);
+        REQUIRE(load.points() == std::vector<Index>{3});
+        // Move every node far away: the load stays on node 3 (no search during evaluation).
+        DenseForceProbe probe(load, scene.dof_count());
+        const VectorX moved = scene.state().q + VectorX::Constant(scene.dof_count(), 5.0);
+        CHECK(probe.residual(moved, scene.state().v).segment<3>(rod_start + 9) == -f);
+        CHECK(probe.energy(moved) == Approx(-f.dot(node3 + Vec3::Constant(5.0))).epsilon(1e-14));
+    }
+    SECTION("without a name or location, the note names the force") {
+        PointLoad load(PointLoadSettings{"rod", {}, f, Vec3(-1.0, 0.0, -0.3)});
+        load.set_name("tip_load");
+        load.bind(scene);
+        CHECK(load.points() == std::vector<Index>{0});
+        REQUIRE(scene.notes.size() == 1);
+        CHECK(scene.notes[0] == "point_load 'tip_load': at [-1, 0, -0.3] is node 0 of 'rod' at [0, 0, -0.3] (distance 1 m)");
+    }
+}
+
+TEST_CASE("nearest_point: the lowest index among points at equal distance", "[point_load][nearest_point]") {
+    // Nodes at x = 0, 1, 2 (exact in binary): (1.5, 0.5, 0) is exactly as far from nodes 1 and 2.
+    ParticleCloud row("row", {{Vec3(0, 0, 0)}, {Vec3(1, 0, 0)}, {Vec3(2, 0, 0)}});
+    FakeScene scene({&row});
+    const NearestPoint tie = nearest_point(row.geometry(), scene.state().q, Vec3(1.5, 0.5, 0.0));
+    CHECK(tie.index == 1);
+    CHECK(tie.distance == std::sqrt(0.5));
+    CHECK(tie.position == Vec3(1, 0, 0));
+    CHECK(nearest_point(row.geometry(), scene.state().q, Vec3(1.5 + 1e-9, 0.5, 0.0)).index == 2);
+    CHECK(nearest_point(row.geometry(), scene.state().q, Vec3(-7.0, 3.0, 1.0)).index == 0);
+    // An element without points: index -1, infinite distance.
+    ParticleCloud empty("empty", {});
+    FakeScene none({&empty});
+    const NearestPoint nothing = nearest_point(empty.geometry(), none.state().q, Vec3::Zero());
+    CHECK(nothing.index == -1);
+    CHECK(std::isinf(nothing.distance));
+}
+
+TEST_CASE("point load at a position: errors", "[point_load]") {
+    ParticleCloud rod("rod", line(5)), empty("empty", {});
+    FakeScene scene({&rod, &empty});
+    SECTION("both nodes and at") {
+        CHECK_THROWS_WITH(PointLoad(PointLoadSettings{"rod", {1}, Vec3(0, 0, 1), Vec3(0, 0, 0)}),
+                          Contains("at: give either `nodes` (indices) or `at` (a position), not both"));
+    }
+    SECTION("neither") {
+        CHECK_THROWS_WITH(PointLoad(PointLoadSettings{"rod", {}, Vec3(0, 0, 1)}),
+                          Contains("nodes: must list at least one node (or give `at: [x, y, z]`"));
+    }
+    SECTION("a position that is not finite") {
+        CHECK_THROWS_WITH(PointLoad(PointLoadSettings{"rod", {}, Vec3(0, 0, 1), Vec3(0, INFINITY, 0)}),
+                          Contains("at: must be finite"));
+    }
+    SECTION("an element without nodes") {
+        PointLoad load(PointLoadSettings{"empty", {}, Vec3(0, 0, 1), Vec3(0, 0, 0)});
+        CHECK_THROWS_WITH(load.bind(scene), Contains("at: element 'empty' has no nodes"));
+        CHECK(scene.notes.empty());
     }
 }

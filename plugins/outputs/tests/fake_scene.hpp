@@ -137,7 +137,11 @@ public:
         return it == term_energy_.end() ? 0.0 : it->second;
     }
 
+    void note(const std::string& message) const override { notes.push_back(message); }
+
     Contributor* force(std::size_t i) const { return forces_[i].get(); }
+
+    mutable std::vector<std::string> notes;  ///< what observers reported with note()
 
 private:
     std::vector<std::unique_ptr<FakeElement>> owned_;

@@ -237,3 +237,40 @@ TEST_CASE("csv: the final step is written whatever `every` says", "[outputs][csv
     CHECK(lines[2] == "2,4");
     CHECK(lines[3] == "2.5,5");
 }
+
+TEST_CASE("csv node probes by position: the nearest node, named in the columns and in a note", "[outputs][csv]") {
+    FakeScene scene;  // step 0: beam node p at (3p, 3p + 1, 3p + 2) / 7; sheet node p follows at 3 (4 + p) / 7
+    ScratchDir dir;
+    CsvSeriesSettings settings;
+    auto near_beam2 = node_probe(Kind::node_position, "beam", -1);
+    near_beam2.at = soma::Vec3(6.0 / 7.0 + 0.003, 1.0, 8.0 / 7.0 - 0.004);  // 0.005 from beam node 2
+    near_beam2.where = "scene.yaml:8:9: outputs[0].probes[0].node_position.at";
+    auto far_from_sheet = node_probe(Kind::node_velocity, "sheet", -1);
+    far_from_sheet.at = soma::Vec3(-10.0, 0.0, 0.0);  // nearest: sheet node 0 at (12, 13, 14) / 7
+    settings.probes = {near_beam2, far_from_sheet};
+    CsvSeries csv(settings);
+    csv.begin(scene, dir.path());
+    CHECK(csv.columns() == std::vector<std::string>{"time", "beam.node2.x", "beam.node2.y", "beam.node2.z",
+                                                    "sheet.node0.vx", "sheet.node0.vy", "sheet.node0.vz"});
+    REQUIRE(scene.notes.size() == 2);
+    CHECK(scene.notes[0] == "scene.yaml:8:9: outputs[0].probes[0].node_position.at: at [0.860143, 1, 1.13886] is "
+                            "node 2 of 'beam' at [0.857143, 1, 1.14286] (distance 0.005 m)");
+    CHECK_THAT(scene.notes[1], Catch::Contains("sheet: at [-10, 0, 0] is node 0 of 'sheet' at [1.71429, 1.85714, 2]"));
+    // The rows record the chosen nodes, as an index probe would.
+    scene.set_step(2);
+    csv.observe(scene, scene.info(2));
+    const auto values = numbers(lines_of(dir.path() / "series.csv")[1]);
+    const soma::State& state = scene.state();
+    CHECK(values == std::vector<double>{state.t, state.q[6], state.q[7], state.q[8], state.v[12], state.v[13],
+                                        state.v[14]});
+}
+
+TEST_CASE("csv node probes by position: a position that picks an already recorded node", "[outputs][csv]") {
+    FakeScene scene;
+    CsvSeriesSettings settings;
+    auto by_position = node_probe(Kind::node_position, "beam", -1);
+    by_position.at = soma::Vec3(0.0, 0.1, 0.3);  // nearest: beam node 0 at (0, 1, 2) / 7
+    settings.probes = {node_probe(Kind::node_position, "beam", 0), by_position};
+    expect_begin_error(settings, scene, {"column 'beam.node0.x' is already recorded by an earlier probe (the node "
+                                         "nearest to this probe's `at` is the same node)"});
+}

@@ -55,6 +55,14 @@ void check_frame(const VtuContents& vtu, const FakeScene& scene) {
     CHECK(vtu.arrays.at("Cells/connectivity") == std::vector<double>{0, 1, 1, 2, 2, 3, 4, 5, 6, 7, 8});
     CHECK(vtu.arrays.at("Cells/offsets") == std::vector<double>{2, 4, 6, 9, 10, 11});
     CHECK(vtu.arrays.at("CellData/element_id") == std::vector<double>{0, 0, 0, 1, 1, 2});
+    // Indices inside each element, to find what a scene selects by clicking in ParaView: node
+    // index restarts at 0 for each element; the beam's lines are its edges 0..2, the sheet's
+    // triangle is its triangle 0; -1 where a cell is not of that kind (the two vertices).
+    CHECK(vtu.arrays.at("PointData/node_index") == std::vector<double>{0, 1, 2, 3, 0, 1, 2, 3, 0});
+    CHECK(vtu.arrays.at("CellData/edge_index") == std::vector<double>{0, 1, 2, -1, -1, -1});
+    CHECK(vtu.arrays.at("CellData/triangle_index") == std::vector<double>{-1, -1, -1, 0, -1, -1});
+    for (const char* array : {"PointData/node_index", "CellData/edge_index", "CellData/triangle_index"})
+        CHECK(vtu.types.at(array) == "Int32");
     CHECK(vtu.types.at("Points/Points") == "Float64");
     CHECK(vtu.types.at("Cells/types") == "UInt8");
 }
