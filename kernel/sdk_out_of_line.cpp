@@ -35,6 +35,11 @@ Observer::~Observer() = default;
 void Observer::bind(const SceneView&) {}
 void Observer::end(const SceneView&, const RunSummary&) {}
 SceneView::~SceneView() = default;
+std::unique_ptr<ElementJacobian> SceneView::element_jacobian(const Element& element) const {
+    throw std::logic_error("this scene view cannot evaluate the Jacobian of element '" + element.name() +
+                           "' (only the kernel's simulation assembles elements)");
+}
+ElementJacobian::~ElementJacobian() = default;
 Registry::~Registry() = default;
 
 }  // namespace soma

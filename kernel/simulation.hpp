@@ -60,6 +60,8 @@ public:
     double kinetic_energy() const override;
     double potential_energy() const override;
     double potential_energy(const Contributor& term) const override;
+    /// Implemented in element_jacobian_blocks.cpp.
+    std::unique_ptr<ElementJacobian> element_jacobian(const Element& element) const override;
 
     // ---- System ----
     Index dof_count() const override { return dofs_.global_count(); }
@@ -125,6 +127,10 @@ private:
     std::vector<Parameters> element_parameters_;
     DofMap dofs_{{}};
     SparseAssembler assembler_;
+    /// Stencils [first, last) each contributor declared in the current pattern (contributor
+    /// order), and a counter bumped by every rebuild: what ElementJacobian reads.
+    std::vector<std::pair<StencilId, StencilId>> stencil_ranges_;
+    long pattern_generation_ = 0;
     std::unique_ptr<LinearSolver> solver_;
     std::unique_ptr<Integrator> integrator_;
     std::vector<std::unique_ptr<Observer>> observers_;
