@@ -51,8 +51,8 @@ ParameterSchema viscous_drag_schema() {
                            "or falling as a whole) as much as bending; for vibrations that decay at a chosen "
                            "damping ratio use rayleigh_damping (docs/damping.md). Pure-shell points (dl = 0) get "
                            "none; use aerodynamic drag for surfaces.");
-    schema.real("viscosity", "drag coefficient eta per unit rod length (the force per node is eta dl v); "
-                             "the dynamic viscosity of the medium in the reference code's model")
+    schema.real("viscosity", "drag coefficient eta per unit rod length: each rod node gets -eta dl v "
+                             "(N per m/s per m of rod)")
         .unit("Pa*s")
         .require()
         .positive();
