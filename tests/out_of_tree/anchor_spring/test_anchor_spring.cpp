@@ -132,7 +132,7 @@ TEST_CASE("anchor_spring's parameter errors point at the key, as in a scene") {
     using Catch::Matchers::Contains;
     // The schema's checks (range, unknown keys with a suggestion, missing keys).
     CHECK_THROWS_WITH(types.make_force("anchor_spring", "{element: beam, nodes: [-1], stiffness: -1}"),
-                      Contains("<test>:1:42: stiffness") && Contains("> 0"));
+                      Contains("<test>:1:41: stiffness") && Contains("> 0"));
     CHECK_THROWS_WITH(types.make_force("anchor_spring", "{element: beam, nodes: [-1], stifness: 1}"),
                       Contains("stifness") && Contains("did you mean 'stiffness'"));
     CHECK_THROWS_WITH(types.make_force("anchor_spring", "{element: beam, stiffness: 1}"), Contains("nodes"));
@@ -140,7 +140,7 @@ TEST_CASE("anchor_spring's parameter errors point at the key, as in a scene") {
     Points beam("beam", {Vec3(0, 0, 0), Vec3(0.1, 0, 0)});
     const OneElementScene scene(beam);
     CHECK_THROWS_WITH(types.make_force("anchor_spring", "{element: bean, nodes: [-1], stiffness: 1}")->bind(scene),
-                      Contains("<test>:1:11: element: no element named 'bean'"));
+                      Contains("<test>:1:2: element: no element named 'bean'"));
     CHECK_THROWS_WITH(types.make_force("anchor_spring", "{element: beam, nodes: [5], stiffness: 1}")->bind(scene),
                       Contains("nodes: node 5 is out of range"));
     // The Parameters alone, e.g. to construct a force class directly.
