@@ -21,7 +21,13 @@ double seconds_since(Clock::time_point start) {
 
 void Simulation::rebuild_pattern() {
     assembler_.clear();
-    for (Contributor* c : contributors_) c->declare_pattern(assembler_);
+    ++pattern_generation_;
+    stencil_ranges_.clear();
+    for (Contributor* c : contributors_) {
+        const StencilId first = assembler_.stencil_count();
+        c->declare_pattern(assembler_);
+        stencil_ranges_.emplace_back(first, assembler_.stencil_count());
+    }
     assembler_.build(dofs_.free_index(), dofs_.free_count());
     solver_->analyze(assembler_.jacobian());
 }

@@ -38,6 +38,11 @@ void Observer::end(const SceneView&, const RunSummary&) {}
 SceneView::~SceneView() = default;
 bool SceneView::dof_is_free(Index) const { return true; }
 void SceneView::note(const std::string&) const {}
+std::unique_ptr<ElementJacobian> SceneView::element_jacobian(const Element& element) const {
+    throw std::logic_error("this scene view cannot evaluate the Jacobian of element '" + element.name() +
+                           "' (only the kernel's simulation assembles elements)");
+}
+ElementJacobian::~ElementJacobian() = default;
 Registry::~Registry() = default;
 
 }  // namespace soma

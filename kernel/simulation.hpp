@@ -63,6 +63,8 @@ public:
     bool dof_is_free(Index global_dof) const override { return dofs_.is_free(global_dof); }
     /// Kept in notes(), in the order given.
     void note(const std::string& message) const override { notes_.push_back(message); }
+    /// Implemented in element_jacobian_blocks.cpp.
+    std::unique_ptr<ElementJacobian> element_jacobian(const Element& element) const override;
 
     // ---- System ----
     Index dof_count() const override { return dofs_.global_count(); }
@@ -129,6 +131,10 @@ private:
     std::vector<Parameters> element_parameters_;
     DofMap dofs_{{}};
     SparseAssembler assembler_;
+    /// Stencils [first, last) each contributor declared in the current pattern (contributor
+    /// order), and a counter bumped by every rebuild: what ElementJacobian reads.
+    std::vector<std::pair<StencilId, StencilId>> stencil_ranges_;
+    long pattern_generation_ = 0;
     std::unique_ptr<LinearSolver> solver_;
     std::unique_ptr<Integrator> integrator_;
     std::vector<std::unique_ptr<Observer>> observers_;

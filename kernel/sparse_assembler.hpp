@@ -29,6 +29,13 @@ public:
     Assembly assembly(VectorX& residual, bool with_jacobian);
 
     Index stencil_count() const { return static_cast<Index>(dof_begin_.size()) - 1; }
+    /// Global DOFs of stencil s.
+    std::span<const Index> stencil_dofs(StencilId s) const {
+        return {dofs_.data() + dof_begin_[s], static_cast<std::size_t>(dof_begin_[s + 1] - dof_begin_[s])};
+    }
+    /// The flat stencil tables, as Assembly::stencil_dof_begin and Assembly::stencil_dofs.
+    const Index* stencil_dof_begin_table() const { return dof_begin_.data(); }
+    const Index* stencil_dof_table() const { return dofs_.data(); }
 
 private:
     std::vector<Index> dof_begin_{0}, dofs_, scatter_begin_{0}, scatter_;

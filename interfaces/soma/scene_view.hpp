@@ -5,6 +5,7 @@
 #include "soma/api.hpp"
 #include "soma/assembly.hpp"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@ namespace soma {
 
 class Element;
 class Contributor;
+class ElementJacobian;
 
 /// The kernel's simulation as forces (at bind time) and observers (every output step) see it.
 class SOMA_API SceneView {
@@ -38,6 +40,11 @@ public:
     /// position chose. `soma check` and `soma run` print it as "note: <message>"; start the
     /// message with where it comes from (Parameters::location().str()). Default: discarded.
     virtual void note(const std::string& message) const;
+    /// \brief The Jacobian blocks of one element of this scene, evaluated on request at a state
+    /// the caller chooses (element_jacobian.hpp): how a force reads an element's stiffness or
+    /// mass (Rayleigh damping). Call it in bind(). The kernel's scene provides it; the default
+    /// throws std::logic_error (test scenes without assembly).
+    virtual std::unique_ptr<ElementJacobian> element_jacobian(const Element& element) const;
 };
 
 }  // namespace soma

@@ -8,6 +8,7 @@
 #include "soma/contributor.hpp"
 #include "soma/controller.hpp"
 #include "soma/element.hpp"
+#include "soma/element_jacobian.hpp"
 #include "soma/force.hpp"
 #include "soma/integrator.hpp"
 #include "soma/linear_solver.hpp"

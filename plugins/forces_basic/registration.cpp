@@ -1,9 +1,10 @@
-// The forces_basic plugin's entry point: the parameter schemas of its five forces and the
+// The forces_basic plugin's entry point: the parameter schemas of its forces and the
 // translation of validated scene parameters into each force's settings struct.
 #include "aerodynamic_drag.hpp"
 #include "floor_contact.hpp"
 #include "gravity.hpp"
 #include "point_load.hpp"
+#include "rayleigh_damping.hpp"
 #include "viscous_drag.hpp"
 
 #include "soma/registry.hpp"
@@ -45,9 +46,16 @@ ParameterSchema gravity_schema() {
 ParameterSchema viscous_drag_schema() {
     ParameterSchema schema("viscous_drag",
                            "Viscous drag per unit rod length (digest 000 §5.3): each rod point i gets "
-                           "-eta dl_i v_i, dl_i its Voronoi length. Pure-shell points (dl = 0) get none; "
-                           "use aerodynamic drag for surfaces.");
-    schema.real("viscosity", "dynamic viscosity eta of the medium").unit("Pa*s").require().positive();
+                           "-eta dl_i v_i, dl_i its Voronoi length, v_i its absolute velocity. A drag of the "
+                           "surrounding fluid, not a material viscosity: it slows rigid motion (a rod swinging "
+                           "or falling as a whole) as much as bending; for vibrations that decay at a chosen "
+                           "damping ratio use rayleigh_damping (docs/damping.md). Pure-shell points (dl = 0) get "
+                           "none; use aerodynamic drag for surfaces.");
+    schema.real("viscosity", "drag coefficient eta per unit rod length: each rod node gets -eta dl v "
+                             "(N per m/s per m of rod)")
+        .unit("Pa*s")
+        .require()
+        .positive();
     declare_elements(schema);
     return schema;
 }
@@ -164,5 +172,8 @@ SOMA_PLUGIN("forces_basic") {
             p.fail("", "give the loaded nodes: `nodes: [indices]` or `at: [x, y, z]` (the node nearest a position)");
         s.force = p.vec3("force");
         return std::make_unique<PointLoad>(std::move(s), scene_errors("point_load", p));
+    });
+    registry.add_force(rayleigh_damping_schema(), [](const Parameters& p) -> std::unique_ptr<Force> {
+        return std::make_unique<RayleighDamping>(rayleigh_damping_settings(p), scene_errors("rayleigh_damping", p));
     });
 }

@@ -145,7 +145,8 @@ Count one_step(const std::string& integrator, const std::string& tolerance) {
         "  - {type: gravity}\n"
         "  - {type: viscous_drag, viscosity: 0.1}\n"
         "  - {type: floor_contact, height: -0.01, stiffness: 100}\n"
-        "  - {type: point_load, element: beam, nodes: [-1], force: [0, 1.0e-5, 0]}\n";
+        "  - {type: point_load, element: beam, nodes: [-1], force: [0, 1.0e-5, 0]}\n"
+        "  - {type: rayleigh_damping, damping_ratio: 0.02, frequencies: [5, 50]}\n";
     return one_step_of(text);
 }
 
@@ -170,7 +171,8 @@ Count one_shell_step(const std::string& shell, const std::string& tolerance) {
         "forces:\n"
         "  - {type: gravity}\n"
         "  - {type: aerodynamic_drag, medium_density: 1000, drag_coefficient: 1.0, elements: [plate]}\n"
-        "  - {type: point_load, element: rod, nodes: [-1], force: [1.0e-3, 0, 0]}\n" +
+        "  - {type: point_load, element: rod, nodes: [-1], force: [1.0e-3, 0, 0]}\n"
+        "  - {type: rayleigh_damping, damping_ratio: 0.02, frequencies: [5, 50]}\n" +
         std::string(hinge ? "controllers:\n  - {type: actuation, element: plate, channel: natural_hinge_angle, "
                             "values: [\"0.1*sin(20*t)*s\"]}\n"
                           : "");
@@ -193,7 +195,7 @@ TEST_CASE("Newton iterations allocate nothing: kernel, assembly, rod and forces"
     }
 }
 
-TEST_CASE("Newton iterations allocate nothing: shells, joints, drag and actuation", "[kernel][performance]") {
+TEST_CASE("Newton iterations allocate nothing: shells, joints, drag, damping and actuation", "[kernel][performance]") {
     for (const std::string shell : {"hinge_shell", "midedge_shell"}) {
         INFO(shell);
         const Count loose = one_shell_step(shell, "1.0e-2");

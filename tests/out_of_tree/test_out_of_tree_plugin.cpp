@@ -1,6 +1,6 @@
 // The plugin SDK end to end, as docs/plugin-guide.md describes it: install Soma, build the
-// anchor_spring plugin out of tree with find_package(Soma), load it by path from a scene, and
-// check that it changes the result as its physics says.
+// anchor_spring plugin and its unit test out of tree with find_package(Soma), run the unit test,
+// load the plugin by path from a scene, and check that it changes the result as its physics says.
 //
 // Physics: a cantilever of free length L under a uniform load q deflects
 // delta_q = q L^4 / (8 EI) at the tip (Euler-Bernoulli). A spring of stiffness k at the tip
@@ -94,6 +94,16 @@ TEST_CASE("an out-of-tree force plugin builds against the installed SDK and acts
     REQUIRE(shell(cmake + " --build " + plugin_build.string()) == 0);
     const fs::path library = plugin_build / "libanchor_spring.so";
     REQUIRE(fs::exists(library));
+
+    // The plugin's own unit test, built beside it against the installed SDK: the force made from
+    // YAML parameters by its factory (soma/testing/parameters_from_yaml.hpp), its Jacobian and
+    // gradient against finite differences (soma/testing/dense_assembly.hpp).
+    {
+        const int status = shell((plugin_build / "anchor_spring_tests").string());
+        INFO(last_log());
+        REQUIRE(status == 0);
+        CHECK_THAT(last_log(), Catch::Matchers::Contains("All tests passed"));
+    }
 
     // Beam geometry: nodes 0 and 1 and edge 0 are fixed. A discrete rod's edge angle samples
     // the tangent at the edge's midpoint, so the fixed edge puts the clamp at its midpoint
