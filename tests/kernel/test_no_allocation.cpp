@@ -165,8 +165,8 @@ Count one_shell_step(const std::string& shell, const std::string& tolerance) {
         "  - {name: rod, type: discrete_rod, geometry: {line: {from: [0.05, 0.00866, 0], to: [0.05, 0.00866, 0.02], "
         "nodes: 6}},\n"
         "     cross_section: {circle: {radius: 1.0e-3}}, material: {density: 1000, youngs_modulus: 1.0e7}}\n" +
-        std::string(hinge ? "  - {name: joint, type: rod_shell_joint, rod: rod, rod_node: 0, shell: plate, shell_node: 31}\n" : "") +
-        "shared_nodes: [{elements: [plate, rod], nodes: [31, 0]}]\n"
+        std::string(hinge ? "  - {name: joint, type: rod_shell_joint, rod: rod, rod_node: 0, shell: plate, shell_node: 33}\n" : "") +
+        "shared_nodes: [{elements: [plate, rod], nodes: [33, 0]}]\n"
         "forces:\n"
         "  - {type: gravity}\n"
         "  - {type: aerodynamic_drag, medium_density: 1000, drag_coefficient: 1.0, elements: [plate]}\n"
