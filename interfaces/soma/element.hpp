@@ -86,6 +86,12 @@ public:
     virtual void set_actuation(const std::string& channel, Index item, int component, double value);
     /// Where an item of a channel sits in the initial configuration (for expressions of x, y, z).
     virtual Vec3 actuation_point(const std::string& channel, Index item) const;
+    /// \brief The world directions (initial configuration), one per component, toward which a
+    /// positive value of each component of an item of a channel bends the element, for
+    /// controllers that drive a channel by a direction (`bend_toward`): a rod's
+    /// natural_curvature gives its material directors {m1, m2} at the spring. Default: none
+    /// (an empty list: the channel has no directions).
+    virtual std::vector<Vec3> actuation_directions(const std::string& /*channel*/, Index /*item*/) const { return {}; }
 
     /// Called once after every element is bound and the initial state is set, before forces
     /// bind: elements that couple to other elements (rod joints, rod-shell joints) find them

@@ -46,11 +46,25 @@ ActuationController::ActuationController(ActuationSettings settings, SettingsErr
     : settings_(std::move(settings)), errors_(std::move(errors)) {
     if (settings_.element.empty()) errors_.fail("element", "name the element to drive");
     if (settings_.channel.empty()) errors_.fail("channel", "name the actuation channel to drive");
-    if (settings_.values && settings_.table_file)
-        errors_.fail("values", "give either `values` (expressions) or `table` (a CSV file), not both");
-    if (!settings_.values && !settings_.table_file)
-        errors_.fail("values", "give the channel's values: `values` (one expression per component) or "
-                               "`table` (a CSV file of t and the components)");
+    const int sources = (settings_.values ? 1 : 0) + (settings_.table_file ? 1 : 0) + (settings_.bend_toward ? 1 : 0);
+    if (sources > 1)
+        errors_.fail(settings_.values ? "values" : "table",
+                     "give one of `values` (expressions), `table` (a CSV file) or `bend_toward` (a direction and "
+                     "a curvature), not several");
+    if (sources == 0)
+        errors_.fail("values", "give the channel's values: `values` (one expression per component), "
+                               "`table` (a CSV file of t and the components) or `bend_toward` (a direction and a "
+                               "curvature)");
+    if (settings_.bend_toward) {
+        const Vec3& d = settings_.bend_toward->direction;
+        if (!d.allFinite() || d.norm() == 0.0)
+            errors_.fail("bend_toward.direction", "the direction must be finite and not zero, got " + format_point(d));
+        try {
+            expressions_.emplace(std::vector<std::string>{settings_.bend_toward->curvature});
+        } catch (const std::invalid_argument& e) {
+            errors_.fail("bend_toward.curvature", e.what());
+        }
+    }
     if (settings_.values) {
         if (settings_.values->empty()) errors_.fail("values", "the list of expressions is empty");
         try {
@@ -100,7 +114,7 @@ void ActuationController::bind_to(Element& element, double initial_time) {
     components_ = channel.component_names.size();
     const std::string component_text = std::to_string(components_) + " component" + (components_ == 1 ? "" : "s") +
                                        " (" + join(channel.component_names) + ")";
-    if (expressions_ && expressions_->size() != components_)
+    if (settings_.values && expressions_ && expressions_->size() != components_)
         errors_.fail("values", "channel '" + channel.name + "' has " + component_text + ", but " +
                                    std::to_string(expressions_->size()) + " expressions are given: one per component");
     if (table_ && table_->columns() != components_)
@@ -156,11 +170,39 @@ void ActuationController::bind_to(Element& element, double initial_time) {
     values_.assign(items_.size() * components_, 0.0);
     table_row_.assign(components_, 0.0);
 
+    // bend_toward: the weights (d . D_i) / |d . D| of every selected item.
+    bend_weights_.clear();
+    if (settings_.bend_toward) {
+        const Vec3& d = settings_.bend_toward->direction;
+        bend_weights_.assign(items_.size() * components_, 0.0);
+        for (std::size_t k = 0; k < items_.size(); ++k) {
+            const std::vector<Vec3> directions = element.actuation_directions(channel.name, items_[k].index);
+            if (directions.size() != components_)
+                errors_.fail("bend_toward", "channel '" + channel.name + "' of element '" + element.name() +
+                                                "' has no bending directions: bend_toward drives a channel whose "
+                                                "components bend the element toward directions (a discrete_rod's "
+                                                "natural_curvature)");
+            double norm = 0.0;
+            for (std::size_t c = 0; c < components_; ++c) {
+                bend_weights_[k * components_ + c] = d.dot(directions[c]);
+                norm += bend_weights_[k * components_ + c] * bend_weights_[k * components_ + c];
+            }
+            norm = std::sqrt(norm);
+            if (!(norm > 1e-6 * d.norm()))
+                errors_.fail("bend_toward.direction",
+                             "the direction " + format_point(d) + " is along the element at item " +
+                                 std::to_string(items_[k].index) + " (point " + format_point(items_[k].point) +
+                                 "): it gives no bending direction there; select other items or choose a direction "
+                                 "across the rod");
+            for (std::size_t c = 0; c < components_; ++c) bend_weights_[k * components_ + c] /= norm;
+        }
+    }
+
     // The values at the initial time, set now: domain errors of an expression (sqrt of a negative,
     // a division by zero) for some item, and values the element refuses, are reported before the
     // run, at the controller's key; and the initial state (its outputs, its energy) carries the
     // actuation of the initial time.
-    const std::string key = expressions_ ? "values" : "table.file";
+    const std::string key = settings_.bend_toward ? "bend_toward.curvature" : expressions_ ? "values" : "table.file";
     if (table_) table_->evaluate(initial_time, table_row_);
     else expressions_->variables().t = initial_time;
     for (std::size_t k = 0; k < items_.size(); ++k) {
@@ -169,9 +211,9 @@ void ActuationController::bind_to(Element& element, double initial_time) {
                                   format_point(item.point) + ") at the initial time t = " + format_number(initial_time);
         if (expressions_) load_variables(item);
         for (std::size_t c = 0; c < components_; ++c) {
-            const double v = table_ ? table_row_[c] : expressions_->evaluate(c);
+            const double v = component_value(k, c);
             if (!std::isfinite(v))
-                errors_.fail(key, "expression " + std::to_string(c + 1) + " ('" + expressions_->text(c) + "') is not finite" + where);
+                errors_.fail(key, "expression " + std::to_string(c + 1) + " ('" + expression_text(c) + "') is not finite" + where);
             try {
                 element.set_actuation(channel.name, item.index, static_cast<int>(c), v);
             } catch (const std::exception& e) {
@@ -210,9 +252,9 @@ void ActuationController::apply(double t) {
         for (std::size_t c = 0; c < components_; ++c) {
             double value = 0.0;
             try {
-                value = table_ ? table_row_[c] : expressions_->evaluate(c);
+                value = component_value(k, c);
                 if (!std::isfinite(value))
-                    fail_during_run(t, item, "expression " + std::to_string(c + 1) + " ('" + expressions_->text(c) +
+                    fail_during_run(t, item, "expression " + std::to_string(c + 1) + " ('" + expression_text(c) +
                                                  "') is not finite");
                 element_->set_actuation(settings_.channel, item.index, static_cast<int>(c), value);
             } catch (const InputError&) {
@@ -223,6 +265,16 @@ void ActuationController::apply(double t) {
             values_[k * components_ + c] = value;
         }
     }
+}
+
+double ActuationController::component_value(std::size_t k, std::size_t c) const {
+    if (table_) return table_row_[c];
+    if (settings_.bend_toward) return expressions_->evaluate(0) * bend_weights_[k * components_ + c];
+    return expressions_->evaluate(c);
+}
+
+const std::string& ActuationController::expression_text(std::size_t c) const {
+    return expressions_->text(settings_.bend_toward ? 0 : c);
 }
 
 std::vector<Index> ActuationController::selected_items() const {

@@ -14,6 +14,12 @@
 ///  - table: a CSV file (time_table.hpp) whose first column is t and whose other columns are the
 ///    components, the same values for every selected item, linearly interpolated in t and held
 ///    at the first/last row outside the table's time range.
+///  - bend_toward: a world direction d and one expression kappa (same variables as `values`):
+///    for a channel whose components bend the element toward directions
+///    (Element::actuation_directions: a rod's natural_curvature, {D1, D2} ~ {m1, m2}), each item
+///    gets component_i = kappa (d . D_i) / |(d . D_1, d . D_2)|, so a rod bends toward d (d
+///    projected on each spring's cross-section plane at the initial configuration) with
+///    curvature kappa. d (nearly) along the rod at a selected item is an error at bind().
 ///
 /// Item selection: `items` (negative indices count from the end), `box` (items whose
 /// actuation point lies in the axis-aligned box, bounds included) and `plane` (items whose
@@ -57,6 +63,12 @@ struct SelectionPlane {
     double tolerance = 1e-9;       ///< m
 };
 
+/// "Bend toward a direction": a world direction and a curvature expression.
+struct BendToward {
+    Vec3 direction = Vec3::Zero();  ///< d, at the initial configuration (need not be unit length)
+    std::string curvature;          ///< muparser expression of the curvature kappa (channel unit)
+};
+
 /// The settings of an `actuation` controller (the scene block, registration.cpp).
 struct ActuationSettings {
     std::string element;                     ///< the element's scene name
@@ -66,12 +78,13 @@ struct ActuationSettings {
     std::optional<SelectionPlane> plane;     ///< items whose actuation point lies on the plane
     std::optional<std::vector<std::string>> values;  ///< one expression per component
     std::optional<std::string> table_file;   ///< CSV path (already resolved)
+    std::optional<BendToward> bend_toward;   ///< direction + curvature instead of values/table
 };
 
 /// Drives one channel of one element from expressions or a table.
 class ActuationController final : public Controller {
 public:
-    /// \brief Checks the settings that need no scene: exactly one of values/table, the
+    /// \brief Checks the settings that need no scene: exactly one of values/table/bend_toward, the
     /// expressions' syntax and names, the table file, the box bounds.
     explicit ActuationController(ActuationSettings settings, SettingsErrors errors = SettingsErrors("actuation"));
 
@@ -99,6 +112,10 @@ private:
     /// Sets the expression variables of one item (not t).
     void load_variables(const Item& item);
     [[noreturn]] void fail_during_run(double t, const Item& item, const std::string& message) const;
+    /// Value of component c of the k-th selected item from the current table row or expressions.
+    double component_value(std::size_t k, std::size_t c) const;
+    /// The expression text behind component c, for messages.
+    const std::string& expression_text(std::size_t c) const;
 
     ActuationSettings settings_;
     SettingsErrors errors_;
@@ -110,6 +127,7 @@ private:
     std::vector<Item> items_;
     std::vector<double> values_;       ///< items x components, the last values set
     std::vector<double> table_row_;    ///< one row of the table (components)
+    std::vector<double> bend_weights_; ///< bend_toward: items x components, (d . D_i) / |d . D|
 };
 
 }  // namespace soma::actuation

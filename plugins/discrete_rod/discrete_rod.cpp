@@ -108,7 +108,14 @@ DiscreteRod::DiscreteRod(RodDescription d)
     // §2.4). Space-parallel frames give zero reference twist up to round-off; it is computed
     // anyway so that any initial frame would be valid.
     director_.resize(E);
-    space_parallel_frames(tangent_, director_);
+    if (d.first_director) {
+        const Vec3& m1 = *d.first_director;
+        if (!m1.allFinite() || (m1 - m1.dot(tangent_[0]) * tangent_[0]).norm() < 1e-6 * m1.norm() || m1.norm() == 0.0)
+            throw std::invalid_argument("the first material director must be finite and not parallel to the first edge");
+        space_parallel_frames(tangent_, director_, m1);
+    } else {
+        space_parallel_frames(tangent_, director_);
+    }
     reference_twist_.resize(E - 1);
     for (std::size_t k = 0; k + 1 < E; ++k)
         reference_twist_[k] = reference_twist(director_[k], tangent_[k], director_[k + 1], tangent_[k + 1], 0.0);
@@ -140,6 +147,15 @@ DiscreteRod::DiscreteRod(RodDescription d)
     }
     initial_rest_twist_.resize(E - 1);
     for (std::size_t k = 0; k + 1 < E; ++k) initial_rest_twist_[k] = bend_twist_[k].rest_twist;
+
+    // Bending directions of the natural_curvature components (theta = 0: m = a).
+    bend_directions_.resize(E - 1);
+    for (std::size_t k = 0; k + 1 < E; ++k) {
+        const Vec3 t = (tangent_[k] + tangent_[k + 1]).normalized();
+        const Vec3 m1 = 0.5 * (director_[k] + director_[k + 1]);
+        const Vec3 m2 = 0.5 * (tangent_[k].cross(director_[k]) + tangent_[k + 1].cross(director_[k + 1]));
+        bend_directions_[k] = {m2.cross(t), t.cross(m1)};
+    }
 }
 
 void DiscreteRod::initial_state(VectorX& q, VectorX& v) const {
@@ -361,6 +377,15 @@ std::vector<ActuationChannel> DiscreteRod::actuation_channels() const {
         ActuationChannel{kNaturalTwist, springs, {"tau"}, "rad/m",
                          "natural twist rate of bend-twist spring k at node k+1 relative to the initial "
                          "(twist-free) material frames: tau_bar = tau_bar_0 + tau dl. Initial value 0"}};
+}
+
+std::vector<Vec3> DiscreteRod::actuation_directions(const std::string& channel, Index item) const {
+    if (channel != kNaturalCurvature) {
+        actuation_spring(channel, item, 0);  // throws for an unknown channel or item
+        return {};
+    }
+    const auto& d = bend_directions_[actuation_spring(channel, item, 0)];
+    return {d[0], d[1]};
 }
 
 std::size_t DiscreteRod::actuation_spring(const std::string& channel, Index item, int component) const {

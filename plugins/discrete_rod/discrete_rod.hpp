@@ -88,6 +88,16 @@ public:
     void set_actuation(const std::string& channel, Index item, int component, double value) override;
     /// \brief Initial position of the spring's center node (node item + 1).
     Vec3 actuation_point(const std::string& channel, Index item) const override;
+    /// \brief natural_curvature: {D1, D2}, the directions a positive kappa1 and kappa2 of spring
+    /// k bend the rod toward, at the initial configuration (theta = 0):
+    ///
+    ///     D1 = 1/2 (m2_e + m2_f) x t,   D2 = t x 1/2 (m1_e + m1_f),   t = unit(t_e + t_f)
+    ///
+    /// From kappa1 = 1/2 (m2_e + m2_f) . kb and kappa2 = -1/2 (m1_e + m1_f) . kb
+    /// (bend_twist_spring.hpp): a turn by phi toward the unit direction d (d orthogonal to t) has
+    /// kb = 2 tan(phi/2) t x d, hence kappa_i = 2 tan(phi/2) d . D_i. For a straight rod
+    /// D1 = m1, D2 = m2. Other channels: none.
+    std::vector<Vec3> actuation_directions(const std::string& channel, Index item) const override;
 
     // ---- Contributor ----
     void declare_pattern(PatternBuilder& pattern) override;
@@ -152,6 +162,7 @@ private:
     std::vector<double> node_mass_;             ///< per node
     std::vector<double> edge_inertia_;          ///< per edge
     std::vector<double> initial_rest_twist_;    ///< tau_bar_0 per spring: zero of "natural_twist"
+    std::vector<std::array<Vec3, 2>> bend_directions_;  ///< {D1, D2} per spring (actuation_directions)
 
     // Committed frames (digest 000 §2.2, §2.4).
     std::vector<Vec3> tangent_;           ///< per edge

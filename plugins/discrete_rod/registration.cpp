@@ -1,10 +1,12 @@
 // Registration of the `discrete_rod` element: its scene schema and the factory that translates
 // validated Parameters into a RodDescription (the element itself never sees Parameters).
 #include "discrete_rod.hpp"
+#include "rod_frames.hpp"
 #include "rod_geometry.hpp"
 #include "rod_joint.hpp"
 #include "rod_shell_joint.hpp"
 
+#include "soma/rigid_transform.hpp"
 #include "soma/soma.hpp"
 
 #include <memory>
@@ -21,19 +23,20 @@ ParameterSchema geometry_line() {
     s.vec3("from", "position of the first node").unit("m").require();
     s.vec3("to", "position of the last node").unit("m").require();
     s.integer("nodes", "number of nodes (edges = nodes - 1)").require().min_value(3);
+    soma::add_transform_parameter(s);
     return s;
 }
 
 ParameterSchema geometry_helix() {
     ParameterSchema s("helix",
-                      "A helix about the z axis (the axis is fixed to z: rotate the scene, not the "
-                      "helix): x(phi) = center + (R cos phi, R sin phi, pitch phi/(2 pi)), phi from 0 "
+                      "A helix about the z axis (turn it with `transform`): x(phi) = center + (R cos phi, R sin phi, pitch phi/(2 pi)), phi from 0 "
                       "to 2 pi turns, nodes equally spaced in phi.");
     s.vec3("center", "point on the axis at phi = 0").unit("m").fallback(soma::Vec3(0.0, 0.0, 0.0));
     s.real("radius", "helix radius R").unit("m").require().positive();
     s.real("pitch", "rise along z per turn (negative: left-handed, 0: planar circle)").unit("m").require();
     s.real("turns", "number of turns").require().positive();
     s.integer("nodes", "number of nodes (edges = nodes - 1)").require().min_value(3);
+    soma::add_transform_parameter(s);
     return s;
 }
 
@@ -42,6 +45,7 @@ ParameterSchema geometry_points() {
     s.real_list("coordinates", "flat list x0, y0, z0, x1, y1, z1, ... (a multiple of 3, at least 9 numbers)")
         .unit("m")
         .require();
+    soma::add_transform_parameter(s);
     return s;
 }
 
@@ -53,12 +57,15 @@ ParameterSchema geometry_file() {
              "comment; blank lines are skipped")
         .fallback(std::string("xyz"))
         .one_of_strings({"xyz"});
+    soma::add_transform_parameter(s);
     return s;
 }
 
 ParameterSchema section_circle() {
     ParameterSchema s("circle",
-                      "Solid circle: A = pi r^2, I1 = I2 = pi r^4/4, J = pi r^4/2; contact radius r.");
+                      "Solid circle: A = pi r^2, I1 = I2 = pi r^4/4, J = pi r^4/2; contact radius r. It bends "
+                      "equally about m1 and m2: kappa1 > 0 bends the rod toward +m1, kappa2 > 0 toward +m2 (see "
+                      "discrete_rod for the material frame).");
     s.real("radius", "radius r").unit("m").require().positive();
     return s;
 }
@@ -68,8 +75,8 @@ ParameterSchema section_rectangle() {
                       "Solid rectangle, height h along the material director m1 and width b along m2: "
                       "A = b h, I1 = b h^3/12 (curvature kappa1, bending in the (t, m1) plane), "
                       "I2 = h b^3/12 (kappa2), J = b h^3/6 (reference code) unless torsion_constant is "
-                      "given; contact radius h/2. At t = 0, m1 is the space-parallel director: "
-                      "t x (0, 1, 0) normalised for the first edge (t x (0, 0, -1) if t is along y).");
+                      "given; contact radius h/2. The height is along m1 (see discrete_rod for the material "
+                      "frame): a rod along +x has m1 = +z, so its height is vertical and its width along y.");
     s.real("width", "width b (along m2)").unit("m").require().positive();
     s.real("height", "height h (along m1)").unit("m").require().positive();
     s.real("torsion_constant", "override of the torsion constant J (thin strip: b h^3/3)")
@@ -95,7 +102,14 @@ ParameterSchema discrete_rod_schema() {
         "geometry, lumped mass. DOFs: group `nodes` (x, y, z per node) and group `edges` "
         "(one twist angle per edge, rad: the turn of the material frame about the edge from its reference "
         "frame; edge i joins nodes i and i + 1). A region (box, plane) in `fixed` or `prescribed` selects the "
-        "nodes in it and the twist of every edge whose two nodes it holds: a clamp.");
+        "nodes in it and the twist of every edge whose two nodes it holds: a clamp. "
+
+        "Material frame (m1, m2, t = m1 x m2) at t = 0: the first edge gets m1 = "
+        "unit(t0 x (0,1,0)), or unit(t0 x (0,0,-1)) when the first edge is along y, m2 = t0 x m1; the other "
+        "edges get it by parallel transport along the rod (no twist); a geometry `transform` rotates this "
+        "frame with the rod. So a rod along +x has m1 = +z, m2 = -y; along +y, m1 = -x, m2 = +z; along +z, "
+        "m1 = -x, m2 = -y. A positive natural curvature kappa1 bends the rod toward +m1, kappa2 toward +m2 "
+        "(actuation channel natural_curvature); a rectangle's height is along m1, its width along m2.");
     s.one_of("geometry", "initial (and natural, stress-free) shape of the rod",
              {geometry_line(), geometry_helix(), geometry_points(), geometry_file()})
         .require();
@@ -111,7 +125,8 @@ ParameterSchema discrete_rod_schema() {
     return s;
 }
 
-std::vector<soma::Vec3> positions_from(const Parameters& p) {
+/// Node positions of the geometry block, before its transform.
+std::vector<soma::Vec3> untransformed_positions(const Parameters& p) {
     const std::string kind = p.choice("geometry");
     const Parameters g = p.choice_block("geometry");
     try {
@@ -131,6 +146,17 @@ std::vector<soma::Vec3> positions_from(const Parameters& p) {
     p.fail("geometry", "unknown geometry '" + kind + "'");
 }
 
+/// Applies the geometry's `transform` to the positions of `d` and, when it rotates, turns the
+/// first material director with the rod (rod_frames.hpp default of the untransformed rod), so
+/// that the cross-section keeps its place relative to the rod's shape.
+void apply_transform(const Parameters& p, RodDescription& d) {
+    const soma::RigidTransform transform = soma::transform_from(p.choice_block("geometry"));
+    const soma::Vec3 first_edge = d.positions[1] - d.positions[0];
+    if (transform.rotates() && first_edge.norm() > 0.0)
+        d.first_director = transform.rotate(default_first_director(first_edge.normalized()));
+    for (soma::Vec3& x : d.positions) x = transform.apply(x);
+}
+
 CrossSection section_from(const Parameters& p) {
     const Parameters s = p.choice_block("cross_section");
     if (p.choice("cross_section") == "circle") return circular_cross_section(s.real("radius"));
@@ -141,7 +167,8 @@ CrossSection section_from(const Parameters& p) {
 
 std::unique_ptr<soma::Element> make_discrete_rod(const Parameters& p) {
     RodDescription d;
-    d.positions = positions_from(p);
+    d.positions = untransformed_positions(p);
+    apply_transform(p, d);
     d.section = section_from(p);
     const Parameters m = p.block("material");
     d.material.density = m.real("density");

@@ -32,6 +32,10 @@ struct RodDescription {
     CrossSection section;
     RodMaterial material;
     Vec3 initial_velocity = Vec3::Zero();  ///< same velocity for every node (m/s)
+    /// The material director m1 of the first edge at t = 0 (projected orthogonal to the edge);
+    /// default: default_first_director(t0) (rod_frames.hpp). A transformed geometry passes the
+    /// default of the untransformed rod, rotated, so the cross-section turns with the rod.
+    std::optional<Vec3> first_director;
     /// Assemble the symmetric part of the bend-twist Hessian instead of the exact Jacobian of
     /// the assembled gradient (see bend_twist_spring.hpp): lets symmetric solvers read one
     /// triangle, at the price of Newton's quadratic rate while twisting moments are nonzero.

@@ -37,12 +37,21 @@ Vec3 rotate_about_axis(const Vec3& v, const Vec3& z, double phi) {
     return c * v + s * z.cross(v) + z.dot(v) * (1.0 - c) * z;
 }
 
+Vec3 default_first_director(const Vec3& t0) {
+    Vec3 first = t0.cross(Vec3(0.0, 1.0, 0.0));
+    if (first.norm() < 1e-6) first = t0.cross(Vec3(0.0, 0.0, -1.0));
+    return first.normalized();
+}
+
 void space_parallel_frames(std::span<const Vec3> tangents, std::span<Vec3> a1) {
+    if (tangents.empty()) return;
+    space_parallel_frames(tangents, a1, default_first_director(tangents[0]));
+}
+
+void space_parallel_frames(std::span<const Vec3> tangents, std::span<Vec3> a1, const Vec3& first) {
     assert(tangents.size() == a1.size());
     if (tangents.empty()) return;
-    Vec3 first = tangents[0].cross(Vec3(0.0, 1.0, 0.0));
-    if (first.norm() < 1e-6) first = tangents[0].cross(Vec3(0.0, 0.0, -1.0));
-    a1[0] = first.normalized();
+    a1[0] = (first - first.dot(tangents[0]) * tangents[0]).normalized();
     for (std::size_t c = 1; c < tangents.size(); ++c)
         a1[c] = time_parallel_transport(a1[c - 1], tangents[c - 1], tangents[c]);
 }

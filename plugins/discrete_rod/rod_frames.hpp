@@ -39,13 +39,21 @@ double signed_angle(const Vec3& u, const Vec3& v, const Vec3& n);
 /// `cos(phi) v + sin(phi) z x v + (z.v)(1 - cos(phi)) z`.
 Vec3 rotate_about_axis(const Vec3& v, const Vec3& z, double phi);
 
+/// \brief The default first director of a rod whose first edge has the unit tangent t0
+/// (digest 000 §2.2): unit(t0 x (0,1,0)), or unit(t0 x (0,0,-1)) when t0 is within 1e-6 of
+/// the y axis. For a rod along +x it is +z; along +y, -x; along +z, -x.
+Vec3 default_first_director(const Vec3& t0);
+
 /// \brief Space-parallel reference frames at t = 0 (digest 000 §2.2).
 ///
-/// a1 of the first edge is unit(t_0 x (0,1,0)), or unit(t_0 x (0,0,-1)) when t_0 is parallel
-/// to y; each following a1 is the previous one parallel-transported to the next tangent.
+/// a1 of the first edge is `first` (projected orthogonal to t_0 and normalised), by default
+/// default_first_director(t_0); each following a1 is the previous one parallel-transported to the
+/// next tangent.
 /// \param[in]  tangents unit tangents of the edges, in order along the rod
 /// \param[out] a1       first reference director of each edge (same size); a2 = t x a1
+/// \param[in]  first    a1 of the first edge; must not be parallel to t_0
 void space_parallel_frames(std::span<const Vec3> tangents, std::span<Vec3> a1);
+void space_parallel_frames(std::span<const Vec3> tangents, std::span<Vec3> a1, const Vec3& first);
 
 /// \brief Time-parallel transport of a reference director (digest 000 §2.2): a1 committed at the
 /// start of the step with tangent t_old, carried to the current tangent t_new, then projected

@@ -3,6 +3,8 @@
 
 #include "mesh_input.hpp"
 
+#include "soma/rigid_transform.hpp"
+
 #include <stdexcept>
 
 namespace soma::shells {
@@ -18,6 +20,7 @@ ParameterSchema mesh_file_schema() {
              "rods are separate elements joined by shared nodes) and *Triangles (i,j,k, 1-based). "
              "Default: obj for a .obj file name, text otherwise")
         .one_of_strings({"obj", "text"});
+    add_transform_parameter(s);
     return s;
 }
 
@@ -42,6 +45,7 @@ ParameterSchema mesh_rectangle_schema() {
     s.string("rows", "direction of the rows of nodes (and of the node numbering): x or y")
         .fallback(std::string("x"))
         .one_of_strings({"x", "y"});
+    add_transform_parameter(s);
     return s;
 }
 
@@ -55,6 +59,7 @@ ParameterSchema mesh_polygon_schema() {
     s.real("circumradius", "distance R from the center to a corner (a hexagon's side length)").unit("m").require().positive();
     s.integer("sides", "number of sides").fallback(6L).min_value(3);
     s.real("edge_length", "target triangle edge length").unit("m").require().positive();
+    add_transform_parameter(s);
     return s;
 }
 
@@ -91,6 +96,9 @@ TriangleMesh mesh_from_parameters(const Parameters& p, const std::string& key) {
         } else {
             p.fail(key, "unknown mesh kind '" + kind + "'");
         }
+        // The transform moves the initial (natural) shape; a rotation keeps the orientation.
+        const RigidTransform transform = transform_from(m);
+        for (Vec3& x : mesh.positions) x = transform.apply(x);
         build_topology(mesh);  // validate here, so the error points at the mesh block
     } catch (const MeshInputError& error) {
         m.fail("path", error.what());

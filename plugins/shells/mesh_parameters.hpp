@@ -8,7 +8,8 @@
 ///       rectangle: {origin: [0,0,0], size: [Lx, Ly], edge_length: a, pattern: equilateral, rows: x}
 ///       regular_polygon: {center: [0,0,0], circumradius: R, sides: 6, edge_length: a}
 ///
-/// (exactly one of the three).
+/// (exactly one of the three), each with an optional
+/// `transform: {rotate: {axis, angle_deg}, translate}` (soma/rigid_transform.hpp).
 
 #include "triangle_mesh.hpp"
 

@@ -42,6 +42,12 @@ public:
         else if (channel == "angle" && component == 0) angle_.at(static_cast<std::size_t>(item)) = value;
         else throw std::out_of_range("no such channel/component");
     }
+    /// "bend" item k: D1 = +z, D2 = -y (a rod along +x), except item 1: D1 = +y, D2 = +z.
+    std::vector<Vec3> actuation_directions(const std::string& channel, Index item) const override {
+        if (channel != "bend") return {};
+        if (item == 1) return {Vec3::UnitY(), Vec3::UnitZ()};
+        return {Vec3::UnitZ(), -Vec3::UnitY()};
+    }
     Vec3 actuation_point(const std::string& channel, Index item) const override {
         const double k = static_cast<double>(item);
         return channel == "bend" ? Vec3(0.1 * k, 0.01 * k, -0.02 * k) : Vec3(0.0, k, 0.0);

@@ -192,7 +192,8 @@ TEST_CASE("settings errors: each names its key and the problem", "[actuation][co
     SECTION("exactly one of values and table") {
         ActuationSettings s = expressions({"t", "0"});
         s.table_file = write_table("ok2", "0, 1, 2\n").string();
-        CHECK_THAT(error_of(s), Catch::Contains("values: give either `values` (expressions) or `table`"));
+        CHECK_THAT(error_of(s), Catch::Contains("values: give one of `values` (expressions), `table` (a CSV file) or "
+                                                "`bend_toward` (a direction and a curvature), not several"));
         s.values.reset();
         s.table_file.reset();
         CHECK_THAT(error_of(s), Catch::Contains("values: give the channel's values"));
@@ -200,6 +201,50 @@ TEST_CASE("settings errors: each names its key and the problem", "[actuation][co
         s.element.clear();
         CHECK_THAT(error_of(s), Catch::Contains("element: name the element"));
     }
+}
+
+TEST_CASE("bend_toward: the components are the direction's projections on the item's directions, normalised",
+          "[actuation][controller][bend_toward]") {
+    // The dummy's "bend" item k has directions D1 = +z, D2 = -y (a rod along +x), except item 1:
+    // D1 = +y, D2 = +z (turned by 90 degrees about x).
+    ActuatedDummy body("body");
+    DummyScene scene({&body});
+    ActuationSettings s;
+    s.element = "body";
+    s.channel = "bend";
+    s.bend_toward = BendToward{Vec3(7.0, -3.0, 4.0), "2*t + i"};  // the x component is along the rod
+    ActuationController controller(s);
+    controller.bind(scene);
+    controller.apply(0.5);
+    // Item 0: (d.D1, d.D2) = (4, 3) / 5 times kappa = 1.
+    CHECK(body.actuation("bend", 0, 0) == Approx(0.8).epsilon(1e-15));
+    CHECK(body.actuation("bend", 0, 1) == Approx(0.6).epsilon(1e-15));
+    // Item 1: (d.D1, d.D2) = (-3, 4) / 5 times kappa = 2.
+    CHECK(body.actuation("bend", 1, 0) == Approx(-1.2).epsilon(1e-15));
+    CHECK(body.actuation("bend", 1, 1) == Approx(1.6).epsilon(1e-15));
+    // Item 4: kappa = 5.
+    CHECK(body.actuation("bend", 4, 0) == Approx(4.0).epsilon(1e-15));
+    CHECK(controller.last_value(4, 1) == Approx(3.0).epsilon(1e-15));
+}
+
+TEST_CASE("bend_toward: errors", "[actuation][controller][bend_toward][errors]") {
+    ActuationSettings s;
+    s.element = "body";
+    s.channel = "bend";
+    s.bend_toward = BendToward{Vec3(1.0, 0.0, 0.0), "1"};
+    CHECK_THAT(error_of(s), Catch::Contains("bend_toward.direction: the direction (1, 0, 0) is along the element at item 0"));
+    s.bend_toward = BendToward{Vec3::Zero(), "1"};
+    CHECK_THAT(error_of(s), Catch::Contains("bend_toward.direction: the direction must be finite and not zero"));
+    s.bend_toward = BendToward{Vec3::UnitZ(), "1 +"};
+    CHECK_THAT(error_of(s), Catch::Contains("bend_toward.curvature: expression 1 ('1 +')"));
+    s.bend_toward = BendToward{Vec3::UnitZ(), "sqrt(-1)"};
+    CHECK_THAT(error_of(s), Catch::Contains("bend_toward.curvature: expression 1 ('sqrt(-1)') is not finite"));
+    s.bend_toward = BendToward{Vec3::UnitZ(), "1"};
+    s.channel = "angle";
+    CHECK_THAT(error_of(s), Catch::Contains("bend_toward: channel 'angle' of element 'body' has no bending directions"));
+    s.channel = "bend";
+    s.values = std::vector<std::string>{"1", "0"};
+    CHECK_THAT(error_of(s), Catch::Contains("not several"));
 }
 
 TEST_CASE("errors go through the handler (the scene's Parameters::fail in a scene)", "[actuation][controller][errors]") {

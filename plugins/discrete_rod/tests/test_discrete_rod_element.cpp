@@ -549,3 +549,32 @@ TEST_CASE("natural twist: a straight rod is twisted until theta grows by tau dl 
     CHECK(r.energy(q) < 1e-28);
     CHECK(r.residual(q).cwiseAbs().maxCoeff() < 1e-12 * std::abs(F0(r.rod.twist_dof(0))));
 }
+
+TEST_CASE("discrete_rod: actuation directions are the directions the natural curvature bends toward",
+          "[discrete_rod][actuation]") {
+    // On a curved rod (helix) the initial natural curvature of each spring must be
+    // |kb| (d.D1, d.D2) with d the unit direction the rod turns toward (kb = |kb| t x d,
+    // t = unit(t_e + t_f)): the derivation in discrete_rod.hpp, exact at the initial state.
+    const std::vector<Vec3> x = helix_nodes(Vec3::Zero(), 0.1, 0.05, 0.6, 9);
+    DiscreteRod rod(describe(x));
+    for (Index k = 0; k + 2 < static_cast<Index>(x.size()); ++k) {
+        const auto uk = static_cast<std::size_t>(k);
+        const Vec3 e = x[uk + 1] - x[uk], f = x[uk + 2] - x[uk + 1];
+        const Vec3 kb = curvature_binormal(e, f);
+        const Vec3 t = (e.normalized() + f.normalized()).normalized();
+        const Vec3 d = kb.cross(t).normalized();
+        const std::vector<Vec3> D = rod.actuation_directions("natural_curvature", k);
+        REQUIRE(D.size() == 2);
+        const BendTwistSpring& s = rod.bend_twist_springs()[uk];
+        CHECK(s.rest_kappa1 == Approx(kb.norm() * d.dot(D[0])).margin(1e-14));
+        CHECK(s.rest_kappa2 == Approx(kb.norm() * d.dot(D[1])).margin(1e-14));
+        CHECK(std::abs(D[0].dot(t)) < 1e-14);
+        CHECK(std::abs(D[1].dot(t)) < 1e-14);
+    }
+    CHECK(rod.actuation_directions("natural_twist", 0).empty());
+    CHECK_THROWS_AS(rod.actuation_directions("natural_curvature", 7), std::out_of_range);
+    // A given first director that is parallel to the first edge is refused.
+    RodDescription bad = describe(x);
+    bad.first_director = x[1] - x[0];
+    CHECK_THROWS_AS(DiscreteRod(bad), std::invalid_argument);
+}

@@ -62,6 +62,20 @@ TEST_CASE("space-parallel frames are orthonormal and adapted; reference twist is
     CHECK(std::abs(single_a1[0].dot(single[0])) < kTol);
 }
 
+TEST_CASE("the default first director and a given one", "[discrete_rod][frames]") {
+    // The documented rule: unit(t0 x y), or unit(t0 x (-z)) along y.
+    CHECK((default_first_director(Vec3::UnitX()) - Vec3::UnitZ()).norm() < kTol);
+    CHECK((default_first_director(Vec3::UnitY()) + Vec3::UnitX()).norm() < kTol);
+    CHECK((default_first_director(-Vec3::UnitY()) - Vec3::UnitX()).norm() < kTol);
+    CHECK((default_first_director(Vec3::UnitZ()) + Vec3::UnitX()).norm() < kTol);
+    // A given first director is projected orthogonal to t0, normalised, and transported.
+    const std::vector<Vec3> t{Vec3::UnitX(), Vec3(0.8, 0.6, 0.0)};
+    std::vector<Vec3> a1(2);
+    space_parallel_frames(t, a1, Vec3(3.0, 0.0, -2.0));
+    CHECK((a1[0] + Vec3::UnitZ()).norm() < kTol);
+    CHECK((a1[1] + Vec3::UnitZ()).norm() < kTol);  // transport about z keeps -z
+}
+
 TEST_CASE("reference twist continues past pi from its previous value", "[discrete_rod][frames]") {
     const Vec3 te = Vec3(1.0, 0.0, 0.0), tf = Vec3(0.6, 0.8, 0.0);
     const Vec3 a1e = Vec3(0.0, 0.0, 1.0);
