@@ -170,7 +170,7 @@ double evaluate(const MidedgeTriangle& tri, const MidedgeStencil& st, int order,
 
     // Gauss-Newton part J^T Hu J (exact: v is linear in x), then sum_k dPsi/dd_k * Hess d^k.
     MatN<21>& H = *hessian;
-    const Eigen::Matrix<double, 21, 12> JtH = J.transpose() * Hu;
+    const Eigen::Matrix<double, 21, 12> JtH = J.transpose().lazyProduct(Hu);
     H.noalias() = JtH.lazyProduct(J);
     for (int k = 0; k < 3; ++k) {
         const auto uk = static_cast<std::size_t>(k);

@@ -1,37 +1,34 @@
-// Validation: static cantilever plate under gravity with the midedge_shell element (digest 000
-// §7.5, the paper's Fig. 8, mid-edge model), against Euler-Bernoulli.
+// Validation: static cantilever plate under gravity with the midedge_shell element (MAT-DiSMech
+// §7.2, Fig. 8, mid-edge model), against Euler-Bernoulli.
 //
-// Geometry (reference code, digest §7.5): plate 0.1 m x 0.021651 m, h = 1 mm, generated
-// near-equilateral mesh (rectangle, rows along x, straight sides: 5 mm edges give 129 nodes, the
-// digest's 123 plus the 6 nodes closing the odd rows at both ends),
+// Geometry (the paper's reference code): plate 0.1 m x 0.021651 m, h = 1 mm, generated
+// near-equilateral mesh (rectangle, rows along x, straight sides: 5 mm edges give 129 nodes),
 // rho = 1200, nu = 0.5, g = 9.81 along -z, statics with 5 load steps. Clamp: every node with
-// x <= 0.01 m (fixed: {box}), so the free length is L = 0.09 m, AND the xi of every mesh edge
-// whose two nodes are in the clamp (fixed: {edges}). A clamp holds the material's normal: the
-// mid-edge normals of the clamped edges cannot rotate, so xi = 0 there. Without it the xi of
-// the clamp line's edges are free and the first free triangles' curvature can relax against the
-// clamp (a partial hinge): measured +6.2% of EB instead of +2.5% at 2 GPa on the 5 mm mesh.
+// x <= 0.01 m, so the free length is L = 0.09 m, AND the xi of every mesh edge whose two nodes
+// are in the clamp (the box selects them). A clamp holds the material's normal: a fixed xi holds
+// its edge's mid-edge normal in the world. Without it (include_edges: false) the xi of the clamp
+// line's edges are free and the first free triangles hinge on the clamp: measured +6.2% of EB
+// instead of -1.1% at 2 GPa on the 5 mm mesh.
 //
-// Reference: delta_EB = q L^4/(8 E I) = 1.5 rho g L^4/(E h^2) (width-independent; digest §7.5):
+// Reference: delta_EB = q L^4/(8 E I) = 1.5 rho g L^4/(E h^2) (width-independent):
 // 5.7927e-5, 5.7927e-4, 5.7927e-3 m at 20 GPa, 2 GPa, 200 MPa.
 //
 // Measured (corner (0.1, 0), error vs EB; a = 5 / 2.5 / 1.25 mm = 129 / 456 / 1711 nodes):
-//   nu = 0.5, 20 GPa:  +2.52% / -3.16% / -5.66%
-//   nu = 0.5,  2 GPa:  +2.50% / -3.17% / -5.67%   (Richardson, order 1: -8.2%)
-//   nu = 0.5, 200 MPa: +0.83% / -4.31% / -6.60%   (adds elastica/EB - 1 = -0.33% and more
-//                                                  Newton work: the approximate Jacobian)
-//   nu = 0,    2 GPa:  +8.91% / +4.36% / +2.16%   (Richardson, order 1: -0.05%)
+//   nu = 0.5, 20 GPa:  -1.05% / -4.91% / -6.50%
+//   nu = 0.5,  2 GPa:  -1.07% / -4.92% / -6.51%   (Richardson, order 1: -8.1%)
+//   nu = 0.5, 200 MPa: -2.66% / -6.05% / -7.44%   (adds elastica/EB - 1 = -0.33%)
+//   nu = 0,    2 GPa:  +5.80% / +2.84% / +1.40%   (Richardson, order 1: -0.03%)
+// Newton: 3-4 iterations per load step on every mesh (exact Jacobian).
 // Reading:
 //  - nu = 0 isolates the discretization: a strip with nu = 0 is exactly a beam, and the model
-//    converges to Euler-Bernoulli at first order (the lattice clamp, O(a/L); the former zigzag
-//    mesh, whose odd rows stopped short of the free end, halved that error), Richardson limit
-//    within 0.05%.
+//    converges to Euler-Bernoulli at first order (the lattice clamp and free end, O(a/L)),
+//    Richardson limit within 0.05%.
 //  - nu = 0.5 converges to a plate about 8% stiffer than the beam: near the clamp the
 //    anticlastic curvature (-nu kappa) is suppressed over a length ~ b/pi where the moment is
 //    largest, so the strip is locally stiffer by 1/(1 - nu^2) = 4/3 (a continuum estimate
 //    4 (b/pi)/L nu^2 (1 - 3 b/(pi L)) ~ 6%). This is plate physics, not a discretization error;
-//    the digest's "few %" agreement on its 5 mm mesh (its zigzag mesh gave -1.2% here; +2.5%
-//    with straight sides) is the first-order mesh flexibility (+5..9% at nu = 0) cancelling
-//    most of it.
+//    the paper's "few %" agreement on its 5 mm mesh is the first-order mesh flexibility (+5.8%
+//    at nu = 0) cancelling most of it.
 // Tolerances: nu = 0.5: within 10% of EB on every mesh and E (8% physical stiffening plus the
 // discretization), error monotone under refinement. nu = 0: first-order convergence (successive
 // error ratio 2 +- 0.3) and Richardson limit within 0.5% of EB.

@@ -256,3 +256,22 @@ TEST_CASE("mid-edge plate: a free plate under implicit midpoint keeps its energy
     CHECK(coarse / fine <= 5.5);
     CHECK(fine <= 1e-3);
 }
+
+TEST_CASE("mid-edge shell: a held edge (fixed xi) needs its nodes held too", "[validation][shells][plates]") {
+    // Fixing an edge's xi holds its mid-edge normal in the world: meaningful only with the edge
+    // itself held. Refused, located at the element.
+    const std::string scene =
+        "simulation: {duration: 1.0}\n"
+        "integrator: {type: statics, dt: 1.0}\n"
+        "elements:\n"
+        "  - name: plate\n"
+        "    type: midedge_shell\n"
+        "    mesh: {rectangle: {origin: [0, 0, 0], size: [0.02, 0.02], edge_length: 0.01}}\n"
+        "    thickness: 1.0e-3\n"
+        "    material: {density: 1000, youngs_modulus: 1.0e7, poisson_ratio: 0.3}\n"
+        "    fixed: {edges: [0]}\n";
+    CHECK_THROWS_WITH(build_scene(scene, "held.yaml"),
+                      Catch::Contains("held.yaml:4:5") && Catch::Contains("edge 0 (nodes") &&
+                          Catch::Contains("has its xi fixed or prescribed") &&
+                          Catch::Contains("fix or prescribe the edge's two nodes as well"));
+}
