@@ -49,6 +49,7 @@
 // more. Midpoint and Newmark conserve the energy of a linear system: their total energy after 10
 // periods must be within 1e-6 of the initial one (the amplitude is not damped away; see the check).
 #include "scene_runner.hpp"
+#include "wall_clamped_cantilever.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -80,22 +81,11 @@ double period_eb() { return 2.0 * kPi / omega_eb(); }
 /// The wall-clamped cantilever (test_cantilever_static.cpp case (d)) with the given integrator
 /// block; gravity only in the statics scene.
 std::string scene(const std::string& integrator, double duration, bool gravity) {
-    const double dl = kFreeLength / (kNodes - 1.5);
-    char text[1400];
-    std::snprintf(text, sizeof text,
-                  "simulation: {duration: %.17g}\n"
-                  "integrator: %s\n"
-                  "elements:\n"
-                  "  - name: beam\n"
-                  "    type: discrete_rod\n"
-                  "    geometry: {line: {from: [%.17g, 0, 0], to: [%.17g, 0, 0], nodes: %d}}\n"
-                  "    cross_section: {rectangle: {width: %.17g, height: %.17g}}\n"
-                  "    material: {density: %.17g, youngs_modulus: %.17g, poisson_ratio: 0.5}\n"
-                  "    fixed: {nodes: [0, 1], edges: [0]}\n"
-                  "%s",
-                  duration, integrator.c_str(), kClampX - 0.5 * dl, kClampX + kFreeLength, kNodes, kWidth, kThickness,
-                  kRho, kE, gravity ? "forces:\n  - {type: gravity, acceleration: [0, 0, -9.81]}\n" : "");
-    return text;
+    WallClampedCantilever beam;
+    beam.youngs_modulus = kE, beam.nodes = kNodes, beam.density = kRho, beam.width = kWidth;
+    beam.thickness = kThickness, beam.clamp_x = kClampX, beam.free_length = kFreeLength;
+    return wall_clamped_cantilever_scene(beam, integrator, duration,
+                                         gravity ? "forces:\n  - {type: gravity, acceleration: [0, 0, -9.81]}\n" : "");
 }
 
 struct StaticShape {

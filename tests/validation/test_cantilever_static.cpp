@@ -33,6 +33,7 @@
 // first-order term: 51 nodes are then within 0.02% of the elastica and converge at second order.
 #include "planar_elastica.hpp"
 #include "scene_runner.hpp"
+#include "wall_clamped_cantilever.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -212,27 +213,18 @@ TEST_CASE("static cantilever: same equilibrium with and without line search", "[
 
 namespace {
 
-/// The same cantilever with the clamp at the midpoint of the last fixed edge: nodes 0 and 1 at
-/// x_c -/+ dl/2 are fixed with edge 0 between them, the tip is at x_c + L. Since a discrete rod
-/// clamps at that midpoint (header), the free length is exactly L.
+/// The same cantilever with the clamp at the midpoint of the last fixed edge
+/// (wall_clamped_cantilever.hpp): the free length is exactly L.
 std::string wall_clamped_scene(double E, int nodes) {
-    const double dl = kFreeLength / (nodes - 1.5);
-    char text[1024];
-    std::snprintf(text, sizeof text,
-                  "simulation: {duration: 1.0}\n"
-                  "integrator: {type: statics, dt: 0.2, ramp_time: 1.0,\n"
-                  "             newton: {absolute_tolerance: 1.0e-12, relative_tolerance: 1.0e-12}}\n"
-                  "elements:\n"
-                  "  - name: beam\n"
-                  "    type: discrete_rod\n"
-                  "    geometry: {line: {from: [%.17g, 0, 0], to: [%.17g, 0, 0], nodes: %d}}\n"
-                  "    cross_section: {rectangle: {width: %.17g, height: %.17g}}\n"
-                  "    material: {density: %.17g, youngs_modulus: %.17g, poisson_ratio: 0.5}\n"
-                  "    fixed: {nodes: [0, 1], edges: [0]}\n"
-                  "forces:\n"
-                  "  - {type: gravity, acceleration: [0, 0, -9.81]}\n",
-                  kClampX - 0.5 * dl, kClampX + kFreeLength, nodes, kWidth, kThickness, kRho, E);
-    return text;
+    WallClampedCantilever beam;
+    beam.youngs_modulus = E;
+    beam.nodes = nodes;
+    beam.density = kRho, beam.width = kWidth, beam.thickness = kThickness;
+    beam.clamp_x = kClampX, beam.free_length = kFreeLength;
+    return wall_clamped_cantilever_scene(beam,
+                                         "{type: statics, dt: 0.2, ramp_time: 1.0,\n"
+                                         "             newton: {absolute_tolerance: 1.0e-12, relative_tolerance: 1.0e-12}}",
+                                         1.0, "forces:\n  - {type: gravity, acceleration: [0, 0, -9.81]}\n");
 }
 
 double wall_clamped_deflection(double E, int nodes) {

@@ -31,6 +31,7 @@
 // (1.2%), a wrong alpha or beta (a factor 2 pi, a missing factor 2), or a damping matrix
 // evaluated wrongly. The measured numbers are printed.
 #include "scene_runner.hpp"
+#include "wall_clamped_cantilever.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -57,22 +58,10 @@ double omega_eb() {
 }
 
 std::string scene(const std::string& integrator, double duration, const std::string& forces) {
-    const double dl = kFreeLength / (kNodes - 1.5);
-    char text[1400];
-    std::snprintf(text, sizeof text,
-                  "simulation: {duration: %.17g}\n"
-                  "integrator: %s\n"
-                  "elements:\n"
-                  "  - name: beam\n"
-                  "    type: discrete_rod\n"
-                  "    geometry: {line: {from: [%.17g, 0, 0], to: [%.17g, 0, 0], nodes: %d}}\n"
-                  "    cross_section: {rectangle: {width: %.17g, height: %.17g}}\n"
-                  "    material: {density: %.17g, youngs_modulus: %.17g, poisson_ratio: 0.5}\n"
-                  "    fixed: {nodes: [0, 1], edges: [0]}\n"
-                  "forces:\n  - %s\n",
-                  duration, integrator.c_str(), kClampX - 0.5 * dl, kClampX + kFreeLength, kNodes, kWidth, kThickness,
-                  kRho, kE, forces.c_str());
-    return text;
+    WallClampedCantilever beam;
+    beam.youngs_modulus = kE, beam.nodes = kNodes, beam.density = kRho, beam.width = kWidth;
+    beam.thickness = kThickness, beam.clamp_x = kClampX, beam.free_length = kFreeLength;
+    return wall_clamped_cantilever_scene(beam, integrator, duration, "forces:\n  - " + forces + "\n");
 }
 
 struct Sample {
