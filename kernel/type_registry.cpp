@@ -100,16 +100,16 @@ void add_node_selectors(ParameterSchema& schema, const std::string& edges_in_reg
 }
 
 ParameterSchema newton_schema() {
-    ParameterSchema s("newton", "Newton-Raphson iteration shared by all implicit integrators (digest 000 §3.2-3.5).");
+    ParameterSchema s("newton", "Newton-Raphson iteration shared by all implicit integrators (MAT-DiSMech Algorithm 1).");
     s.real("absolute_tolerance", "converged when the 2-norm of the free residual is at most this")
         .unit("N").fallback(1e-8).positive();
     s.real("relative_tolerance", "converged when the residual norm has dropped by this factor from the first "
                                  "iterate of the step (0 disables)").fallback(1e-10).non_negative();
     s.real("increment_tolerance", "converged when the largest change of any DOF in one undamped Newton step, "
-                                  "divided by dt (by 1 in statics), is at most this; 0 disables (digest 000 §3.4 dtol)")
+                                  "divided by dt (by 1 in statics), is at most this; 0 disables (the reference code's dtol)")
         .fallback(0.0).non_negative();
     s.integer("max_iterations", "iterations before the step is declared failed").fallback(25L).range(1, 10000);
-    s.boolean("line_search", "backtracking line search on 1/2 |F|^2 (Armijo), digest 000 §3.5").fallback(true);
+    s.boolean("line_search", "backtracking line search on 1/2 |F|^2 (Armijo)").fallback(true);
     s.integer("line_search_steps", "most step halvings per iteration").fallback(10L).range(1, 60);
     s.integer("line_search_start", "iterations taken as full Newton steps before the line search starts "
                                    "(a non-finite residual is backtracked always)")

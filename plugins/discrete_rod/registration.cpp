@@ -187,7 +187,7 @@ std::unique_ptr<soma::Element> make_discrete_rod(const Parameters& p) {
 ParameterSchema rod_joint_schema() {
     ParameterSchema s(
         "rod_joint",
-        "Bending and twisting across a junction of discrete rods (rod networks, digest 000 §2.5). The listed "
+        "Bending and twisting across a junction of discrete rods (rod networks, MAT-DiSMech). The listed "
         "nodes must also be merged by `shared_nodes` (the joint checks it). One bend-twist spring couples every "
         "pair of rod edges at the node that belong to different rods (or to different ends of one rod closing a "
         "loop), with the orientation rule of §2.5; stiffness: the series (length-weighted harmonic) mean of the "
@@ -204,7 +204,7 @@ ParameterSchema rod_joint_schema() {
 ParameterSchema rod_shell_joint_schema() {
     ParameterSchema s(
         "rod_shell_joint",
-        "A rod end clamped into a shell (digest 000 §2.8): the rod node and the shell node must also be merged "
+        "A rod end clamped into a shell (MAT-DiSMech §3.4): the rod node and the shell node must also be merged "
         "by `shared_nodes` (the joint checks it). Every shell edge of the triangles around the node becomes "
         "rod-like: the joint owns its twist angle (DOF group `edges`, component twist, initial 0, twist inertia "
         "rho (I1 + I2) l with the rod's density and section) and couples every pair of rod-like edges meeting "

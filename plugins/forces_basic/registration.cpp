@@ -31,7 +31,7 @@ void declare_elements(ParameterSchema& schema) {
 ParameterSchema gravity_schema() {
     const GravitySettings defaults;
     ParameterSchema schema("gravity",
-                           "Uniform gravity with buoyancy (digest 000 §5.1): each point i gets the load "
+                           "Uniform gravity with buoyancy (MAT-DiSMech §5): each point i gets the load "
                            "m_i ((rho - rho_med)/rho) g, scaled by the statics load factor. rho is the "
                            "element's density.");
     schema.vec3("acceleration", "gravitational acceleration g").unit("m/s^2").fallback(defaults.acceleration);
@@ -45,7 +45,7 @@ ParameterSchema gravity_schema() {
 
 ParameterSchema viscous_drag_schema() {
     ParameterSchema schema("viscous_drag",
-                           "Viscous drag per unit rod length (digest 000 §5.3): each rod point i gets "
+                           "Viscous drag per unit rod length (MAT-DiSMech eq. 27-28): each rod point i gets "
                            "-eta dl_i v_i, dl_i its Voronoi length, v_i its absolute velocity. A drag of the "
                            "surrounding fluid, not a material viscosity: it slows rigid motion (a rod swinging "
                            "or falling as a whole) as much as bending; for vibrations that decay at a chosen "
@@ -63,7 +63,7 @@ ParameterSchema viscous_drag_schema() {
 ParameterSchema aerodynamic_drag_schema() {
     ParameterSchema schema(
         "aerodynamic_drag",
-        "Quadratic drag on surface triangles (digest 000 §5.4, eq. 29): each node i of triangle k gets "
+        "Quadratic drag on surface triangles (MAT-DiSMech eq. 29): each node i of triangle k gets "
         "-(rho_med C_D/2)(A_k/3) sgn(u_i.n_k)(u_i.n_k)^2 n_k, with A_k the undeformed area, n_k the current "
         "unit normal and u_i the node velocity. A flat plate of area A moving at speed u along its normal "
         "feels (1/2) rho_med C_D A u^2. Not scaled by the load factor.");
@@ -83,7 +83,7 @@ ParameterSchema floor_contact_schema() {
     ParameterSchema schema(
         "floor_contact",
         "Smooth penalty contact with the plane normal.x = height, with smoothed Coulomb friction "
-        "(digest 000 §5.2). Energy per point k_c ((1/K1) log(1 + exp(-K1 gap)))^2, K1 = 15/band, "
+        "(MAT-DiSMech eq. 25-26). Energy per point k_c ((1/K1) log(1 + exp(-K1 gap)))^2, K1 = 15/band, "
         "gap = normal.x - radius - height; friction -mu gamma(|v_t|) |F_c| v_t/|v_t|, "
         "gamma(w) = tanh(7.5 w/slip_velocity).");
     schema.real("height", "offset of the floor along its normal (the floor height for normal +z)")
@@ -113,7 +113,7 @@ ParameterSchema floor_contact_schema() {
 ParameterSchema point_load_schema() {
     ParameterSchema schema("point_load",
                            "A constant force on chosen nodes of one element, scaled by the statics load "
-                           "factor (digest 000 §5.5). The nodes are given by index (`nodes`) or by position "
+                           "factor (MAT-DiSMech §5.5). The nodes are given by index (`nodes`) or by position "
                            "(`at`): exactly one of the two.");
     schema.string("element", "name of the element loaded").require();
     schema.integer_list("nodes", "node indices; negative indices count from the end (-1: last node)");

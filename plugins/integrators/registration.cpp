@@ -11,7 +11,7 @@ using namespace soma::integrators;
 SOMA_PLUGIN("integrators") {
     registry.add_integrator(
         ParameterSchema("implicit_euler",
-                        "Backward Euler (digest 000 §3.1): first order, unconditionally stable, damps vibrations "
+                        "Backward Euler (MAT-DiSMech eq. 3-7): first order, unconditionally stable, damps vibrations "
                         "numerically (more at larger dt)."),
         [](const Parameters&) { return std::make_unique<ImplicitEuler>(); });
     registry.add_integrator(
@@ -36,7 +36,7 @@ SOMA_PLUGIN("integrators") {
 
     ParameterSchema statics("statics",
                             "Quasi-static equilibrium (no inertia): each time step is a load step, applied loads "
-                            "(gravity, point loads) ramp linearly over ramp_time (digest 000 §3.7).");
+                            "(gravity, point loads) ramp linearly over ramp_time (MAT-DiSMech's static mode).");
     statics.real("ramp_time", "time over which applied loads grow from 0 to full (0: full load at once)")
         .unit("s").fallback(0.0).non_negative();
     registry.add_integrator(std::move(statics),
