@@ -157,11 +157,12 @@ void TypeRegistry::add_common_keys(TypeKind kind, ParameterSchema& schema) {
             prescribed.integer_list("edges", edge_dof).fallback(std::vector<long>{});
             add_node_selectors(
                 prescribed,
-                "Edge DOFs so selected are held at their initial value while the nodes move, as a rigid clamp carries "
-                "them: exact for any rigid motion of a mid-edge shell's clamp (xi is measured in the shell's own "
-                "frame), and for a rod's clamp that translates or turns about an axis across the rod (the twist is "
-                "measured from a frame that follows the edge without turning about it). To turn a rod clamp about "
-                "the rod's own axis, set false and prescribe the edges' twist in another entry.");
+                "Edge DOFs so selected are held at their initial value while the nodes move. A rod's clamp then "
+                "translates or turns about an axis across the rod exactly (the twist is measured from a frame that "
+                "follows the edge without turning about it); to turn a rod clamp about the rod's own axis, set false "
+                "and prescribe the edges' twist in another entry. A mid-edge shell's clamp holds its mid-edge normals "
+                "fixed in the world: exact for a clamp that translates; to turn the normals, set false and prescribe "
+                "the edges' xi in another entry (xi = sin of the turn about the initial edge direction).");
             prescribed.string_list("displacement",
                                    "expressions of t (muparser syntax: sin, cos, exp, min, max, ...), one per "
                                    "component of the selected items: 3 for nodes (x, y, z), 1 for edges listed under "

@@ -42,13 +42,13 @@ inline NearestPoint nearest_point(const Geometry& geometry, const VectorX& q, co
     for (Index p = 0; p < count; ++p) {
         const Vec3 x = point_position(geometry, q, p);
         const double squared = (x - target).squaredNorm();
-        if (squared < best_squared) {
+        if (best.index < 0 || squared < best_squared) {  // the first point even if the distance overflows
             best_squared = squared;
             best.index = p;
             best.position = x;
         }
     }
-    if (best.index >= 0) best.distance = std::sqrt(best_squared);
+    if (best.index >= 0) best.distance = (best.position - target).norm();
     return best;
 }
 

@@ -59,7 +59,9 @@ inline RigidTransform transform_from(const Parameters& p) {
     if (t.has("rotate")) {
         const Parameters rotate = t.block("rotate");
         const Vec3 axis = rotate.vec3("axis");
-        if (!(axis.norm() > 0.0)) rotate.fail("axis", "the rotation axis must not be zero");
+        const double length = axis.norm();
+        if (!(length > 0.0)) rotate.fail("axis", "the rotation axis must not be zero");
+        if (!std::isfinite(length)) rotate.fail("axis", "the rotation axis is too long to normalize (its length overflows)");
         const double angle = rotate.real("angle_deg") * std::numbers::pi / 180.0;
         r.rotation = Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
     }

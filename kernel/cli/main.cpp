@@ -11,6 +11,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <cmath>
+#include <cstdlib>
 #include <iostream>
 
 namespace {
@@ -181,10 +183,17 @@ int main(int argc, char** argv) {
     inspect->add_option("--only", inspection.kinds,
                         "list only these items: nodes, edges, triangles, groups (other DOF items) (repeatable)")
         ->check(CLI::IsMember({"nodes", "edges", "triangles", "groups"}));
-    inspect->add_option("--near", near, "list the items nearest to this position, by distance: --near X Y Z")
-        ->expected(3);
+    auto* near_option = inspect->add_option("--near", near, "list the items nearest to this position, by distance: --near X Y Z")
+        ->expected(3)
+        ->check(CLI::Validator(
+            [](std::string& value) {
+                const double x = std::strtod(value.c_str(), nullptr);
+                return std::isfinite(x) ? std::string() : "a coordinate must be a finite number, got '" + value + "'";
+            },
+            "FINITE"));
     inspect->add_option("-n,--count", inspection.count, "with --near: how many items of each kind (default 10)")
-        ->check(CLI::PositiveNumber);
+        ->check(CLI::Range(1L, 1000000000L, "a count from 1 to 1e9"))
+        ->needs(near_option);
     inspect->add_option("-f,--format", inspect_format, "text (default) or csv (one table, exact numbers)")
         ->check(CLI::IsMember({"text", "csv"}));
 

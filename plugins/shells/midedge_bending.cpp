@@ -118,32 +118,100 @@ double gram_energy(double nu, const Vec3& d, const std::array<Vec3, 3>& v, VecN<
     return value;
 }
 
+/// The held normal n^m(xi) and its first two derivatives in xi.
+struct HeldNormal {
+    Vec3 value, d1, d2;
+};
+
+HeldNormal held_normal_derivatives(const MidedgeTriangle& tri, int k, double xi) {
+    if (!(std::abs(xi) < 1.0))
+        throw std::domain_error("a held edge's xi must lie in (-1, 1) (it is the component of a unit normal), got " +
+                                std::to_string(xi));
+    const auto uk = static_cast<std::size_t>(k);
+    const double c = std::sqrt(1.0 - xi * xi);
+    return {c * tri.held_normal[uk] + xi * tri.held_tangent[uk], (-xi / c) * tri.held_normal[uk] + tri.held_tangent[uk],
+            (-1.0 / (c * c * c)) * tri.held_normal[uk]};
+}
+
+/// The angle theta of local edge k (interior: to the neighbour's face; held: to the ghost face)
+/// with, for order >= 1, its gradient (and for order 2 its Hessian) over up to 12 scalar DOFs
+/// whose 21-DOF slots are in `slot` (-1: none).
+struct EdgeAngle {
+    double theta = 0.0;
+    VecN<12> gradient;
+    MatN<12> hessian;
+    std::array<int, 12> slot{};
+};
+
+void edge_angle(const MidedgeTriangle& tri, const MidedgeStencil& st, int k, int order, EdgeAngle& out) {
+    const auto uk = static_cast<std::size_t>(k);
+    const Vec3& x0 = st.x[static_cast<std::size_t>((k + 1) % 3)];
+    const Vec3& x1 = st.x[static_cast<std::size_t>((k + 2) % 3)];
+    const Vec3& x2 = st.x[uk];
+    for (int b = 0; b < 4; ++b)
+        for (int c = 0; c < 3; ++c) out.slot[static_cast<std::size_t>(3 * b + c)] = hinge_slot(k, b) + c;
+    if (tri.kinds[uk] == MidedgeEdgeKind::interior) {
+        if (order >= 2)
+            out.theta = hinge_angle_gradient_hessian(x0, x1, x2, st.wing[uk], out.gradient, out.hessian);
+        else if (order == 1)
+            out.theta = hinge_angle_gradient(x0, x1, x2, st.wing[uk], out.gradient);
+        else
+            out.theta = hinge_angle(x0, x1, x2, st.wing[uk]);
+        return;
+    }
+    // Held edge: the ghost y = x0 + u x m(xi), u = x1 - x0, is a function of (x0, x1, xi); chain
+    // the hinge angle's derivatives through it to the 10 DOFs (x0, x1, x2, xi).
+    const HeldNormal m = held_normal_derivatives(tri, k, st.xi(k));
+    const Vec3 u = x1 - x0;
+    const Vec3 y = midedge_ghost_wing(x0, u, m.value);
+    out.slot[9] = kXi + k;
+    out.slot[10] = out.slot[11] = -1;
+    if (order == 0) {
+        out.theta = hinge_angle(x0, x1, x2, y);
+        return;
+    }
+    VecN<12> g;
+    MatN<12> h;
+    out.theta = order >= 2 ? hinge_angle_gradient_hessian(x0, x1, x2, y, g, h) : hinge_angle_gradient(x0, x1, x2, y, g);
+    // A = d(x0, x1, x2, y)/d(x0, x1, x2, xi): dy/dx0 = I + [m]x, dy/dx1 = -[m]x, dy/dxi = u x m'.
+    Mat3 m_cross;
+    m_cross << 0.0, -m.value.z(), m.value.y(), m.value.z(), 0.0, -m.value.x(), -m.value.y(), m.value.x(), 0.0;
+    Eigen::Matrix<double, 12, 10> A = Eigen::Matrix<double, 12, 10>::Zero();
+    A.block<9, 9>(0, 0).setIdentity();
+    A.block<3, 3>(9, 0) = Mat3::Identity() + m_cross;
+    A.block<3, 3>(9, 3) = -m_cross;
+    A.block<3, 1>(9, 9) = u.cross(m.d1);
+    out.gradient.setZero();
+    out.gradient.head<10>() = A.transpose() * g;
+    if (order < 2) return;
+    out.hessian.setZero();
+    const Eigen::Matrix<double, 10, 12> AtH = A.transpose() * h;
+    out.hessian.topLeftCorner<10, 10>() = AtH.lazyProduct(A);
+    // sum_c (dtheta/dy_c) Hess y_c: y is linear in x for a given xi; g_y.(u x m') = u.(m' x g_y).
+    const Vec3 gy = g.tail<3>();
+    const Vec3 mixed = m.d1.cross(gy);
+    out.hessian.block<1, 3>(9, 3) += mixed.transpose();
+    out.hessian.block<3, 1>(3, 9) += mixed;
+    out.hessian.block<1, 3>(9, 0) -= mixed.transpose();
+    out.hessian.block<3, 1>(0, 9) -= mixed;
+    out.hessian(9, 9) += u.dot(m.d2.cross(gy));
+}
+
 /// Shared evaluation. `order` 0: energy; 1: + gradient; 2: + Hessian.
 double evaluate(const MidedgeTriangle& tri, const MidedgeStencil& st, int order, VecN<21>* gradient,
                 MatN<21>* hessian) {
     const double scale = tri.bending_stiffness * tri.rest_area;
     const std::array<Vec3, 3> v = edge_vectors(st.x);
 
-    // Edge measures and, where needed, the hinge angle's derivatives in the 21-DOF order.
+    // Edge measures and, where needed, the angles' derivatives.
     Vec3 d;
     std::array<EdgeMeasure, 3> m;
-    std::array<VecN<12>, 3> theta_gradient;
-    std::array<MatN<12>, 3> theta_hessian;
+    std::array<EdgeAngle, 3> angle;
     for (int k = 0; k < 3; ++k) {
         const auto uk = static_cast<std::size_t>(k);
         const MidedgeEdgeKind kind = tri.kinds[uk];
-        double theta = 0.0;
-        if (has_wing(kind)) {
-            const Vec3& x0 = st.x[static_cast<std::size_t>((k + 1) % 3)];
-            const Vec3& x1 = st.x[static_cast<std::size_t>((k + 2) % 3)];
-            if (order >= 2)
-                theta = hinge_angle_gradient_hessian(x0, x1, st.x[uk], st.wing[uk], theta_gradient[uk], theta_hessian[uk]);
-            else if (order == 1)
-                theta = hinge_angle_gradient(x0, x1, st.x[uk], st.wing[uk], theta_gradient[uk]);
-            else
-                theta = hinge_angle(x0, x1, st.x[uk], st.wing[uk]);
-        }
-        m[uk] = edge_measure(kind, tri.signs(k), st.xi(k), theta);
+        if (has_wing(kind)) edge_angle(tri, st, k, order, angle[uk]);
+        m[uk] = edge_measure(kind, tri.signs(k), st.xi(k), angle[uk].theta);
         d(k) = m[uk].value / (tri.rest_area * tri.rest_lengths(k)) - tri.natural_coefficients(k);
     }
 
@@ -159,8 +227,9 @@ double evaluate(const MidedgeTriangle& tri, const MidedgeStencil& st, int order,
         const double inv = 1.0 / (tri.rest_area * tri.rest_lengths(k));
         J(k, kXi + k) = inv * m[uk].d_xi;
         if (has_wing(tri.kinds[uk]))
-            for (int b = 0; b < 4; ++b)
-                J.block<1, 3>(k, hinge_slot(k, b)) += (inv * m[uk].d_theta) * theta_gradient[uk].segment<3>(3 * b).transpose();
+            for (int i = 0; i < 12; ++i)
+                if (const int s = angle[uk].slot[static_cast<std::size_t>(i)]; s >= 0)
+                    J(k, s) += inv * m[uk].d_theta * angle[uk].gradient(i);
         // v_k = p_{k+2} - p_{k+1}
         J.block<3, 3>(3 + 3 * k, 3 * ((k + 2) % 3)) = Mat3::Identity();
         J.block<3, 3>(3 + 3 * k, 3 * ((k + 1) % 3)) = -Mat3::Identity();
@@ -177,19 +246,19 @@ double evaluate(const MidedgeTriangle& tri, const MidedgeStencil& st, int order,
         if (!has_wing(tri.kinds[uk])) continue;  // d is affine in xi: no second derivative
         const double w = gu(k) / (tri.rest_area * tri.rest_lengths(k));
         const EdgeMeasure& mk = m[uk];
-        const VecN<12>& gt = theta_gradient[uk];
-        const MatN<12>& Ht = theta_hessian[uk];
-        for (int b = 0; b < 4; ++b) {
-            const int sb = hinge_slot(k, b);
-            for (int c = 0; c < 4; ++c) {
-                const int sc = hinge_slot(k, c);
-                H.block<3, 3>(sb, sc) += w * (mk.d_theta_theta * gt.segment<3>(3 * b) * gt.segment<3>(3 * c).transpose() +
-                                              mk.d_theta * Ht.block<3, 3>(3 * b, 3 * c));
+        const EdgeAngle& ak = angle[uk];
+        for (int j = 0; j < 12; ++j) {
+            const int sj = ak.slot[static_cast<std::size_t>(j)];
+            if (sj < 0) continue;
+            for (int i = 0; i < 12; ++i) {
+                const int si = ak.slot[static_cast<std::size_t>(i)];
+                if (si < 0) continue;
+                H(si, sj) += w * (mk.d_theta_theta * ak.gradient(i) * ak.gradient(j) + mk.d_theta * ak.hessian(i, j));
             }
-            // theta-xi cross terms
-            const Vec3 cross = (w * mk.d_theta_xi) * gt.segment<3>(3 * b);
-            H.block<3, 1>(sb, kXi + k) += cross;
-            H.block<1, 3>(kXi + k, sb) += cross.transpose();
+            // theta-xi cross terms of phi (interior edges; zero for held ones)
+            const double cross = w * mk.d_theta_xi * ak.gradient(j);
+            H(sj, kXi + k) += cross;
+            H(kXi + k, sj) += cross;
         }
     }
     H *= scale;
@@ -214,14 +283,14 @@ Vec3 midedge_edge_measures(const MidedgeTriangle& tri, const MidedgeStencil& st)
     Vec3 phi;
     for (int k = 0; k < 3; ++k) {
         const auto uk = static_cast<std::size_t>(k);
-        const double theta = has_wing(tri.kinds[uk])
-            ? hinge_angle(st.x[static_cast<std::size_t>((k + 1) % 3)], st.x[static_cast<std::size_t>((k + 2) % 3)], st.x[uk],
-                          st.wing[uk])
-            : 0.0;
-        phi(k) = edge_measure(tri.kinds[uk], tri.signs(k), st.xi(k), theta).value;
+        EdgeAngle angle;
+        if (has_wing(tri.kinds[uk])) edge_angle(tri, st, k, 0, angle);
+        phi(k) = edge_measure(tri.kinds[uk], tri.signs(k), st.xi(k), angle.theta).value;
     }
     return phi;
 }
+
+Vec3 midedge_held_normal(const MidedgeTriangle& tri, int k, double xi) { return held_normal_derivatives(tri, k, xi).value; }
 
 Vec3 midedge_natural_coefficients(const MidedgeTriangle& tri, const MidedgeStencil& natural) {
     MidedgeStencil at_rest = natural;

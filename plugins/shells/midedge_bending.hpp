@@ -32,13 +32,17 @@
 /// (f^k = -sin(theta)/|n + n'|, t_hat.tau~ = (1 + cos theta)/|n + n'|, |n + n'| = 2 cos(theta/2)).
 /// A boundary edge has n_avg = n: phi^k = s^k xi^k = n^m.t_hat^k.
 ///
-/// Held edges (a clamp): an edge whose xi is fixed or prescribed has its mid-edge normal held at
-/// a given world direction n^m (its initial normal carried along by the edge, see
-/// midedge_shell.hpp). For each adjacent face, phi^k = n^m.t_hat^k = sin(theta_g^k), with
-/// theta_g^k the hinge angle to a ghost wing vertex whose face has normal n^m
-/// (midedge_ghost_wing). The ghost depends only on the held edge's nodes, which a clamp holds,
-/// so it is a constant for the derivatives with respect to the free DOFs.
-///
+/// Held edges (a clamp): an edge whose xi is fixed or prescribed has its mid-edge normal held in
+/// the world, n^m(xi) = sqrt(1 - xi^2) n_bar + xi tau_bar, from the edge's initial normal n_bar and
+/// tau_bar = unit(e_bar x n_bar) (e_bar the initial direction n0 -> n1): xi keeps its meaning of
+/// a free edge's (the component along tau), measured in the initial frame. For each adjacent face
+/// the edge measure is phi^k = sin(theta_g^k), with theta_g^k the hinge angle to the ghost wing
+/// y = p_{k+1} + v_k x n^m (midedge_ghost_wing), whose face (p_{k+2}, p_{k+1}, y) has the normal
+/// n^m projected perpendicular to the current edge. phi is the component of that normal along the
+/// face's t_hat^k, as n^m.t_hat^k is for a free boundary edge. The ghost depends on the edge's
+/// nodes and xi, and the derivatives follow that dependence exactly (so J times any velocity of
+/// the clamp, a rigid translation included, is right; Rayleigh damping relies on it).
+
 /// Energy (eq. 20), with the natural shape laid on the current edge normals for rotation
 /// invariance (Lambda_bar = sum_k a_bar^k t^k (x) t^k, a_bar^k the natural value of
 /// phi^k / (A_bar l_bar^k)), d^k = phi^k / (A_bar l_bar^k) - a_bar^k and
@@ -52,9 +56,9 @@
 /// t and A constant and are not the derivatives of any energy; they are not used.
 ///
 /// Local DOF order of one triangle (21): [x_0, x_1, x_2, xi^0, xi^1, xi^2, w_0, w_1, w_2], with
-/// w_k the wing vertex across local edge k (the neighbour's opposite vertex of an interior edge;
-/// the ghost of a held edge; unused on a free boundary edge, where its entries are zero). The
-/// element drops the entries of wings that are not DOFs. No function here allocates.
+/// w_k the wing vertex across an interior local edge k (the neighbour's opposite vertex; unused on
+/// boundary and held edges, where its entries are zero). The element drops the entries of wings
+/// that are not DOFs. No function here allocates.
 
 #include "soma/types.hpp"
 
@@ -79,13 +83,17 @@ struct MidedgeTriangle {
     double poisson_ratio = 0.0;                ///< nu in [0, 0.5]
     std::array<MidedgeEdgeKind, 3> kinds{MidedgeEdgeKind::interior, MidedgeEdgeKind::interior,
                                          MidedgeEdgeKind::interior};
+    /// Held edges only: the initial normal n_bar and tau_bar = unit(e_bar x n_bar) of local edge k
+    /// (e_bar: the mesh edge's initial direction n0 -> n1, the sign convention of its xi).
+    std::array<Vec3, 3> held_normal{};
+    std::array<Vec3, 3> held_tangent{};
 };
 
 /// The configuration one triangle's energy reads (see the DOF order above).
 struct MidedgeStencil {
     std::array<Vec3, 3> x{};      ///< vertices p_0, p_1, p_2
     Vec3 xi = Vec3::Zero();       ///< xi of local edges 0, 1, 2 (global sign convention)
-    std::array<Vec3, 3> wing{};   ///< wing vertex across local edge k (unused on a boundary edge)
+    std::array<Vec3, 3> wing{};   ///< wing vertex across an interior local edge k (unused otherwise)
 };
 
 /// \brief k_b = E h^3 / (24 (1 - nu^2)) (MAT-DiSMech eq. 20).
@@ -95,6 +103,10 @@ double midedge_bending_stiffness(double youngs_modulus, double poisson_ratio, do
 
 /// \brief The edge measures phi^k of the three local edges (dimensionless).
 Vec3 midedge_edge_measures(const MidedgeTriangle& triangle, const MidedgeStencil& stencil);
+
+/// \brief The held mid-edge normal n^m(xi) = sqrt(1 - xi^2) n_bar + xi tau_bar of a held local edge.
+/// \throws std::domain_error for |xi| > 1 (no unit normal has that component).
+Vec3 midedge_held_normal(const MidedgeTriangle& triangle, int k, double xi);
 
 /// \brief Natural coefficients a_bar^k = phi^k / (A_bar l_bar^k) at the natural configuration
 /// (xi = 0), for the edge kinds set in `triangle`.
@@ -116,9 +128,9 @@ double midedge_energy_gradient_hessian(const MidedgeTriangle& triangle, const Mi
 Mat3 midedge_shape_operator(const MidedgeTriangle& triangle, const MidedgeStencil& stencil);
 
 /// \brief The ghost wing vertex of a held edge from `edge_start` along `edge_vector` (the face's
-/// cyclic direction): the face (edge_end, edge_start, ghost) has unit normal `held_normal`
-/// (which must be perpendicular to the edge), so the hinge angle to it is the angle from the
-/// face normal to the held mid-edge normal.
+/// cyclic direction): the face (edge_end, edge_start, ghost) has the normal `held_normal`
+/// projected perpendicular to the edge, so the hinge angle to it is the angle from the face
+/// normal to the held mid-edge normal.
 Vec3 midedge_ghost_wing(const Vec3& edge_start, const Vec3& edge_vector, const Vec3& held_normal);
 
 }  // namespace soma::shells

@@ -29,8 +29,9 @@ ParameterSchema midedge_shell_schema() {
         "does not solve M a = f alone (not newmark's initial acceleration, not explicit schemes) unless "
         "every xi is fixed. DOFs: group `nodes` (x, y, z per node) and group `edges` (component `xi`, one "
         "per mesh edge, numbered in order of first appearance walking the triangles; `soma inspect` lists "
-        "them). Fixing (or prescribing) an edge's xi holds its mid-edge normal in the world, at its initial "
-        "direction carried along by the edge's direction: a clamp. Its two nodes must be fixed or prescribed "
+        "them). Fixing (or prescribing) an edge's xi holds its mid-edge normal in the world: its initial "
+        "direction, turned about the initial edge direction by asin(xi) (a prescribed xi must stay in (-1, 1)): "
+        "a clamp. Its two nodes must be fixed or prescribed "
         "too (refused otherwise). A region (box, plane) in `fixed` or `prescribed` selects both: the nodes "
         "in it and the xi of every edge whose two nodes it holds. Leave xi free on a simply supported edge.");
     add_shell_parameters(s, "Poisson ratio nu, in the bending stiffness k_b = E h^3/(24 (1 - nu^2)) and the energy's "

@@ -100,20 +100,6 @@ MidedgeShell::MidedgeShell(MidedgeShellDescription d)
     prepare_bending();
 }
 
-namespace {
-
-/// Parallel transport of `vector` by the rotation that takes unit `from` to unit `to` about
-/// from x to (the minimal rotation; identity when they coincide).
-Vec3 parallel_transport(const Vec3& vector, const Vec3& from, const Vec3& to) {
-    const Vec3 axis = from.cross(to);
-    const double s = axis.norm(), c = from.dot(to);
-    if (s < 1e-15) return vector;  // no rotation (an edge that turned by pi has no unique transport)
-    const Vec3 k = axis / s;
-    return c * vector + s * k.cross(vector) + (1.0 - c) * k.dot(vector) * k;
-}
-
-}  // namespace
-
 void MidedgeShell::prepare_bending() {
     // Natural configuration: the mesh, xi = 0 (a held edge's normal is its initial n_c there).
     VectorX rest(dof_count());
@@ -127,17 +113,17 @@ void MidedgeShell::prepare_bending() {
                          : wing_node_[t][k] >= 0    ? MidedgeEdgeKind::interior
                                                     : MidedgeEdgeKind::boundary;
         }
-        // The local-DOF stencil at rest (node positions and xi are read by local index here).
-        MidedgeStencil st;
+        // A held edge's normal: its initial one, turned by xi about the initial edge direction.
         for (std::size_t k = 0; k < 3; ++k) {
             const auto e = static_cast<std::size_t>(topology_.triangle_edges[t][k]);
+            tri.held_normal[k] = rest_edge_normal_[e];
+            tri.held_tangent[k] = rest_edge_direction_[e].cross(rest_edge_normal_[e]).normalized();
+        }
+        // The stencil at rest.
+        MidedgeStencil st;
+        for (std::size_t k = 0; k < 3; ++k) {
             st.x[k] = mesh_.positions[static_cast<std::size_t>(mesh_.triangles[t][k])];
             if (wing_node_[t][k] >= 0) st.wing[k] = mesh_.positions[static_cast<std::size_t>(wing_node_[t][k])];
-            if (held_[e]) {
-                const Vec3& start = mesh_.positions[static_cast<std::size_t>(mesh_.triangles[t][(k + 1) % 3])];
-                const Vec3& end = mesh_.positions[static_cast<std::size_t>(mesh_.triangles[t][(k + 2) % 3])];
-                st.wing[k] = midedge_ghost_wing(start, end - start, rest_edge_normal_[e]);
-            }
         }
         tri.natural_coefficients = midedge_natural_coefficients(tri, st);
     }
@@ -172,17 +158,6 @@ void MidedgeShell::connect(const SceneView& scene) {
     hold_edges(held);
 }
 
-Vec3 MidedgeShell::held_normal(const VectorX& q, Index edge) const {
-    const auto e = static_cast<std::size_t>(edge);
-    const auto& nodes = topology_.edges[e].nodes;
-    const Vec3 direction = (node_position(q, nodes[1]) - node_position(q, nodes[0])).normalized();
-    const Vec3 n_c = parallel_transport(rest_edge_normal_[e], rest_edge_direction_[e], direction);
-    const Vec3 tau_c = direction.cross(n_c).normalized();
-    // xi = n^m.tau_c, as for a free edge; |xi| <= 1 for a unit normal.
-    const double xi = q[xi_global_[e]];
-    return std::sqrt(std::max(0.0, 1.0 - xi * xi)) * n_c + xi * tau_c;
-}
-
 MidedgeStencil MidedgeShell::bending_stencil(const VectorX& q, std::size_t t) const {
     MidedgeStencil st;
     const auto& tri = mesh_.triangles[t];
@@ -190,14 +165,12 @@ MidedgeStencil MidedgeShell::bending_stencil(const VectorX& q, std::size_t t) co
     for (std::size_t k = 0; k < 3; ++k) {
         const auto e = static_cast<std::size_t>(topology_.triangle_edges[t][k]);
         st.xi(static_cast<Eigen::Index>(k)) = q[xi_global_[e]];
-        switch (triangles_[t].kinds[k]) {
-        case MidedgeEdgeKind::interior: st.wing[k] = node_position(q, wing_node_[t][k]); break;
-        case MidedgeEdgeKind::held: {
-            const Vec3& start = st.x[(k + 1) % 3];
-            st.wing[k] = midedge_ghost_wing(start, st.x[(k + 2) % 3] - start, held_normal(q, static_cast<Index>(e)));
-            break;
-        }
-        case MidedgeEdgeKind::boundary: break;
+        if (triangles_[t].kinds[k] == MidedgeEdgeKind::interior) st.wing[k] = node_position(q, wing_node_[t][k]);
+        if (triangles_[t].kinds[k] == MidedgeEdgeKind::held && !(std::abs(q[xi_global_[e]]) < 1.0)) {
+            const auto& nodes = topology_.edges[e].nodes;
+            throw std::domain_error("midedge_shell: edge " + std::to_string(e) + " (nodes " + std::to_string(nodes[0]) + "-" +
+                                    std::to_string(nodes[1]) + ") is held with xi = " + std::to_string(q[xi_global_[e]]) +
+                                    ": a prescribed xi must stay in (-1, 1), the component of its unit mid-edge normal");
         }
     }
     return st;

@@ -25,11 +25,12 @@
 ///   Newmark's initial acceleration (M a0 = f) and explicit schemes cannot be used with a
 ///   midedge_shell unless every xi is fixed; use implicit Euler, implicit midpoint or statics.
 /// - Held edges (clamps): an edge whose xi is fixed or prescribed (by index or by a region)
-///   has its mid-edge normal held in the world at n^m = sqrt(1 - xi^2) n_c + xi unit(e_hat x n_c),
-///   where n_c is the edge's initial normal (the average of its faces' initial normals, or
-///   its face's normal on a boundary) carried along by the rotation of the edge's direction
-///   (parallel transport from its initial direction). Its two nodes must be fixed or
-///   prescribed too (connect() refuses otherwise): a clamp holds the edge and its normal.
+///   has its mid-edge normal held in the world at n^m = sqrt(1 - xi^2) n_bar + xi tau_bar, where
+///   n_bar is the edge's initial normal (the average of its faces' initial normals, or its
+///   face's normal on a boundary) and tau_bar = unit(e_bar x n_bar) (midedge_bending.hpp). Its
+///   two nodes must be fixed or prescribed too (connect() refuses otherwise): a clamp holds the
+///   edge and its normal. A clamp that translates keeps its normal; to turn the normal, prescribe
+///   xi (it turns n^m about the initial edge direction).
 /// - Natural shape: the initial geometry with xi_bar = 0.
 
 #include "midedge_bending.hpp"
@@ -96,8 +97,6 @@ public:
     void hold_edges(const std::vector<Index>& edges);
     /// Whether edge e's mid-edge normal is held.
     bool edge_held(Index edge) const { return held_[static_cast<std::size_t>(edge)] != 0; }
-    /// \brief The held mid-edge normal n^m of a held edge at the global configuration q.
-    Vec3 held_normal(const VectorX& q, Index edge) const;
     /// The wing node across local edge k of triangle t (the neighbour's opposite vertex), -1 on a
     /// boundary edge.
     Index wing_node(Index triangle, int k) const { return wing_node_[static_cast<std::size_t>(triangle)][static_cast<std::size_t>(k)]; }

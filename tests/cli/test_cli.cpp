@@ -282,6 +282,15 @@ TEST_CASE("soma inspect refuses an unknown element and bad options", "[cli][insp
     const Result near = run_soma("inspect " + scene + " --near 0 0");
     CHECK(near.exit_code != 0);
     CHECK_THAT(near.output, Contains("--near"));
+    const Result not_finite = run_soma("inspect " + scene + " --near nan 0 0");
+    CHECK(not_finite.exit_code != 0);
+    CHECK_THAT(not_finite.output, Contains("--near: a coordinate must be a finite number, got 'nan'"));
+    const Result lonely_count = run_soma("inspect " + scene + " --count 3");
+    CHECK(lonely_count.exit_code != 0);
+    CHECK_THAT(lonely_count.output, Contains("--count requires --near"));
+    const Result negative = run_soma("inspect " + scene + " --near 0 0 0 --count -1");
+    CHECK(negative.exit_code != 0);
+    CHECK_THAT(negative.output, Contains("--count: Value -1 not in range 1 to 1000000000"));
 }
 
 TEST_CASE("soma inspect lists shell triangles, and edge DOFs only where the element has them", "[cli][inspect]") {

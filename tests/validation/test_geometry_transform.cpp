@@ -160,6 +160,8 @@ TEST_CASE("transform: errors point at the transform", "[validation][transform]")
     const Vec3 g(0.0, 0.0, -9.81);
     CHECK_THROWS_WITH(build_scene(rod_scene("transform: {rotate: {axis: [0, 0, 0], angle_deg: 30}}", g)),
                       Catch::Contains("elements[0].geometry.helix.transform.rotate.axis: the rotation axis must not be zero"));
+    CHECK_THROWS_WITH(build_scene(rod_scene("transform: {rotate: {axis: [1.0e300, 1.0e300, 0], angle_deg: 30}}", g)),
+                      Catch::Contains("transform.rotate.axis: the rotation axis is too long to normalize"));
     CHECK_THROWS_WITH(build_scene(shell_scene("transform: {rotate: {axis: [0, 0, 0], angle_deg: 30}}", g, "0")),
                       Catch::Contains("elements[0].mesh.rectangle.transform.rotate.axis: the rotation axis must not be zero"));
     CHECK_THROWS_WITH(build_scene(rod_scene("transform: {rotate: {axis: [0, 0, 1]}}", g)),

@@ -144,6 +144,8 @@ TEST_CASE("nearest_point: the lowest index among points at equal distance", "[po
     CHECK(tie.position == Vec3(1, 0, 0));
     CHECK(nearest_point(row.geometry(), scene.state().q, Vec3(1.5 + 1e-9, 0.5, 0.0)).index == 2);
     CHECK(nearest_point(row.geometry(), scene.state().q, Vec3(-7.0, 3.0, 1.0)).index == 0);
+    // A position so far away that every squared distance overflows still picks a point.
+    CHECK(nearest_point(row.geometry(), scene.state().q, Vec3(1e308, 1e308, 0.0)).index == 0);
     // An element without points: index -1, infinite distance.
     ParticleCloud empty("empty", {});
     FakeScene none({&empty});

@@ -49,6 +49,18 @@ MidedgeTriangle make_triangle(double nu, const Kinds& kinds, const MidedgeStenci
     tri.bending_stiffness = midedge_bending_stiffness(2.0, nu, 1.0);  // O(0.1): well-scaled numbers
     tri.poisson_ratio = nu;
     tri.kinds = kinds;
+    // Held edges: the initial normal n_bar of each edge (the natural average normal, tilted a
+    // little so that it is not special) and tau_bar = unit(e_bar x n_bar), e_bar the global edge
+    // direction s^k v_k.
+    const Tri v = edge_vectors(natural.x);
+    const Vec3 n = v[2].cross(v[0]).normalized();
+    for (int k = 0; k < 3; ++k) {
+        const auto uk = static_cast<std::size_t>(k);
+        const Vec3 e_bar = tri.signs(k) * v[uk].normalized();
+        const Vec3 n_bar = Eigen::AngleAxisd(0.1 * (k + 1), v[uk].normalized()) * n;
+        tri.held_normal[uk] = n_bar;
+        tri.held_tangent[uk] = e_bar.cross(n_bar).normalized();
+    }
     tri.natural_coefficients = midedge_natural_coefficients(tri, natural);
     return tri;
 }
@@ -85,9 +97,11 @@ double paper_energy(const MidedgeTriangle& tri, const MidedgeStencil& st) {
         const Vec3 v_hat = v[uk].normalized();
         double g_over = 0.0;  // c^k (s^k xi^k - f^k)
         if (tri.kinds[uk] == kHeld) {
-            // Held normal n^m = the ghost face's normal; phi = n^m.t_hat.
-            const Vec3 start = st.x[static_cast<std::size_t>((k + 1) % 3)];
-            const Vec3 nm = (st.wing[uk] - start).cross(v[uk]).normalized();
+            // Held normal n^m(xi) = sqrt(1 - xi^2) n_bar + xi tau_bar, projected perpendicular to
+            // the current edge; phi = n^m.t_hat.
+            const double xi = st.xi(k);
+            Vec3 nm = std::sqrt(1.0 - xi * xi) * tri.held_normal[uk] + xi * tri.held_tangent[uk];
+            nm = (nm - nm.dot(v_hat) * v_hat).normalized();
             g_over = nm.dot(t.normalized()) / (tri.rest_area * tri.rest_lengths(k));
         } else {
             Vec3 n_avg = n;
@@ -167,6 +181,7 @@ TEST_CASE("mid-edge bending: zero energy and force in the natural state", "[shel
 
 TEST_CASE("mid-edge bending: energy invariant under rigid motion (curved natural state)", "[shells][midedge]") {
     // Held edges are anchored in the world and are left out of this test.
+    // (xi of a held edge turns its normal; see the measures test.)
     std::mt19937 rng(3);
     const Kinds kinds{kInterior, kBoundary, kInterior};
     const MidedgeTriangle tri = make_triangle(0.4, kinds, folded_stencil(Vec3(0.3, 0.0, -0.5)));
@@ -224,15 +239,27 @@ TEST_CASE("mid-edge bending: exact gradient and Hessian against finite differenc
 TEST_CASE("mid-edge bending: measures of a uniform fold and of a held normal", "[shells][midedge]") {
     // Every neighbour folded by the same angle alpha, xi = 0: phi^k = tan(alpha/2) on each edge
     // (the mid-edge normal is the average normal); a boundary edge with xi: phi = s xi; a held
-    // edge whose ghost face is folded by beta: phi = sin(beta).
+    // edge whose held normal is the face normal turned by beta about the edge: phi = sin(beta).
     const double alpha = 0.4;
     MidedgeStencil st = folded_stencil(Vec3::Constant(alpha));
     MidedgeTriangle tri = make_triangle(0.3, {kInterior, kBoundary, kHeld}, folded_stencil(Vec3::Zero()));
     st.xi = Vec3(0.0, 0.25, 0.0);
+    const double beta = 0.3;
+    {
+        const Tri v = edge_vectors(st.x);
+        const Vec3 n = v[2].cross(v[0]).normalized();
+        tri.held_normal[2] = Eigen::AngleAxisd(beta, v[2].normalized()) * n;
+        tri.held_tangent[2] = (tri.signs(2) * v[2].normalized()).cross(tri.held_normal[2]);
+    }
     const Vec3 phi = midedge_edge_measures(tri, st);
     CHECK(phi(0) == Approx(std::tan(alpha / 2.0)).epsilon(1e-14));
     CHECK(phi(1) == Approx(-0.25).epsilon(1e-14));  // s^1 = -1
-    CHECK(phi(2) == Approx(std::sin(alpha)).epsilon(1e-14));
+    CHECK(phi(2) == Approx(std::sin(beta)).epsilon(1e-14));
+    // A held xi turns the held normal: xi = sin(gamma) adds gamma (sign by the edge's direction).
+    st.xi(2) = std::sin(0.2);
+    CHECK(midedge_edge_measures(tri, st)(2) == Approx(std::sin(beta + tri.signs(2) * 0.2)).epsilon(1e-12));
+    CHECK_THROWS_AS(midedge_held_normal(tri, 2, 1.5), std::domain_error);
+    st.xi(2) = 0.0;
     // The fold bends the wings toward -n (hinge_angle > 0): the shape operator's curvature is
     // positive along every edge normal; a uniform fold of a regular triangle is isotropic.
     tri.kinds = {kInterior, kInterior, kInterior};
