@@ -282,15 +282,16 @@ TEST_CASE("soma inspect refuses an unknown element and bad options", "[cli][insp
     const Result near = run_soma("inspect " + scene + " --near 0 0");
     CHECK(near.exit_code != 0);
     CHECK_THAT(near.output, Contains("--near"));
-    const Result not_finite = run_soma("inspect " + scene + " --near nan 0 0");
-    CHECK(not_finite.exit_code != 0);
-    CHECK_THAT(not_finite.output, Contains("--near: a coordinate must be a finite number, got 'nan'"));
-    const Result lonely_count = run_soma("inspect " + scene + " --count 3");
-    CHECK(lonely_count.exit_code != 0);
-    CHECK_THAT(lonely_count.output, Contains("--count requires --near"));
-    const Result negative = run_soma("inspect " + scene + " --near 0 0 0 --count -1");
-    CHECK(negative.exit_code != 0);
-    CHECK_THAT(negative.output, Contains("--count: Value -1 not in range 1 to 1000000000"));
+    const std::pair<const char*, const char*> bad_options[] = {
+        {" --near nan 0 0", "--near: a coordinate must be a finite number, got 'nan'"},
+        {" --count 3", "--count requires --near"},
+        {" --near 0 0 0 --count -1", "--count: Value -1 not in range 1 to 1000000000"},
+    };
+    for (const auto& [options, message] : bad_options) {
+        const Result bad = run_soma("inspect " + scene + options);
+        CHECK(bad.exit_code != 0);
+        CHECK_THAT(bad.output, Contains(message));
+    }
 }
 
 TEST_CASE("soma inspect lists shell triangles, and edge DOFs only where the element has them", "[cli][inspect]") {
