@@ -76,7 +76,9 @@ void Simulation::set_constrained_unknowns(const AffineStep& step, VectorX& x) co
 double Simulation::evaluate(const AffineStep& step, const VectorX& x, bool with_jacobian) {
     const auto start = Clock::now();
     const JacobianCoefficients& c = step.coefficients;
-    q_ = step.q_pred + c.c_q * x;
+    const Index n = dofs_.global_count();
+    q_.head(n) = step.q_pred + c.c_q * x;
+    if (!manifold_.empty()) update_manifold_coordinates(state_.q, q_, false);
     v_ = step.v_pred + c.c_v * x;
     a_ = step.a_pred + c.c_a * x;
     residual_.setZero();
@@ -132,7 +134,8 @@ NewtonReport Simulation::solve(const AffineStep& step, VectorX& x) {
                                at_round_off;
         if (converged) {
             report.converged = true;
-            q_ = step.q_pred + step.coefficients.c_q * x;  // leave q_/v_/a_ at the solution
+            // Leave q_ at the solution (v_, a_ and the manifold coordinates are already there).
+            q_.head(dofs_.global_count()) = step.q_pred + step.coefficients.c_q * x;
             return report;
         }
         if (iteration == newton_.max_iterations) {
@@ -211,8 +214,50 @@ void Simulation::commit(State next) {
         next.v[dof] = 0.0;
         next.a[dof] = 0.0;
     }
+    // Integrators leave a manifold block's step displacement at its tangent DOFs: fold it in.
+    if (!manifold_.empty()) update_manifold_coordinates(state_.q, next.q, true);
     state_ = std::move(next);
     for (Contributor* c : contributors_) c->commit_step(state_);
+}
+
+void Simulation::update_manifold_coordinates(const VectorX& base, VectorX& q, bool fold) const {
+    std::array<double, kMaxManifoldTangent> d{};
+    for (const ManifoldSlot& slot : manifold_) {
+        for (int k = 0; k < slot.tangent_size; ++k) d[k] = q[slot.tangent[k]];
+        slot.element->integrate_block(slot.block, base.data() + slot.coordinate, d.data(), q.data() + slot.coordinate);
+        if (fold)
+            for (int k = 0; k < slot.tangent_size; ++k) q[slot.tangent[k]] = 0.0;
+    }
+}
+
+bool Simulation::is_manifold_dof(Index global) const {
+    for (const ManifoldSlot& slot : manifold_)
+        for (int k = 0; k < slot.tangent_size; ++k)
+            if (slot.tangent[k] == global) return true;
+    return false;
+}
+
+void Simulation::integrate(const VectorX& q, const VectorX& dv, VectorX& out) const {
+    const Index n = dofs_.global_count();
+    // Blocks read q's coordinates, so work on a copy when out aliases q.
+    const VectorX base = q;
+    out = base;
+    out.head(n) += dv;
+    if (manifold_.empty()) return;
+    for (const ManifoldSlot& slot : manifold_)
+        for (int k = 0; k < slot.tangent_size; ++k) out[slot.tangent[k]] = base[slot.tangent[k]] + dv[slot.tangent[k]];
+    // A tangent entry of q may hold a displacement not yet folded in; fold the sum.
+    update_manifold_coordinates(base, out, true);
+}
+
+void Simulation::difference(const VectorX& q1, const VectorX& q0, VectorX& dv) const {
+    const Index n = dofs_.global_count();
+    dv = q1.head(n) - q0.head(n);
+    std::array<double, kMaxManifoldTangent> d{};
+    for (const ManifoldSlot& slot : manifold_) {
+        slot.element->difference_block(slot.block, q1.data() + slot.coordinate, q0.data() + slot.coordinate, d.data());
+        for (int k = 0; k < slot.tangent_size; ++k) dv[slot.tangent[k]] = d[k] + q1[slot.tangent[k]] - q0[slot.tangent[k]];
+    }
 }
 
 std::string Simulation::describe_global_dof(Index global) const {

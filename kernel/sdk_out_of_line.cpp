@@ -18,6 +18,22 @@ void Element::connect(const SceneView&) {}
 std::vector<Index> Element::item_nodes(const std::string&, Index) const { return {}; }
 
 namespace {
+[[noreturn]] void no_manifold(const Element& e, const char* what) {
+    throw std::logic_error("element '" + e.name() + "' declares manifold blocks but does not implement " + what);
+}
+}  // namespace
+
+void Element::initial_block_configuration(Index, double*) const { no_manifold(*this, "initial_block_configuration"); }
+void Element::integrate_block(Index, const double*, const double*, double*) const { no_manifold(*this, "integrate_block"); }
+void Element::difference_block(Index, const double*, const double*, double*) const { no_manifold(*this, "difference_block"); }
+void Element::point_kinematics(Index point, const EvalContext& context, PointKinematics& out) const {
+    if (geometry().mapped_points)
+        throw std::logic_error("element '" + name() + "' declares mapped points but does not implement point_kinematics");
+    evaluate_point(*this, point, context, out);
+}
+void Element::add_point_geometric_stiffness(Index, const EvalContext&, const Vec3&, PointStiffness&) const {}
+
+namespace {
 [[noreturn]] void no_channel(const Element& e, const std::string& channel) {
     throw std::logic_error("element '" + e.name() + "' has no actuation channel '" + channel + "'");
 }

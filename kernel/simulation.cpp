@@ -110,12 +110,37 @@ Simulation::Simulation(const SceneDocument& scene, const TypeRegistry& registry)
     dofs_ = DofMap(counts);
     build_shared_nodes(root);
     dofs_.finalize();
-    for (std::size_t e = 0; e < elements_.size(); ++e) elements_[e]->bind(dofs_.element_map(static_cast<Index>(e)));
+    // Manifold blocks' coordinates go after the velocity DOFs in q (element.hpp, ManifoldBlock).
+    const Index n = dofs_.global_count();
+    Index next_coordinate = n;
+    for (std::size_t e = 0; e < elements_.size(); ++e) {
+        Element& element = *elements_[e];
+        const auto blocks = element.manifold_blocks();
+        std::vector<Index> coordinates;
+        const auto& map = dofs_.element_map(static_cast<Index>(e));
+        for (std::size_t b = 0; b < blocks.size(); ++b) {
+            const ManifoldBlock& block = blocks[b];
+            if (block.tangent_size < 1 || block.tangent_size > kMaxManifoldTangent || block.coordinate_count < 1 ||
+                block.first_dof < 0 || block.first_dof + block.tangent_size > element.dof_count())
+                throw std::logic_error(fmt::format("element '{}' declares an invalid manifold block {} ('{}')",
+                                                   element.name(), b, block.name));
+            ManifoldSlot slot;
+            slot.element = &element;
+            slot.block = static_cast<Index>(b);
+            slot.coordinate = next_coordinate;
+            slot.tangent_size = block.tangent_size;
+            slot.coordinate_count = block.coordinate_count;
+            for (int k = 0; k < block.tangent_size; ++k) slot.tangent[k] = map[static_cast<std::size_t>(block.first_dof + k)];
+            manifold_.push_back(slot);
+            coordinates.push_back(next_coordinate);
+            next_coordinate += block.coordinate_count;
+        }
+        element.bind(map, std::move(coordinates));
+    }
 
     // Initial state; shared DOFs must start at the same value in every element.
-    const Index n = dofs_.global_count();
     state_.t = start_time_;
-    state_.q = VectorX::Zero(n);
+    state_.q = VectorX::Zero(next_coordinate);
     state_.v = VectorX::Zero(n);
     state_.a = VectorX::Zero(n);
     std::vector<char> written(static_cast<std::size_t>(n), 0);
@@ -139,6 +164,7 @@ Simulation::Simulation(const SceneDocument& scene, const TypeRegistry& registry)
                                             "nodes must coincide initially",
                                             elements_[e]->describe_dof(l), q_local[l], state_.q[g],
                                             elements_[dofs_.owner(g).first]->name()));
+                written[g] = 2;
                 continue;
             }
             written[g] = 1;
@@ -146,6 +172,15 @@ Simulation::Simulation(const SceneDocument& scene, const TypeRegistry& registry)
             state_.v[g] = v_local[l];
         }
     }
+
+    for (const ManifoldSlot& slot : manifold_)
+        slot.element->initial_block_configuration(slot.block, state_.q.data() + slot.coordinate);
+    for (const ManifoldSlot& slot : manifold_)
+        for (int k = 0; k < slot.tangent_size; ++k)
+            if (written[slot.tangent[k]] > 1)
+                throw std::logic_error(fmt::format("element '{}': a DOF of manifold block {} is shared with another "
+                                                   "element; only vector-space DOFs can be shared",
+                                                   slot.element->name(), slot.block));
 
     build_boundary_conditions();
     // Prescribed DOFs start with their motion's velocity and acceleration.
@@ -194,9 +229,19 @@ Simulation::Simulation(const SceneDocument& scene, const TypeRegistry& registry)
 }
 
 void Simulation::build_solver_and_integrator(const Parameters& root, const TypeRegistry& registry) {
+    // Default: LDLT, which reads one triangle; a scene whose Jacobian is unsymmetric by nature
+    // (rigid bodies' gyroscopic terms) gets LU, so that Newton stays exact.
+    const Contributor* unsymmetric = nullptr;
+    for (const Contributor* c : contributors_)
+        if (!unsymmetric && !c->symmetric_jacobian() && dynamic_cast<const Element*>(c)) unsymmetric = c;
+    const char* default_solver = unsymmetric ? "eigen_lu" : "eigen_ldlt";
+    if (!root.has("linear_solver") && unsymmetric)
+        notes_.push_back(fmt::format("linear solver: eigen_lu (the default for scenes whose elements have an "
+                                     "unsymmetric Jacobian, here '{}'); name one under `linear_solver` to choose",
+                                     unsymmetric->name()));
     const Parameters solver_block = root.has("linear_solver")
                                         ? root.block("linear_solver")
-                                        : default_typed_block(registry, "linear_solver", TypeKind::linear_solver, "eigen_ldlt");
+                                        : default_typed_block(registry, "linear_solver", TypeKind::linear_solver, default_solver);
     const auto* solver_entry = registry.find(TypeKind::linear_solver, solver_block.type_name());
     if (!solver_entry)
         throw InputError(solver_block.location(), registry.unknown_type_message(TypeKind::linear_solver, solver_block.type_name()));
@@ -316,6 +361,10 @@ void Simulation::build_boundary_conditions() {
     auto prescribe = [&](const Element& element, Index local, const SelectedItem& at, const std::string& entry,
                          const std::string& text, std::size_t expression) {
         const Index dof = element.global_dof(local);
+        if (is_manifold_dof(dof))
+            at.at.fail(at.key, fmt::format("{} moves on a manifold (a rotation): prescribed motion is defined for "
+                                           "vector-space DOFs only; fix it instead",
+                                           element.describe_dof(local)));
         DofClaim& claim = claims[static_cast<std::size_t>(dof)];
         const std::string normalized = without_spaces(text);
         if (claim.kind == DofClaim::Kind::prescribed && claim.expression == normalized) return;  // they agree

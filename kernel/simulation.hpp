@@ -9,6 +9,7 @@
 #include "sparse_assembler.hpp"
 #include "soma/soma.hpp"
 
+#include <array>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -68,6 +69,9 @@ public:
 
     // ---- System ----
     Index dof_count() const override { return dofs_.global_count(); }
+    Index configuration_size() const override { return static_cast<Index>(state_.q.size()); }
+    void integrate(const VectorX& q, const VectorX& dv, VectorX& out) const override;
+    void difference(const VectorX& q1, const VectorX& q0, VectorX& dv) const override;
     NewtonReport solve(const AffineStep& step, VectorX& x) override;
     void commit(State next) override;
 
@@ -101,6 +105,19 @@ public:
     const Timings& timings() const { return timings_; }
 
 private:
+    /// Where one manifold block (element.hpp) lives: its tangent DOFs and its coordinates in q.
+    struct ManifoldSlot {
+        const Element* element = nullptr;
+        Index block = 0;                ///< index in element->manifold_blocks()
+        Index coordinate = 0;           ///< global index in q of its first coordinate
+        int tangent_size = 0, coordinate_count = 0;
+        std::array<Index, kMaxManifoldTangent> tangent{};  ///< global DOFs of its tangent components
+    };
+    /// q's manifold coordinates := base's coordinates (+) q's tangent entries (the displacement
+    /// since the step start); with `fold`, the tangent entries are then zeroed (a commit).
+    void update_manifold_coordinates(const VectorX& base, VectorX& q, bool fold) const;
+    bool is_manifold_dof(Index global) const;
+
     struct Prescribed {
         Index dof;                 ///< global DOF
         double initial;            ///< its value at t = start
@@ -142,6 +159,7 @@ private:
     std::vector<TimeExpression> expressions_;
     std::vector<Prescribed> prescribed_;
     std::vector<Index> fixed_;
+    std::vector<ManifoldSlot> manifold_;
 
     State state_;
     double start_time_ = 0.0, end_time_ = 0.0, nominal_dt_ = 0.0;

@@ -4,6 +4,7 @@
 
 #include "soma/api.hpp"
 #include "soma/contributor.hpp"
+#include "soma/point_kinematics.hpp"
 
 #include <array>
 #include <string>
@@ -13,11 +14,14 @@ namespace soma {
 
 class SceneView;
 
-/// The points an element exposes to forces and output. In this version a point's position is
-/// three of the element's DOFs (identity map), which holds for rods, shells and solids.
-/// Elements whose points are nonlinear in q (GVS rods) will add a point Jacobian here.
+/// The points an element exposes to forces and output. A point of a rod, shell or solid is
+/// three of the element's DOFs (identity map: `point_dofs`). A point of a rigid body (later a
+/// GVS rod's backbone) is a function x_i(q) of several DOFs: such an element sets
+/// `mapped_points` and implements Element::point_kinematics (point_map.hpp); forces and outputs
+/// reach every point through point_map.hpp, so they work unchanged for both.
 struct Geometry {
-    std::vector<std::array<Index, 3>> point_dofs;  ///< global DOFs of x, y, z of each point
+    std::vector<std::array<Index, 3>> point_dofs;  ///< identity points: global DOFs of x, y, z of each point; mapped points: -1
+    bool mapped_points = false;                    ///< true: positions come from Element::point_kinematics
     std::vector<double> point_mass;                ///< lumped translational mass (kg)
     std::vector<double> point_length;              ///< Voronoi length (m) along rod edges, 0 for pure-shell points
     std::vector<std::array<Index, 2>> edges;       ///< rod edges (point indices), for output and contact
@@ -49,6 +53,27 @@ struct ActuationChannel {
     std::string doc;
 };
 
+/// \brief A part of an element's configuration that is not a vector space, e.g. a rigid body's
+/// orientation: 3 velocity DOFs (an angular velocity), 4 configuration coordinates (a unit
+/// quaternion).
+///
+/// The kernel stores the block's coordinates after all DOFs in State::q (at
+/// Element::block_coordinate) and keeps its tangent DOFs' own entries of q at zero in every
+/// committed state. During a step those entries hold the tangent displacement d from the
+/// step-start configuration, and the block's coordinates hold integrate(q_start, d) (refreshed
+/// by the kernel at every evaluation). A contributor's derivatives with respect to these DOFs are
+/// derivatives with respect to d; at commit the kernel folds d into the coordinates and zeroes it.
+/// Pinocchio's joint configuration spaces (integrate, difference) are the model.
+/// Largest tangent size of one manifold block (SE(3): 6).
+inline constexpr int kMaxManifoldTangent = 6;
+
+struct ManifoldBlock {
+    Index first_dof = 0;       ///< local DOF of the block's first tangent component
+    int tangent_size = 3;      ///< velocity DOFs (consecutive local DOFs from first_dof)
+    int coordinate_count = 4;  ///< configuration coordinates
+    std::string name;          ///< for messages and docs, e.g. "orientation (unit quaternion w, x, y, z)"
+};
+
 /// A body model. The kernel assigns global indices to its local DOFs (two elements may share
 /// a node: both local DOFs map to one global DOF) and calls bind() before declare_pattern().
 class SOMA_API Element : public Contributor {
@@ -72,6 +97,28 @@ public:
     /// region holds every one of these nodes. Default: none, so no region ever selects the item
     /// (elements whose group items are not spanned by their own nodes keep the default).
     virtual std::vector<Index> item_nodes(const std::string& group, Index item) const;
+
+    /// Blocks of DOFs whose configuration is not a vector space (none by default).
+    virtual std::vector<ManifoldBlock> manifold_blocks() const { return {}; }
+    /// Initial coordinates of manifold block \p block (coordinate_count values).
+    virtual void initial_block_configuration(Index block, double* coordinates) const;
+    /// out = q (+) dv: the coordinates reached from \p q by the tangent displacement \p dv
+    /// (Pinocchio's integrate). \p out may not alias \p q.
+    virtual void integrate_block(Index block, const double* q, const double* dv, double* out) const;
+    /// dv = q1 (-) q0, so that integrate_block(q0, dv) = q1 (Pinocchio's difference).
+    virtual void difference_block(Index block, const double* q1, const double* q0, double* dv) const;
+    /// Global index in State::q of manifold block \p block's first coordinate (after bind()).
+    Index block_coordinate(Index block) const { return block_coordinates_[static_cast<std::size_t>(block)]; }
+
+    /// \brief Position, velocity and Jacobians of point \p point at an iterate (point_map.hpp),
+    /// for elements whose Geometry::mapped_points is true. The default is the identity map of
+    /// Geometry::point_dofs.
+    virtual void point_kinematics(Index point, const EvalContext& context, PointKinematics& out) const;
+    /// \brief Adds to \p stiffness (point_kinematics' dof_count square, Newton coordinates) the
+    /// derivative of J^T f with respect to the point's DOFs for a fixed world force \p f (SOFA's
+    /// applyDJT): the geometric stiffness of a force applied through the map. Identity: nothing.
+    virtual void add_point_geometric_stiffness(Index point, const EvalContext& context, const Vec3& force,
+                                               PointStiffness& stiffness) const;
 
     /// Points, edges and triangles in global DOF numbering (valid after bind()).
     virtual const Geometry& geometry() const = 0;
@@ -99,9 +146,11 @@ public:
     /// Parameters::fail. Default: nothing.
     virtual void connect(const SceneView& scene);
 
-    /// Stores the local-to-global DOF map and lets the element build global-index tables.
-    void bind(std::vector<Index> local_to_global) {
+    /// Stores the local-to-global DOF map (and where the kernel put each manifold block's
+    /// coordinates) and lets the element build global-index tables.
+    void bind(std::vector<Index> local_to_global, std::vector<Index> block_coordinates = {}) {
         global_ = std::move(local_to_global);
+        block_coordinates_ = std::move(block_coordinates);
         on_bind();
     }
     Index global_dof(Index local) const { return global_[static_cast<std::size_t>(local)]; }
@@ -113,6 +162,7 @@ protected:
 
 private:
     std::vector<Index> global_;
+    std::vector<Index> block_coordinates_;
 };
 
 }  // namespace soma

@@ -20,7 +20,12 @@
 
 namespace soma {
 
-/// One Newton solve's evaluation point as an affine function of the unknown x.
+/// \brief One Newton solve's evaluation point as an affine function of the unknown x.
+///
+/// All vectors have System::dof_count() entries. q_pred holds the step-start q's DOF entries
+/// plus the integrator's tangent predictor, so q = q_pred + c_q x is the evaluation point for
+/// vector DOFs and the tangent displacement from the step start for a manifold block's DOFs
+/// (the kernel turns the latter into the block's coordinates; element.hpp, ManifoldBlock).
 struct AffineStep {
     double t_eval = 0.0;       ///< time at which F is evaluated
     double dt = 0.0;           ///< the step size
@@ -42,7 +47,16 @@ struct NewtonReport {
 class SOMA_API System {
 public:
     virtual ~System();
+    /// Velocity DOFs: the size of v, a, the Newton unknown and the predictors of AffineStep.
     virtual Index dof_count() const = 0;
+    /// Size of q: dof_count() plus the coordinates of manifold blocks (element.hpp), which
+    /// follow the DOFs. A committed q holds zero at a manifold block's tangent DOFs.
+    virtual Index configuration_size() const = 0;
+    /// out = q (+) dv: every DOF moved by dv (vector DOFs: q + dv; manifold blocks: their
+    /// integrate). \p out may alias \p q.
+    virtual void integrate(const VectorX& q, const VectorX& dv, VectorX& out) const = 0;
+    /// dv = q1 (-) q0 (size dof_count()), so that integrate(q0, dv) = q1.
+    virtual void difference(const VectorX& q1, const VectorX& q0, VectorX& dv) const = 0;
     /// The committed state the next step starts from.
     virtual const State& state() const = 0;
     /// Solves F(t_eval, q(x), v(x), a(x)) = 0 over the free entries of x with the scene's Newton

@@ -7,6 +7,7 @@
 /// chosen node and its distance (SceneView::note), since a position between nodes picks one.
 
 #include "soma/element.hpp"
+#include "soma/point_map.hpp"
 #include "soma/types.hpp"
 
 #include <cmath>
@@ -43,6 +44,26 @@ inline NearestPoint nearest_point(const Geometry& geometry, const VectorX& q, co
         const Vec3 x = point_position(geometry, q, p);
         const double squared = (x - target).squaredNorm();
         if (best.index < 0 || squared < best_squared) {  // the first point even if the distance overflows
+            best_squared = squared;
+            best.index = p;
+            best.position = x;
+        }
+    }
+    if (best.index >= 0) best.distance = (best.position - target).norm();
+    return best;
+}
+
+/// \brief The point of \p element nearest to \p target in configuration \p q (identity or
+/// mapped points, point_map.hpp); of points at equal distance the lowest index.
+inline NearestPoint nearest_point(const Element& element, const VectorX& q, const Vec3& target) {
+    if (!element.geometry().mapped_points) return nearest_point(element.geometry(), q, target);
+    NearestPoint best;
+    double best_squared = std::numeric_limits<double>::infinity();
+    const auto count = static_cast<Index>(element.geometry().point_dofs.size());
+    for (Index p = 0; p < count; ++p) {
+        const Vec3 x = soma::point_position(element, p, q);
+        const double squared = (x - target).squaredNorm();
+        if (best.index < 0 || squared < best_squared) {
             best_squared = squared;
             best.index = p;
             best.position = x;

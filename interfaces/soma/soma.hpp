@@ -15,6 +15,7 @@
 #include "soma/nearest_point.hpp"
 #include "soma/observer.hpp"
 #include "soma/parameters.hpp"
+#include "soma/point_map.hpp"
 #include "soma/registry.hpp"
 #include "soma/scene_view.hpp"
 #include "soma/settings_errors.hpp"

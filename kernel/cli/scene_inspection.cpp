@@ -92,6 +92,12 @@ std::vector<Table> element_tables(const Simulation& simulation, const Element& e
     for (Index p = 0; p < static_cast<Index>(geometry.point_dofs.size()); ++p) {
         Item item;
         item.index = p;
+        if (geometry.mapped_points) {  // a rigid body's point: no DOFs of its own, it moves with the body
+            item.x = soma::point_position(element, p, q);
+            item.dofs = "(moves with the body)";
+            nodes.items.push_back(std::move(item));
+            continue;
+        }
         item.x = point_position(geometry, q, p);
         item.dofs = joined(axes);
         const auto& d = geometry.point_dofs[static_cast<std::size_t>(p)];

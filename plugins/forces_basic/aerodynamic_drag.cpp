@@ -61,6 +61,18 @@ void AerodynamicDrag::bind(const SceneView& scene) {
                                              "take viscous_drag");
     }
 
+    // Rigid bodies' triangles move through their map; this force reads node DOFs directly.
+    std::vector<const Element*> deformable;
+    for (const Element* element : elements) {
+        if (!element->geometry().mapped_points) {
+            deformable.push_back(element);
+            continue;
+        }
+        if (!settings_.elements.empty())
+            errors_.fail("elements", "element '" + element->name() +
+                                         "' is a rigid body: aerodynamic drag acts on the triangles of shells only");
+    }
+    elements.swap(deformable);
     const double scale = settings_.medium_density * settings_.drag_coefficient / 6.0;  // β_k = scale A_k
     triangles_.clear();
     for (const Element* element : elements) {

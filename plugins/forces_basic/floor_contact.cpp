@@ -38,6 +38,10 @@ void FloorContact::bind(const SceneView& scene) {
     for (const ForcePoint& p : points) {
         ContactPoint c;
         c.dofs = p.dofs;
+        c.element = p.element;
+        c.index = p.index;
+        c.mapped = p.element->geometry().mapped_points;
+        c.stencil_dofs = force_point_stencil(p, scene);
         c.offset = p.radius + settings_.height;
         c.band = settings_.band ? *settings_.band : p.radius;
         if (!(c.band > 0.0))
@@ -50,7 +54,7 @@ void FloorContact::bind(const SceneView& scene) {
 
 void FloorContact::declare_pattern(PatternBuilder& pattern) {
     stencils_.clear();
-    for (const ContactPoint& c : points_) stencils_.push_back(pattern.add_stencil(c.dofs));
+    for (const ContactPoint& c : points_) stencils_.push_back(pattern.add_stencil(c.stencil_dofs));
 }
 
 void FloorContact::add_residual_and_jacobian(const EvalContext& context, Assembly& assembly) {
@@ -64,30 +68,43 @@ void FloorContact::add_residual_and_jacobian(const EvalContext& context, Assembl
     const double c_v = context.coefficients.c_v;
     const Mat3 nnT = n * n.transpose();
 
+    PointKinematics kinematics;
     for (std::size_t i = 0; i < points_.size(); ++i) {
         const ContactPoint& c = points_[i];
-        const Vec3 x(q[c.dofs[0]], q[c.dofs[1]], q[c.dofs[2]]);
+        Vec3 x, v = Vec3::Zero();
+        if (c.mapped) {
+            evaluate_point(*c.element, c.index, context, kinematics);
+            x = kinematics.position;
+            v = kinematics.velocity;
+        } else {
+            x = Vec3(q[c.dofs[0]], q[c.dofs[1]], q[c.dofs[2]]);
+            if (with_friction) v = Vec3((*context.v)[c.dofs[0]], (*context.v)[c.dofs[1]], (*context.v)[c.dofs[2]]);
+        }
         const double gap = n.dot(x) - c.offset;
         if (gap >= c.band) continue;  // outside the band: E, F_c < 3e-13 of contact values (header)
 
         const PenaltyEnergy e = penalty_energy(gap, settings_.stiffness, c.sharpness);
         Vec3 residual = e.gradient * n;  // +∇E: the physical normal force is -E' n̂ (erratum §9.7)
-        Mat3 jacobian = (c_q * e.curvature) * nnT;
+        Mat3 d_position = e.curvature * nnT;
+        Mat3 d_velocity = Mat3::Zero();
 
         if (with_friction) {
             const double normal_force = -e.gradient;  // |F_c| ≥ 0
-            const Vec3 v(((*context.v)[c.dofs[0]]), (*context.v)[c.dofs[1]], (*context.v)[c.dofs[2]]);
             const Vec3 vt = v - n * n.dot(v);
             const FrictionShape shape = friction_shape(vt.norm(), friction_sharpness_);
             residual += (mu * normal_force * shape.phi) * vt;
-            // d/dq: only |F_c| depends on q, through Δ: d|F_c|/dq = -E'' n̂ᵀ.
-            jacobian.noalias() -= (c_q * mu * shape.phi * e.curvature) * vt * n.transpose();
+            // d/dx: only |F_c| depends on x, through Δ: d|F_c|/dx = -E'' n̂ᵀ.
+            d_position.noalias() -= (mu * shape.phi * e.curvature) * vt * n.transpose();
             // d/dv: d(φ(w) P v)/dv = φ P + ψ v_t v_tᵀ.
-            jacobian.noalias() += (c_v * mu * normal_force) * (shape.phi * (Mat3::Identity() - nnT) +
-                                                                shape.psi * vt * vt.transpose());
+            d_velocity = (mu * normal_force) * (shape.phi * (Mat3::Identity() - nnT) + shape.psi * vt * vt.transpose());
+        }
+        if (c.mapped) {
+            add_point_residual(assembly, stencils_[i], *c.element, c.index, context, kinematics, residual,
+                               {&d_position, &d_velocity});
+            continue;
         }
         assembly.add_residual(stencils_[i], residual);
-        if (assembly.wants_jacobian()) assembly.add_jacobian(stencils_[i], jacobian, 1.0);
+        if (assembly.wants_jacobian()) assembly.add_jacobian(stencils_[i], Mat3(c_q * d_position + c_v * d_velocity), 1.0);
     }
 }
 
@@ -96,7 +113,7 @@ double FloorContact::potential_energy(const EvalContext& context) const {
     const VectorX& q = *context.q;
     double energy = 0.0;
     for (const ContactPoint& c : points_) {
-        const Vec3 x(q[c.dofs[0]], q[c.dofs[1]], q[c.dofs[2]]);
+        const Vec3 x = c.mapped ? point_position(*c.element, c.index, q) : Vec3(q[c.dofs[0]], q[c.dofs[1]], q[c.dofs[2]]);
         const double gap = settings_.normal.dot(x) - c.offset;
         if (gap < c.band) energy += penalty_energy(gap, settings_.stiffness, c.sharpness).energy;
     }

@@ -71,7 +71,11 @@ public:
 
 private:
     struct ContactPoint {
-        std::array<Index, 3> dofs{};
+        std::array<Index, 3> dofs{};  ///< identity points
+        const Element* element = nullptr;
+        Index index = 0;              ///< point index in its element
+        bool mapped = false;          ///< true: reached through point_map.hpp (a rigid body's corner)
+        std::vector<Index> stencil_dofs;
         double offset = 0.0;     ///< r_i + h: Δ_i = n̂·x_i - offset
         double band = 0.0;       ///< δ_i (m)
         double sharpness = 0.0;  ///< K1 = 15/δ_i (1/m)

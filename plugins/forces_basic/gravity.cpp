@@ -24,35 +24,43 @@ void Gravity::bind(const SceneView& scene) {
                 errors_.fail("medium_density", "buoyancy needs the density of element '" + element->name() +
                                                    "', which declares none");
     }
-    const auto points = gather_points(elements);
-    dofs_.clear();
+    points_.clear();
+    stencil_dofs_.clear();
     weight_.clear();
-    for (const ForcePoint& p : points) {
-        dofs_.push_back(p.dofs);
+    for (const ForcePoint& p : gather_points(elements)) {
+        // A rigid body's massless corners carry no weight: no stencil for them.
+        if (p.element->geometry().mapped_points && p.mass == 0.0) continue;
+        points_.push_back(p);
+        stencil_dofs_.push_back(force_point_stencil(p, scene));
         weight_.push_back(p.mass * buoyancy_factor(p.density, settings_.medium_density) * settings_.acceleration);
     }
 }
 
 void Gravity::declare_pattern(PatternBuilder& pattern) {
     stencils_.clear();
-    for (const auto& d : dofs_) stencils_.push_back(pattern.add_stencil(d));
+    for (const auto& d : stencil_dofs_) stencils_.push_back(pattern.add_stencil(d));
 }
 
 void Gravity::add_residual_and_jacobian(const EvalContext& context, Assembly& assembly) {
     assert(stencils_.size() == weight_.size());
-    // dF/dq = dF/dv = 0: nothing to add to J.
-    for (std::size_t i = 0; i < weight_.size(); ++i)
-        assembly.add_residual(stencils_[i], -context.load_factor * weight_[i]);
+    PointKinematics kinematics;
+    for (std::size_t i = 0; i < weight_.size(); ++i) {
+        const Vec3 residual = -context.load_factor * weight_[i];
+        const ForcePoint& p = points_[i];
+        if (!p.element->geometry().mapped_points) {
+            assembly.add_residual(stencils_[i], residual);  // dF/dq = dF/dv = 0
+            continue;
+        }
+        evaluate_point(*p.element, p.index, context, kinematics);
+        add_point_residual(assembly, stencils_[i], *p.element, p.index, context, kinematics, residual);
+    }
 }
 
 double Gravity::potential_energy(const EvalContext& context) const {
     assert(context.q);
-    const VectorX& q = *context.q;
     double energy = 0.0;
-    for (std::size_t i = 0; i < weight_.size(); ++i) {
-        const Vec3 x(q[dofs_[i][0]], q[dofs_[i][1]], q[dofs_[i][2]]);
-        energy -= weight_[i].dot(x);
-    }
+    for (std::size_t i = 0; i < weight_.size(); ++i)
+        energy -= weight_[i].dot(point_position(*points_[i].element, points_[i].index, *context.q));
     return context.load_factor * energy;
 }
 

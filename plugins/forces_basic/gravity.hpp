@@ -6,7 +6,8 @@
 ///
 /// ρ is the element's density (Geometry::density) and ρ_med the surrounding medium's. It is an
 /// applied load: the residual gets F -= load_factor f_i, and the potential energy is
-/// -load_factor Σ f_i·x_i. The Jacobian is zero.
+/// -load_factor Σ f_i·x_i. The Jacobian is zero for nodes; a mapped point (a rigid body's centre
+/// of mass off its origin) adds the geometric stiffness of its map (point_map.hpp).
 
 #include "point_selection.hpp"
 #include "soma/settings_errors.hpp"
@@ -46,8 +47,9 @@ public:
 private:
     GravitySettings settings_;
     SettingsErrors errors_;
-    std::vector<std::array<Index, 3>> dofs_;  ///< per point
-    std::vector<Vec3> weight_;                ///< f_i = m_i g_eff per point (N)
+    std::vector<ForcePoint> points_;            ///< the points with mass
+    std::vector<std::vector<Index>> stencil_dofs_;  ///< per point (mapped points: all DOFs they depend on)
+    std::vector<Vec3> weight_;                  ///< f_i = m_i g_eff per point (N)
     std::vector<StencilId> stencils_;
 };
 

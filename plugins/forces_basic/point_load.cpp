@@ -3,6 +3,7 @@
 #include "point_selection.hpp"
 
 #include "soma/nearest_point.hpp"
+#include "soma/point_map.hpp"
 
 #include <algorithm>
 #include <cassert>
@@ -32,10 +33,11 @@ void PointLoad::bind(const SceneView& scene) {
     points_.clear();
     dofs_.clear();
     if (settings_.at) {
-        const NearestPoint nearest = nearest_point(geometry, scene.state().q, *settings_.at);
+        const NearestPoint nearest = nearest_point(*element, scene.state().q, *settings_.at);
         if (nearest.index < 0) errors_.fail("at", "element '" + settings_.element + "' has no nodes");
         points_.push_back(nearest.index);
-        dofs_.push_back(geometry.point_dofs[static_cast<std::size_t>(nearest.index)]);
+        dofs_.push_back(point_stencil(*element, nearest.index, scene.state().q));
+        element_ = element;
         scene.note((settings_.where.empty() ? "point_load '" + name() + "'" : settings_.where) + ": " +
                    describe_nearest_point(settings_.element, *settings_.at, nearest));
         return;
@@ -51,8 +53,9 @@ void PointLoad::bind(const SceneView& scene) {
             errors_.fail("nodes", "node " + std::to_string(node) + " names node " + std::to_string(resolved) +
                                       " a second time");
         points_.push_back(static_cast<Index>(resolved));
-        dofs_.push_back(geometry.point_dofs[static_cast<std::size_t>(resolved)]);
+        dofs_.push_back(point_stencil(*element, static_cast<Index>(resolved), scene.state().q));
     }
+    element_ = element;
 }
 
 void PointLoad::declare_pattern(PatternBuilder& pattern) {
@@ -63,14 +66,22 @@ void PointLoad::declare_pattern(PatternBuilder& pattern) {
 void PointLoad::add_residual_and_jacobian(const EvalContext& context, Assembly& assembly) {
     assert(stencils_.size() == dofs_.size());
     const Vec3 load = context.load_factor * settings_.force;
-    for (const StencilId s : stencils_) assembly.add_residual(s, -load);
+    if (!element_->geometry().mapped_points) {
+        for (const StencilId s : stencils_) assembly.add_residual(s, Vec3(-load));  // no Jacobian
+        return;
+    }
+    // A point of a rigid body: the load's moment turns with the body (geometric stiffness).
+    PointKinematics kinematics;
+    for (std::size_t i = 0; i < stencils_.size(); ++i) {
+        evaluate_point(*element_, points_[i], context, kinematics);
+        add_point_residual(assembly, stencils_[i], *element_, points_[i], context, kinematics, -load);
+    }
 }
 
 double PointLoad::potential_energy(const EvalContext& context) const {
     assert(context.q);
-    const VectorX& q = *context.q;
     double work = 0.0;
-    for (const auto& d : dofs_) work += settings_.force.dot(Vec3(q[d[0]], q[d[1]], q[d[2]]));
+    for (const Index p : points_) work += settings_.force.dot(point_position(*element_, p, *context.q));
     return -context.load_factor * work;
 }
 

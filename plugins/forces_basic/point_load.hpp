@@ -12,6 +12,7 @@
 
 #include "soma/settings_errors.hpp"
 
+#include "soma/element.hpp"
 #include "soma/force.hpp"
 
 #include <optional>
@@ -55,7 +56,8 @@ private:
     PointLoadSettings settings_;
     SettingsErrors errors_;
     std::vector<Index> points_;
-    std::vector<std::array<Index, 3>> dofs_;
+    const Element* element_ = nullptr;
+    std::vector<std::vector<Index>> dofs_;  ///< stencil DOFs per point (a mapped point: all it depends on)
     std::vector<StencilId> stencils_;
 };
 

@@ -60,11 +60,20 @@ std::vector<ForcePoint> gather_points(const std::vector<const Element*>& element
     return points;
 }
 
+std::vector<Index> force_point_stencil(const ForcePoint& p, const SceneView& scene) {
+    if (!p.element->geometry().mapped_points) return {p.dofs.begin(), p.dofs.end()};
+    return point_stencil(*p.element, p.index, scene.state().q);
+}
+
 void merge_shared_points(std::vector<ForcePoint>& points) {
     std::map<std::array<Index, 3>, std::size_t> first;  // bind-time only: a map is fine here
     std::vector<ForcePoint> merged;
     merged.reserve(points.size());
     for (const ForcePoint& p : points) {
+        if (p.element && p.element->geometry().mapped_points) {  // a mapped point owns no DOFs of its own
+            merged.push_back(p);
+            continue;
+        }
         auto [it, inserted] = first.try_emplace(p.dofs, merged.size());
         if (inserted) {
             merged.push_back(p);

@@ -6,6 +6,7 @@
 #include "soma/settings_errors.hpp"
 
 #include "soma/element.hpp"
+#include "soma/point_map.hpp"
 #include "soma/scene_view.hpp"
 
 #include <array>
@@ -16,7 +17,7 @@ namespace soma::forces_basic {
 
 /// One point of an element's Geometry, as a force needs it.
 struct ForcePoint {
-    std::array<Index, 3> dofs{};  ///< global DOFs of x, y, z
+    std::array<Index, 3> dofs{};  ///< global DOFs of x, y, z (identity points; -1 for a mapped point)
     double mass = 0.0;            ///< lumped mass (kg)
     double length = 0.0;          ///< Voronoi length along rod edges (m); 0 for pure-shell points
     double radius = 0.0;          ///< contact radius (m)
@@ -40,6 +41,10 @@ std::vector<const Element*> select_elements(const SceneView& scene, const std::v
 /// \brief Copies every point of \p elements (element by element, in point order).
 /// Missing per-point arrays in a Geometry (e.g. no radii) read as 0.
 std::vector<ForcePoint> gather_points(const std::vector<const Element*>& elements);
+
+/// \brief The global DOFs a force's stencil at point \p p needs: its x, y, z, or for a mapped
+/// point (a rigid body's corner) every DOF its position depends on.
+std::vector<Index> force_point_stencil(const ForcePoint& p, const SceneView& scene);
 
 /// \brief Merges points that share their global DOFs (two elements joined at a node), keeping
 /// the first occurrence and the largest radius. Used by contact, where a shared node must touch

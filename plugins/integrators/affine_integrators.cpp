@@ -6,7 +6,7 @@ namespace soma::integrators {
 
 StepReport AffineIntegrator::step(System& system, double h) {
     const State& start = system.state();
-    const Index n = static_cast<Index>(start.q.size());
+    const Index n = system.dof_count();
     if (step_.q_pred.size() != n) {
         step_.q_pred.resize(n);
         step_.v_pred.resize(n);
@@ -31,7 +31,7 @@ StepReport AffineIntegrator::step(System& system, double h) {
 // ---- implicit Euler -------------------------------------------------------------------------
 void ImplicitEuler::predict(const State& s, double h) {
     step_.t_eval = s.t + h;
-    step_.q_pred = s.q + h * s.v;
+    step_.q_pred = s.q.head(s.v.size()) + h * s.v;
     step_.v_pred = s.v;
     step_.a_pred.setZero();
     step_.coefficients = {h * h, h, 1.0};
@@ -43,14 +43,15 @@ State ImplicitEuler::finish(const State& s, double h) const {
     next.t = s.t + h;
     next.a = x_;
     next.v = s.v + h * x_;
-    next.q = s.q + h * next.v;
+    next.q = s.q;
+    next.q.head(x_.size()) += h * next.v;
     return next;
 }
 
 // ---- implicit midpoint ----------------------------------------------------------------------
 void ImplicitMidpoint::predict(const State& s, double h) {
     step_.t_eval = s.t + 0.5 * h;
-    step_.q_pred = s.q + 0.5 * h * s.v;
+    step_.q_pred = s.q.head(s.v.size()) + 0.5 * h * s.v;
     step_.v_pred = s.v;
     step_.a_pred.setZero();
     step_.coefficients = {0.25 * h * h, 0.5 * h, 1.0};
@@ -62,7 +63,8 @@ State ImplicitMidpoint::finish(const State& s, double h) const {
     next.t = s.t + h;
     next.a = x_;
     next.v = s.v + h * x_;
-    next.q = s.q + 0.5 * h * (s.v + next.v);
+    next.q = s.q;
+    next.q.head(x_.size()) += 0.5 * h * (s.v + next.v);
     return next;
 }
 
@@ -72,7 +74,7 @@ bool Newmark::initialize(System& system, StepReport& report) {
     State start = system.state();
     step_.t_eval = start.t;
     step_.dt = 0.0;
-    step_.q_pred = start.q;
+    step_.q_pred = start.q.head(start.v.size());
     step_.v_pred = start.v;
     step_.a_pred.setZero();
     step_.coefficients = {0.0, 0.0, 1.0};
@@ -91,7 +93,7 @@ bool Newmark::initialize(System& system, StepReport& report) {
 
 void Newmark::predict(const State& s, double h) {
     step_.t_eval = s.t + h;
-    step_.q_pred = s.q + h * s.v + (0.5 - beta_) * h * h * s.a;
+    step_.q_pred = s.q.head(s.v.size()) + h * s.v + (0.5 - beta_) * h * h * s.a;
     step_.v_pred = s.v + (1.0 - gamma_) * h * s.a;
     step_.a_pred.setZero();
     step_.coefficients = {beta_ * h * h, gamma_ * h, 1.0};
@@ -102,7 +104,8 @@ State Newmark::finish(const State& s, double h) const {
     State next;
     next.t = s.t + h;
     next.a = x_;
-    next.q = step_.q_pred + beta_ * h * h * x_;
+    next.q = s.q;
+    next.q.head(x_.size()) = step_.q_pred + beta_ * h * h * x_;
     next.v = step_.v_pred + gamma_ * h * x_;
     return next;
 }
@@ -119,13 +122,14 @@ void Statics::predict(const State& s, double h) {
     step_.v_pred.setZero();
     step_.a_pred.setZero();
     step_.coefficients = {1.0, 0.0, 0.0};
-    x_ = s.q;  // the last equilibrium
+    x_ = s.q.head(s.v.size());  // the last equilibrium
 }
 
 State Statics::finish(const State& s, double h) const {
     State next;
     next.t = s.t + h;
-    next.q = x_;
+    next.q = s.q;
+    next.q.head(x_.size()) = x_;
     next.v = VectorX::Zero(x_.size());
     next.a = VectorX::Zero(x_.size());
     return next;

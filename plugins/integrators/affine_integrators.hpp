@@ -13,6 +13,11 @@
 /// | Newmark (b, g)    | t + h        | q + h v + h^2((1/2-b) a + b x)         | v + h((1-g) a + g x)        | (b h^2, g h, 1)   |
 /// | statics           | t + h        | x                                      | 0                           | (1, 0, 0)         |
 ///
+/// q above is the DOF part of q (System::dof_count() entries); for a manifold block's DOFs it is
+/// the tangent displacement since the step start, which the kernel folds into the block's
+/// coordinates at commit (so implicit Euler moves a rotation by R_next = R exp(h omega_next), the
+/// midpoint rule by R exp(h omega_mid)).
+///
 /// Implicit Euler is digest 000 §3.1 (eq. 4-5) written for the acceleration; it damps
 /// vibrations (first order). The implicit midpoint rule and Newmark's average acceleration
 /// (b = 1/4, g = 1/2) are second order and do not damp linear oscillations.

@@ -4,6 +4,7 @@
 
 #include "soma/contributor.hpp"
 #include "soma/element.hpp"
+#include "soma/point_map.hpp"
 #include "soma/nearest_point.hpp"
 #include "soma/parameters.hpp"
 #include "soma/scene_view.hpp"
@@ -60,7 +61,7 @@ void CsvSeries::resolve_probe(const SceneView& scene, const CsvProbe& probe) {
             const long count = static_cast<long>(element->geometry().point_dofs.size());
             long node = probe.node < 0 ? count + probe.node : probe.node;
             if (probe.at) {
-                const NearestPoint nearest = nearest_point(element->geometry(), scene.state().q, *probe.at);
+                const NearestPoint nearest = nearest_point(*element, scene.state().q, *probe.at);
                 if (nearest.index < 0) fail(probe, fmt::format("element '{}' has no nodes", probe.element));
                 node = nearest.index;
                 const std::string where = probe.where.empty() ? probe.element : probe.where;
@@ -76,6 +77,12 @@ void CsvSeries::resolve_probe(const SceneView& scene, const CsvProbe& probe) {
             const Index point = static_cast<Index>(node);
             writers_.push_back([element, point, velocity](const SceneView& s, const StepInfo&, std::vector<double>& row) {
                 const State& state = s.state();
+                if (element->geometry().mapped_points) {  // a rigid body's point: through its map
+                    const Vec3 x = velocity ? point_velocity(*element, point, state.q, state.v)
+                                            : point_position(*element, point, state.q);
+                    row.insert(row.end(), x.data(), x.data() + 3);
+                    return;
+                }
                 const auto& dofs = point_dofs(*element, point, state.q);
                 const VectorX& values = velocity ? state.v : state.q;
                 for (const Index dof : dofs) row.push_back(values[dof]);

@@ -3,6 +3,7 @@
 #include "file_writing.hpp"
 
 #include "soma/element.hpp"
+#include "soma/point_map.hpp"
 #include "soma/scene_view.hpp"
 
 #include <fmt/format.h>
@@ -35,13 +36,21 @@ UnstructuredGrid VtkFrames::frame_grid(const SceneView& scene) {
         grid.comments.push_back(fmt::format("element_id {}: {}", e, element.name()));
 
         for (std::size_t p = 0; p < count; ++p) {
-            for (const Index dof : geometry.point_dofs[p]) {
-                // A wrong geometry table is an element bug; say which instead of reading past q.
-                if (dof < 0 || dof >= state.q.size() || dof >= state.v.size())
-                    throw std::logic_error(fmt::format("element '{}': point {} maps to DOF {}, but the state has {}",
-                                                       element.name(), p, dof, state.q.size()));
-                grid.points.push_back(state.q[dof]);
-                velocity.push_back(state.v[dof]);
+            if (geometry.mapped_points) {  // a rigid body's point: through its map, so the body shows its orientation
+                const Index point = static_cast<Index>(p);
+                const Vec3 x = point_position(element, point, state.q);
+                const Vec3 xdot = point_velocity(element, point, state.q, state.v);
+                grid.points.insert(grid.points.end(), x.data(), x.data() + 3);
+                velocity.insert(velocity.end(), xdot.data(), xdot.data() + 3);
+            } else {
+                for (const Index dof : geometry.point_dofs[p]) {
+                    // A wrong geometry table is an element bug; say which instead of reading past q.
+                    if (dof < 0 || dof >= state.q.size() || dof >= state.v.size())
+                        throw std::logic_error(fmt::format("element '{}': point {} maps to DOF {}, but the state has {}",
+                                                           element.name(), p, dof, state.q.size()));
+                    grid.points.push_back(state.q[dof]);
+                    velocity.push_back(state.v[dof]);
+                }
             }
             // Elements without a contact radius (solids, shells) report 0 rather than omitting
             // the array, so every frame has the same arrays.

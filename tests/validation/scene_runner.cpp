@@ -30,28 +30,26 @@ bool step_once(Simulation& simulation, double dt) {
 }
 
 namespace {
-const std::array<Index, 3>& point(const Simulation& simulation, const std::string& element, long node) {
+/// The element and the point index `node` (negative counts from the end) names.
+std::pair<const Element*, Index> point(const Simulation& simulation, const std::string& element, long node) {
     const Element* e = simulation.find_element(element);
     REQUIRE(e != nullptr);
-    const auto& points = e->geometry().point_dofs;
-    const long count = static_cast<long>(points.size());
+    const long count = static_cast<long>(e->geometry().point_dofs.size());
     const long index = node < 0 ? node + count : node;
     REQUIRE(index >= 0);
     REQUIRE(index < count);
-    return points[static_cast<std::size_t>(index)];
+    return {e, static_cast<Index>(index)};
 }
 }  // namespace
 
 Vec3 node_position(const Simulation& simulation, const std::string& element, long node) {
-    const auto& d = point(simulation, element, node);
-    const VectorX& q = simulation.state().q;
-    return {q[d[0]], q[d[1]], q[d[2]]};
+    const auto [e, index] = point(simulation, element, node);
+    return point_position(*e, index, simulation.state().q);
 }
 
 Vec3 node_velocity(const Simulation& simulation, const std::string& element, long node) {
-    const auto& d = point(simulation, element, node);
-    const VectorX& v = simulation.state().v;
-    return {v[d[0]], v[d[1]], v[d[2]]};
+    const auto [e, index] = point(simulation, element, node);
+    return point_velocity(*e, index, simulation.state().q, simulation.state().v);
 }
 
 }  // namespace soma::validation

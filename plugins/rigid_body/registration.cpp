@@ -1,0 +1,143 @@
+// Registers `rigid_body`.
+#include "rigid_body.hpp"
+
+#include "soma/api.hpp"
+#include "soma/registry.hpp"
+
+#include <cmath>
+
+using namespace soma;
+using namespace soma::rigid_body;
+
+namespace {
+
+ParameterSchema shape_box() {
+    ParameterSchema s("box", "a box centred on the shape centre, edges along the body axes");
+    s.vec3("size", "edge lengths along body x, y, z").unit("m").require();
+    return s;
+}
+
+ParameterSchema shape_sphere() {
+    ParameterSchema s("sphere", "a sphere (floor contact: its centre with this radius, exact)");
+    s.real("radius", "radius").unit("m").require().positive();
+    return s;
+}
+
+ParameterSchema shape_cylinder() {
+    ParameterSchema s("cylinder", "a solid cylinder along the body z axis (contact: 32 points on each rim)");
+    s.real("radius", "radius").unit("m").require().positive();
+    s.real("length", "height along body z").unit("m").require().positive();
+    return s;
+}
+
+ParameterSchema shape_capsule() {
+    ParameterSchema s("capsule", "a cylinder along the body z axis with hemispherical caps (contact: the caps' "
+                                 "centres with this radius, exact)");
+    s.real("radius", "radius of the cylinder and the caps").unit("m").require().positive();
+    s.real("length", "length of the cylindrical part (the capsule is length + 2 radius long)").unit("m").require().positive();
+    return s;
+}
+
+ParameterSchema rigid_body_schema() {
+    ParameterSchema s(
+        "rigid_body",
+        "A rigid body: position of its body frame's origin and orientation (a unit quaternion), moved by the "
+        "Newton-Euler equations with gyroscopic terms. Its angular velocity DOFs are in body coordinates (the "
+        "body's rotation rate about its own x, y, z axes: dq/dt = 1/2 q (0, omega), ArtiSynth technical notes "
+        "section 0.2); `angular_velocity` below is read in the frame `angular_velocity_frame` names. Mass "
+        "properties come from the shape and a density, or are given (mass, inertia about the centre of mass, "
+        "centre of mass). DOF group `nodes` has one node, the body frame's origin (fix it to pin the body "
+        "there: a ball joint to the world). Points for forces and output: point 0 is the origin, point 1 the centre of mass (it carries "
+        "the weight), then the shape's points (box: 8 corners; cylinder: 2 x 32 rim points; sphere and capsule: centres with "
+        "their radius). Forces that act on points (gravity, floor contact and friction, point loads) act through "
+        "the body's motion. The Jacobian is not symmetric: scenes with rigid bodies default to eigen_lu.");
+    s.vec3("position", "initial position of the body frame's origin (world)").unit("m").require();
+    s.real_list("orientation", "initial orientation, body to world, as a unit quaternion [w, x, y, z] "
+                               "(rotation by angle a about unit axis u: [cos(a/2), sin(a/2) u])")
+        .exact_size(4)
+        .fallback(std::vector<double>{1.0, 0.0, 0.0, 0.0});
+    s.vec3("velocity", "initial velocity of the body frame's origin (world)").unit("m/s").fallback(Vec3(0, 0, 0));
+    s.vec3("angular_velocity", "initial angular velocity").unit("rad/s").fallback(Vec3(0, 0, 0));
+    s.string("angular_velocity_frame", "coordinates of `angular_velocity`: world or body")
+        .one_of_strings({"world", "body"})
+        .fallback(std::string("world"));
+    s.one_of("shape", "geometry for contact and output (and mass properties with `density`)",
+             {shape_box(), shape_sphere(), shape_cylinder(), shape_capsule()});
+    s.vec3("shape_center", "position of the shape's centre in body coordinates").unit("m").fallback(Vec3(0, 0, 0));
+    s.real("density", "uniform density of the shape: mass properties from the shape (centre of mass at the shape's "
+                      "centre); exclusive with mass, inertia and center_of_mass")
+        .unit("kg/m^3")
+        .positive();
+    s.real("mass", "mass (with inertia; instead of density)").unit("kg").positive();
+    s.real_list("inertia", "rotational inertia about the centre of mass in body axes: [Ixx, Iyy, Izz, Ixy, Ixz, Iyz] "
+                           "(the tensor's entries, Ixy = -integral of x y dm)")
+        .unit("kg m^2")
+        .exact_size(6);
+    s.vec3("center_of_mass", "centre of mass in body coordinates (with mass and inertia)").unit("m");
+    return s;
+}
+
+RigidShape shape_from(const Parameters& p) {
+    RigidShape shape;
+    const std::string kind = p.choice("shape");
+    const Parameters b = p.choice_block("shape");
+    shape.center = p.vec3("shape_center");
+    if (kind == "box") {
+        shape.kind = ShapeKind::box;
+        shape.size = b.vec3("size");
+        if (!(shape.size.minCoeff() > 0.0) || !shape.size.allFinite())
+            b.fail("size", "every edge length must be positive and finite");
+    } else if (kind == "sphere") {
+        shape.kind = ShapeKind::sphere;
+        shape.radius = b.real("radius");
+    } else if (kind == "cylinder" || kind == "capsule") {
+        shape.kind = kind == "cylinder" ? ShapeKind::cylinder : ShapeKind::capsule;
+        shape.radius = b.real("radius");
+        shape.length = b.real("length");
+    } else {
+        p.fail("shape", "unknown shape '" + kind + "'");
+    }
+    return shape;
+}
+
+std::unique_ptr<Element> make_rigid_body(const Parameters& p) {
+    RigidBodyDescription d;
+    d.position = p.vec3("position");
+    const auto q = p.real_list("orientation");
+    const double norm = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    // A quaternion typed by hand is unit to the digits written; 1e-6 catches a wrong entry.
+    if (!(std::abs(norm - 1.0) <= 1e-6))
+        p.fail("orientation", "must be a unit quaternion [w, x, y, z]: its norm is " + std::to_string(norm));
+    d.orientation = Quaternion(q[0], q[1], q[2], q[3]);
+    d.orientation.normalize();
+    d.velocity = p.vec3("velocity");
+    const Vec3 omega = p.vec3("angular_velocity");
+    d.angular_velocity = p.string("angular_velocity_frame") == "world" ? Vec3(d.orientation.conjugate() * omega) : omega;
+    if (p.has("shape")) d.shape = shape_from(p);
+
+    const bool explicit_mass = p.has("mass") || p.has("inertia") || p.has("center_of_mass");
+    if (p.has("density")) {
+        if (explicit_mass)
+            p.fail(p.has("mass") ? "mass" : p.has("inertia") ? "inertia" : "center_of_mass",
+                   "give either density (mass properties from the shape) or mass and inertia, not both");
+        if (!d.shape) p.fail("density", "mass properties from a density need a shape");
+        d.mass = uniform_mass_properties(*d.shape, p.real("density"));
+    } else {
+        if (!p.has("mass") || !p.has("inertia"))
+            p.fail(p.has("mass") ? "inertia" : "mass",
+                   "a rigid body needs its mass properties: density (with a shape), or mass and inertia");
+        d.mass.mass = p.real("mass");
+        const auto i = p.real_list("inertia");
+        d.mass.inertia << i[0], i[3], i[4], i[3], i[1], i[5], i[4], i[5], i[2];
+        d.mass.center_of_mass = p.has("center_of_mass") ? p.vec3("center_of_mass") : Vec3::Zero();
+    }
+    try {
+        return std::make_unique<RigidBody>(std::move(d));
+    } catch (const std::invalid_argument& error) {
+        p.fail(p.has("density") ? "density" : "inertia", error.what());
+    }
+}
+
+}  // namespace
+
+SOMA_PLUGIN("rigid_body") { registry.add_element(rigid_body_schema(), make_rigid_body); }

@@ -1,0 +1,137 @@
+#include "rigid_shape.hpp"
+
+#include <Eigen/Eigenvalues>
+
+#include <cmath>
+#include <numbers>
+#include <sstream>
+#include <stdexcept>
+
+namespace soma::rigid_body {
+
+namespace {
+constexpr double pi = std::numbers::pi;
+constexpr int kRimPoints = 32;
+}  // namespace
+
+double shape_volume(const RigidShape& s) {
+    switch (s.kind) {
+        case ShapeKind::box: return s.size.prod();
+        case ShapeKind::sphere: return 4.0 / 3.0 * pi * std::pow(s.radius, 3);
+        case ShapeKind::cylinder: return pi * s.radius * s.radius * s.length;
+        case ShapeKind::capsule: return pi * s.radius * s.radius * s.length + 4.0 / 3.0 * pi * std::pow(s.radius, 3);
+    }
+    return 0.0;
+}
+
+MassProperties uniform_mass_properties(const RigidShape& s, double density) {
+    MassProperties p;
+    p.center_of_mass = s.center;
+    const double r2 = s.radius * s.radius;
+    switch (s.kind) {
+        case ShapeKind::box: {
+            p.mass = density * s.size.prod();
+            const Vec3 q = s.size.cwiseProduct(s.size);
+            p.inertia = (p.mass / 12.0 * Vec3(q.y() + q.z(), q.x() + q.z(), q.x() + q.y())).asDiagonal();
+            break;
+        }
+        case ShapeKind::sphere:
+            p.mass = density * shape_volume(s);
+            p.inertia = (0.4 * p.mass * r2) * Mat3::Identity();
+            break;
+        case ShapeKind::cylinder: {
+            p.mass = density * shape_volume(s);
+            const double transverse = p.mass * (3.0 * r2 + s.length * s.length) / 12.0;
+            p.inertia = Vec3(transverse, transverse, 0.5 * p.mass * r2).asDiagonal();
+            break;
+        }
+        case ShapeKind::capsule: {
+            const double L = s.length;
+            const double m_cylinder = density * pi * r2 * L;
+            const double m_caps = density * 4.0 / 3.0 * pi * r2 * s.radius;  // both hemispheres
+            p.mass = m_cylinder + m_caps;
+            // Each cap: 2/5 m_h r^2 about the centre of its flat face; its centroid lies 3r/8 from
+            // that face, so about the capsule's centre (parallel axis twice) the caps give
+            // m_caps (2 r^2/5 + L^2/4 + 3 L r/8) transversally.
+            const double transverse = m_cylinder * (3.0 * r2 + L * L) / 12.0 +
+                                      m_caps * (0.4 * r2 + 0.25 * L * L + 0.375 * L * s.radius);
+            const double axial = 0.5 * m_cylinder * r2 + 0.4 * m_caps * r2;
+            p.inertia = Vec3(transverse, transverse, axial).asDiagonal();
+            break;
+        }
+    }
+    return p;
+}
+
+ShapeSurface shape_surface(const RigidShape& s) {
+    ShapeSurface out;
+    switch (s.kind) {
+        case ShapeKind::sphere:
+            out.points = {s.center};
+            out.radii = {s.radius};
+            break;
+        case ShapeKind::capsule:
+            out.points = {s.center - Vec3(0, 0, 0.5 * s.length), s.center + Vec3(0, 0, 0.5 * s.length)};
+            out.radii = {s.radius, s.radius};
+            break;
+        case ShapeKind::box: {
+            const Vec3 h = 0.5 * s.size;
+            for (int k = 0; k < 8; ++k)  // corner k: bit 0 -> x, bit 1 -> y, bit 2 -> z
+                out.points.push_back(s.center + Vec3((k & 1) ? h.x() : -h.x(), (k & 2) ? h.y() : -h.y(), (k & 4) ? h.z() : -h.z()));
+            out.radii.assign(8, 0.0);
+            // Two triangles per face, counter-clockwise seen from outside.
+            out.triangles = {{0, 2, 3}, {0, 3, 1}, {4, 5, 7}, {4, 7, 6}, {0, 1, 5}, {0, 5, 4},
+                             {2, 6, 7}, {2, 7, 3}, {0, 4, 6}, {0, 6, 2}, {1, 3, 7}, {1, 7, 5}};
+            break;
+        }
+        case ShapeKind::cylinder: {
+            for (int end = 0; end < 2; ++end)
+                for (int k = 0; k < kRimPoints; ++k) {
+                    const double phi = 2.0 * pi * k / kRimPoints;
+                    out.points.push_back(s.center + Vec3(s.radius * std::cos(phi), s.radius * std::sin(phi),
+                                                         (end == 0 ? -0.5 : 0.5) * s.length));
+                }
+            out.radii.assign(out.points.size(), 0.0);
+            for (int k = 0; k < kRimPoints; ++k) {
+                const Index a = k, b = (k + 1) % kRimPoints;
+                out.triangles.push_back({a, b, b + kRimPoints});
+                out.triangles.push_back({a, b + kRimPoints, a + kRimPoints});
+            }
+            // End caps as fans (around rim point 0 of each end).
+            for (int k = 1; k + 1 < kRimPoints; ++k) {
+                out.triangles.push_back({0, k + 1, k});
+                out.triangles.push_back({kRimPoints, kRimPoints + k, kRimPoints + k + 1});
+            }
+            break;
+        }
+    }
+    return out;
+}
+
+std::string describe_shape(const RigidShape& s) {
+    std::ostringstream text;
+    switch (s.kind) {
+        case ShapeKind::box: text << "box " << s.size.x() << " x " << s.size.y() << " x " << s.size.z() << " m"; break;
+        case ShapeKind::sphere: text << "sphere of radius " << s.radius << " m"; break;
+        case ShapeKind::cylinder: text << "cylinder of radius " << s.radius << " m and length " << s.length << " m"; break;
+        case ShapeKind::capsule: text << "capsule of radius " << s.radius << " m and length " << s.length << " m"; break;
+    }
+    return text.str();
+}
+
+void check_mass_properties(const MassProperties& p) {
+    if (!(p.mass > 0.0) || !std::isfinite(p.mass)) throw std::invalid_argument("the mass must be positive and finite");
+    if (!p.inertia.allFinite()) throw std::invalid_argument("the inertia must be finite");
+    const Eigen::SelfAdjointEigenSolver<Mat3> eigen(p.inertia);
+    const Vec3 moments = eigen.eigenvalues();  // ascending
+    if (!(moments[0] > 0.0))
+        throw std::invalid_argument("the inertia must be positive definite (its smallest principal moment is " +
+                                    std::to_string(moments[0]) + " kg m^2)");
+    // A real mass distribution has I1 + I2 >= I3 (equality for a flat body); allow round-off.
+    if (moments[0] + moments[1] < moments[2] * (1.0 - 1e-12))
+        throw std::invalid_argument("the principal moments " + std::to_string(moments[0]) + ", " +
+                                    std::to_string(moments[1]) + ", " + std::to_string(moments[2]) +
+                                    " kg m^2 violate I1 + I2 >= I3: no mass distribution has this inertia");
+}
+
+}  // namespace soma::rigid_body

@@ -1,0 +1,64 @@
+#pragma once
+/// \file rigid_shape.hpp
+/// \brief The shapes of rigid bodies: their mass properties at a uniform density, and the points
+/// and triangles they show to forces (floor contact) and to output.
+///
+/// Every shape is centred on its own centre, which sits at `center` in body coordinates; a
+/// cylinder's and a capsule's axis is the body z axis. Contact points carry a radius: a sphere is
+/// its centre with radius R, a capsule the centres of its two end caps with radius r, so that a
+/// smooth surface touches a plane exactly; a box is its 8 corners and a cylinder 2 x 32 points on
+/// its rims (radius 0; lying on its side, a cylinder may rest up to 1 - cos(pi/32) = 0.5% of r
+/// lower than the true surface).
+
+#include "soma/types.hpp"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace soma::rigid_body {
+
+enum class ShapeKind { box, sphere, cylinder, capsule };
+
+struct RigidShape {
+    ShapeKind kind = ShapeKind::sphere;
+    Vec3 size = Vec3::Zero();    ///< box: edge lengths along body x, y, z
+    double radius = 0.0;         ///< sphere, cylinder, capsule
+    double length = 0.0;         ///< cylinder: height; capsule: length of its cylindrical part
+    Vec3 center = Vec3::Zero();  ///< the shape's centre in body coordinates
+};
+
+/// Mass, centre of mass and rotational inertia about the centre of mass, in body coordinates.
+struct MassProperties {
+    double mass = 0.0;
+    Vec3 center_of_mass = Vec3::Zero();
+    Mat3 inertia = Mat3::Zero();
+};
+
+/// \brief Mass properties of a uniform solid \p shape of density \p density (kg/m^3):
+/// box m/12 (b^2 + c^2, ...), sphere 2/5 m R^2, cylinder (m(3r^2 + L^2)/12, ..., m r^2/2), capsule
+/// with its hemispherical caps (each cap's centroid 3r/8 from its flat face).
+MassProperties uniform_mass_properties(const RigidShape& shape, double density);
+
+/// The shape's volume (m^3).
+double shape_volume(const RigidShape& shape);
+
+/// Points (body coordinates, with their contact radius) and surface triangles for output.
+struct ShapeSurface {
+    std::vector<Vec3> points;
+    std::vector<double> radii;
+    std::vector<std::array<Index, 3>> triangles;  ///< indices into points, outward normals
+};
+
+/// The contact and output points of \p shape (see the file comment).
+ShapeSurface shape_surface(const RigidShape& shape);
+
+/// Short description for messages ("box 0.1 x 0.2 x 0.3 m").
+std::string describe_shape(const RigidShape& shape);
+
+/// \brief Checks user-given mass properties: mass > 0, inertia symmetric positive definite with
+/// principal moments that satisfy the triangle inequality (I1 + I2 >= I3, as every real body).
+/// \throws std::invalid_argument naming what is wrong.
+void check_mass_properties(const MassProperties& properties);
+
+}  // namespace soma::rigid_body
