@@ -1,7 +1,9 @@
 // Discrete-rod throughput (issue 2, docs/performance.md):
 //   - a straight rod clamped at one end under gravity, implicit Euler, dt = 1e-3, 500 steps,
 //     at 51, 201, 801 and 3201 nodes;
-//   - a helix of ~100 nodes hanging under gravity for 10 s at dt = 5e-3.
+//   - a helix of ~100 nodes hanging under gravity for 10 s at dt = 5e-3;
+//   - the thicker, undamped helix of issue 7 under implicit Euler, implicit midpoint and Newmark
+//     (Newton iterations per step and retries).
 // Reported per run: wall time, Newton iterations, microseconds per Newton iteration per node,
 // and the split between assembly, factorization and solve.
 #include "plugin_loader.hpp"
@@ -90,8 +92,41 @@ forces:
     run_scene(state, scene, 101.0);
 }
 
+/// The helix of issue 7: rod radius 5 mm, undamped, default Newton tolerances, one run per
+/// integrator (0 implicit_euler, 1 implicit_midpoint, 2 newmark); reports iterations per step.
+void hanging_helix_integrators(benchmark::State& state) {
+    static const char* names[] = {"implicit_euler", "implicit_midpoint", "newmark"};
+    const std::string scene = fmt::format(R"(
+simulation: {{duration: 10.0}}
+integrator: {{type: {}, dt: 5.0e-3}}
+elements:
+  - name: helix
+    type: discrete_rod
+    geometry: {{helix: {{radius: 0.02, pitch: 0.01, turns: 4, nodes: 101}}}}
+    cross_section: {{circle: {{radius: 5.0e-3}}}}
+    material: {{density: 1200, youngs_modulus: 1.0e7, poisson_ratio: 0.5}}
+    fixed: {{nodes: [-1, -2], edges: [-1]}}
+forces:
+  - {{type: gravity, acceleration: [0, 0, -9.81]}}
+)", names[state.range(0)]);
+    for (auto _ : state) {
+        state.PauseTiming();
+        Simulation sim(load_scene_text(scene, "bench.yaml"), registry());
+        state.ResumeTiming();
+        const RunResult result = run(sim);
+        state.PauseTiming();
+        report(state, sim, result, 101.0);
+        state.counters["iterations_per_step"] = static_cast<double>(result.summary.newton_iterations) /
+                                                static_cast<double>(result.summary.steps);
+        state.counters["retries"] = static_cast<double>(result.summary.retries);
+        state.ResumeTiming();
+    }
+    state.SetLabel(names[state.range(0)]);
+}
+
 }  // namespace
 
+BENCHMARK(hanging_helix_integrators)->DenseRange(0, 2)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(straight_rod)->ArgsProduct({{51, 201, 801, 3201}, {0, 1}})->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(hanging_helix)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK_MAIN();

@@ -153,6 +153,49 @@ void edge_energy_hessian(const BendTwistKinematics& k, const EnergyTerms& t, Mat
     for (int j = 0; j < 8; ++j) H8.col(j) += t.g1(j) * a1 + t.g2(j) * a2 + t.g3(j) * a3;
 }
 
+/// Spin gradient omega = d psi / de of a reference frame transported from the source tangent s
+/// to t = e/|e| (bend_twist_spring.hpp), and its derivative D = d omega / de:
+///     omega = (t x s) / (|e| c),   c = 1 + s.t,   P = I - t t^T,
+///     D = -1/(|e|^2 c) ( [s]x P - (s x t)(P s)^T / c - (s x t) t^T ).
+void transport_spin(const Vec3& t, const Vec3& s, double length, Vec3& omega, Mat3* D) {
+    const double c = 1.0 + s.dot(t);
+    const double inv = 1.0 / (length * c);
+    const Vec3 w = s.cross(t);
+    omega = -inv * w;
+    if (D == nullptr) return;
+    const Mat3 P = Mat3::Identity() - outer(t, t);
+    const Vec3 Ps = P * s;
+    *D = (-inv / length) * (skew(s) * P - outer(w, Ps) / c - outer(w, t));
+}
+
+/// The exact derivatives for frames transported from k.s_e, k.s_f (bend_twist_spring.hpp):
+/// g <- S^T g, H <- S^T H S + g_theta_e D_e + g_theta_f D_f, with S the identity plus
+/// omega_e^T in row theta_e (columns e) and omega_f^T in row theta_f (columns f).
+void apply_transport_spin(const BendTwistKinematics& k, VecN<8>& g, MatN<8>* H) {
+    Vec3 omega_e, omega_f;
+    Mat3 D_e, D_f;
+    transport_spin(k.t_e, k.s_e, k.len_e, omega_e, H ? &D_e : nullptr);
+    transport_spin(k.t_f, k.s_f, k.len_f, omega_f, H ? &D_f : nullptr);
+    const double g_te = g(kThetaE), g_tf = g(kThetaF);
+    if (H != nullptr) {
+        MatN<8>& h = *H;
+        // H S: the spin columns add to the position columns.
+        for (int j = 0; j < 3; ++j) {
+            h.col(kE + j) += omega_e(j) * h.col(kThetaE);
+            h.col(kF + j) += omega_f(j) * h.col(kThetaF);
+        }
+        // S^T (H S): the theta rows add to the position rows.
+        for (int i = 0; i < 3; ++i) {
+            h.row(kE + i) += omega_e(i) * h.row(kThetaE);
+            h.row(kF + i) += omega_f(i) * h.row(kThetaF);
+        }
+        h.block<3, 3>(kE, kE) += g_te * D_e;
+        h.block<3, 3>(kF, kF) += g_tf * D_f;
+    }
+    g.segment<3>(kE) += g_te * omega_e;
+    g.segment<3>(kF) += g_tf * omega_f;
+}
+
 /// H <- 1/2 (H + H^T), in place.
 void symmetrize(MatN<8>& H) {
     for (int j = 0; j < 8; ++j)
@@ -175,7 +218,10 @@ BendTwistKinematics bend_twist_kinematics(const BendTwistConfiguration& c) {
     f.tangent = edge_f / f.length;
     material_frame(c.a1_e, c.a2_e, c.theta_e, e.m1, e.m2);
     material_frame(c.a1_f, c.a2_f, c.theta_f, f.m1, f.m2);
-    return bend_twist_kinematics(e, f, c.theta_f - c.theta_e + c.reference_twist);
+    BendTwistKinematics k = bend_twist_kinematics(e, f, c.theta_f - c.theta_e + c.reference_twist);
+    if (c.source_e != Vec3::Zero()) k.s_e = c.source_e;
+    if (c.source_f != Vec3::Zero()) k.s_f = c.source_f;
+    return k;
 }
 
 BendTwistKinematics bend_twist_kinematics(const EdgeKinematics& e, const EdgeKinematics& f,
@@ -185,6 +231,8 @@ BendTwistKinematics bend_twist_kinematics(const EdgeKinematics& e, const EdgeKin
     k.len_f = f.length;
     k.t_e = e.tangent;
     k.t_f = f.tangent;
+    k.s_e = e.tangent;
+    k.s_f = f.tangent;
     k.m1_e = e.m1;
     k.m2_e = e.m2;
     k.m1_f = f.m1;
@@ -272,7 +320,9 @@ double bend_twist_energy(const BendTwistSpring& s, const BendTwistKinematics& k)
 double bend_twist_energy_gradient(const BendTwistSpring& s, const BendTwistKinematics& k,
                                   VecN<11>& gradient) {
     const EnergyTerms t = energy_terms(s, k);
-    edge_to_node_gradient(t.gradient(), gradient);
+    VecN<8> g8 = t.gradient();
+    apply_transport_spin(k, g8, nullptr);
+    edge_to_node_gradient(g8, gradient);
     return t.energy;
 }
 
@@ -286,7 +336,9 @@ double bend_twist_energy_gradient_hessian(const BendTwistSpring& s, const BendTw
     const EnergyTerms t = energy_terms(s, k);
     MatN<8> H8;
     edge_energy_hessian(k, t, H8);
-    edge_to_node_gradient(t.gradient(), gradient);
+    VecN<8> g8 = t.gradient();
+    apply_transport_spin(k, g8, &H8);
+    edge_to_node_gradient(g8, gradient);
     edge_to_node_hessian(H8, hessian);
     return t.energy;
 }
@@ -303,8 +355,10 @@ double bend_twist_energy_gradient_symmetric_hessian(const BendTwistSpring& s,
     const EnergyTerms t = energy_terms(s, k);
     MatN<8> H8;
     edge_energy_hessian(k, t, H8);
+    VecN<8> g8 = t.gradient();
+    apply_transport_spin(k, g8, &H8);
     symmetrize(H8);
-    edge_to_node_gradient(t.gradient(), gradient);
+    edge_to_node_gradient(g8, gradient);
     edge_to_node_hessian(H8, hessian);
     return t.energy;
 }

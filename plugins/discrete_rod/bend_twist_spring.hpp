@@ -15,14 +15,22 @@
 /// kappa1 measures bending in the (t, m1) plane (rotation about m2), so EI1 uses the second
 /// moment of area about the m2 axis; kappa2 bending in the (t, m2) plane, about the m1 axis.
 ///
-/// Derivatives are taken with the reference frames moving by parallel transport with their
-/// tangents (time-parallel transport, digest 000 §2.2). They are exact derivatives of the
-/// energy when the reference frames are transported from the current tangents; when the frames
-/// come from committed tangents t_k != t(q), the energy also depends on the holonomy of the
-/// transport, and the mismatch is O(angle(t_k, t) * dE/dtheta) (standard DER practice). The
-/// position-position Hessian is therefore not symmetric: its antisymmetric part is proportional
-/// to the twisting moment dE/dtheta. We return H(i, j) = d g_i / d q_j, the Jacobian of the
-/// gradient actually assembled.
+/// Reference frames are time-parallel transported (digest 000 §2.2) from the source tangents s
+/// (the committed ones) to the current tangents t, so the energy is a function of the DOFs for
+/// a given s. The gradient and Hessian here are its exact derivatives at any t, s: the textbook
+/// DER formulas (frames moving by the minimal rotation of their tangent) are exact only at
+/// t = s; away from it the transported frame also spins about t by the holonomy of the
+/// transport (the solid angle of the spherical triangle s, t, t + dt):
+///
+///     d psi = omega . de,   omega = (t x s) / (|e| (1 + s.t))
+///
+/// and a spin acts on the energy exactly as a change of theta. So with theta~ = theta + psi,
+/// g_exact = S^T g and H_exact = S^T H S + dE/dtheta_e d(omega_e)/de (+ the same for f), where
+/// g, H are the minimal-rotation derivatives and S = d(e, f, theta~)/d(e, f, theta). Without the
+/// correction the assembled force is not a gradient away from the committed state (an error of
+/// O(angle(s, t) dE/dtheta)), the Jacobian is not its derivative (Newton converges only
+/// linearly) and its position block has an antisymmetric part proportional to the twisting
+/// moment; with it the Hessian is symmetric up to round-off. H(i, j) = d g_i / d q_j.
 ///
 /// Internally all derivatives are first computed in "edge space", the 8 variables
 /// [e (3), f (3), theta_e, theta_f], and mapped once to the 11 node DOFs (e and f are linear in
@@ -49,6 +57,9 @@ struct BendTwistConfiguration {
     double theta_e = 0.0, theta_f = 0.0;  ///< twist angles of the two edges (rad)
     Vec3 a1_e, a2_e, a1_f, a2_f;          ///< current reference frames of edges e and f
     double reference_twist = 0.0;         ///< current reference twist m_ref (rad)
+    /// Unit tangents the reference frames were time-parallel transported from (the committed
+    /// ones); zero: the current tangents (the frames are the committed ones).
+    Vec3 source_e = Vec3::Zero(), source_f = Vec3::Zero();
 };
 
 /// One edge's share of the kinematics: unit tangent, length and material frame (digest 000
@@ -62,6 +73,9 @@ struct EdgeKinematics {
 /// Quantities derived from a configuration, shared by the energy and its derivatives.
 struct BendTwistKinematics {
     Vec3 t_e, t_f;        ///< unit tangents
+    /// Source tangents of the reference frames: each edge's a1 is parallel-transported from the
+    /// tangent s (the committed one) to t. Equal to t_e, t_f unless the caller sets them.
+    Vec3 s_e, s_f;
     double len_e = 0.0, len_f = 0.0;
     Vec3 m1_e, m2_e, m1_f, m2_f;  ///< material frames
     double chi = 0.0;     ///< 1 + t_e . t_f

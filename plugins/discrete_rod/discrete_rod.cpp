@@ -292,7 +292,10 @@ double DiscreteRod::evaluate(const VectorX& q, Assembly* assembly, double c_q) c
             const auto k = ue - 1;
             // Reference twist updated from its committed value (digest 000 §2.4).
             const double m_ref = reference_twist(a1_prev, prev.tangent, a1, edge.tangent, reference_twist_[k]);
-            const BendTwistKinematics kin = bend_twist_kinematics(prev, edge, theta - theta_prev + m_ref);
+            BendTwistKinematics kin = bend_twist_kinematics(prev, edge, theta - theta_prev + m_ref);
+            // The frames were transported from the committed tangents: exact derivatives need them.
+            kin.s_e = tangent_[k];
+            kin.s_f = tangent_[ue];
             const BendTwistSpring& spring = bend_twist_[k];
             if (assembly == nullptr) {
                 energy += bend_twist_energy(spring, kin);

@@ -72,6 +72,7 @@ JointSpringSet::EdgeFrame JointSpringSet::edge_frame(const VectorX& q, std::size
     // Time-parallel transport from the committed frame (digest §2.2), as the rod itself does.
     frame.a1 = time_parallel_transport(a1_committed, t_committed, frame.tangent);
     frame.theta = q[edge.twist_dof];
+    frame.source_tangent = t_committed;
     return frame;
 }
 
@@ -94,7 +95,11 @@ double JointSpringSet::spring_energy(const JointSpring& s, const VectorX& q, Vec
     // Reference twist in the spring's orientation, updated from its committed value (digest §2.4).
     const double m_ref = reference_twist(fe.a1, ke.tangent, ff.a1, kf.tangent, s.reference_twist);
     const double twist = s.sign_f * ff.theta - s.sign_e * fe.theta + m_ref;
-    const BendTwistKinematics kin = bend_twist_kinematics(ke, kf, twist);
+    BendTwistKinematics kin = bend_twist_kinematics(ke, kf, twist);
+    // Exact derivatives need the tangents the frames were transported from (bend_twist_spring.hpp),
+    // in the spring's orientation.
+    kin.s_e = s.sign_e * fe.source_tangent;
+    kin.s_f = s.sign_f * ff.source_tangent;
     if (gradient == nullptr) return bend_twist_energy(s.spring, kin);
     double energy = 0.0;
     if (hessian == nullptr) {

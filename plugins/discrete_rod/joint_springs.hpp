@@ -102,6 +102,7 @@ public:
         double length = 0.0;
         Vec3 a1;            ///< reference director
         double theta = 0.0;
+        Vec3 source_tangent;  ///< committed unit tangent a1 was transported from (own orientation)
     };
     EdgeFrame edge_frame(const VectorX& q, std::size_t i) const;
 

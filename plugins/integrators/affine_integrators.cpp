@@ -24,7 +24,10 @@ StepReport AffineIntegrator::step(System& system, double h) {
     report.newton_iterations = newton.iterations;
     report.converged = newton.converged;
     report.diagnosis = newton.diagnosis;
-    if (newton.converged) system.commit(finish(start, h));
+    if (newton.converged) {
+        system.commit(finish(start, h));
+        accepted(h);
+    }
     return report;
 }
 
@@ -55,7 +58,7 @@ void ImplicitMidpoint::predict(const State& s, double h) {
     step_.v_pred = s.v;
     step_.a_pred.setZero();
     step_.coefficients = {0.25 * h * h, 0.5 * h, 1.0};
-    x_ = s.a;
+    if (!guess_.predict(h, x_)) x_ = s.a;  // period_two_predictor.hpp
 }
 
 State ImplicitMidpoint::finish(const State& s, double h) const {
@@ -97,7 +100,7 @@ void Newmark::predict(const State& s, double h) {
     step_.v_pred = s.v + (1.0 - gamma_) * h * s.a;
     step_.a_pred.setZero();
     step_.coefficients = {beta_ * h * h, gamma_ * h, 1.0};
-    x_ = s.a;
+    if (!guess_.predict(h, x_)) x_ = s.a;  // period_two_predictor.hpp
 }
 
 State Newmark::finish(const State& s, double h) const {

@@ -22,6 +22,8 @@
 /// vibrations (first order). The implicit midpoint rule and Newmark's average acceleration
 /// (b = 1/4, g = 1/2) are second order and do not damp linear oscillations.
 
+#include "period_two_predictor.hpp"
+
 #include "soma/integrator.hpp"
 
 namespace soma::integrators {
@@ -39,6 +41,8 @@ protected:
     virtual void predict(const State& start, double h) = 0;
     /// The end-of-step state from the converged unknown x_.
     virtual State finish(const State& start, double h) const = 0;
+    /// Runs after a step of size h converged and was committed (x_ holds its unknown).
+    virtual void accepted(double h) { (void)h; }
 
     AffineStep step_;
     VectorX x_;
@@ -53,6 +57,8 @@ class ImplicitEuler final : public AffineIntegrator {
 class ImplicitMidpoint final : public AffineIntegrator {
     void predict(const State& s, double h) override;
     State finish(const State& s, double h) const override;
+    void accepted(double h) override { guess_.accept(x_, h); }
+    PeriodTwoPredictor guess_;
 };
 
 class Newmark final : public AffineIntegrator {
@@ -64,7 +70,9 @@ private:
     bool initialize(System& system, StepReport& report) override;
     void predict(const State& s, double h) override;
     State finish(const State& s, double h) const override;
+    void accepted(double h) override { guess_.accept(x_, h); }
     double beta_, gamma_;
+    PeriodTwoPredictor guess_;
 };
 
 /// Quasi-static equilibrium, one load step per time step: applied loads scale by
