@@ -1,0 +1,94 @@
+#pragma once
+/// \file linear_oscillator_system.hpp
+/// \brief A fake soma::System for the integrator tests: one DOF with the linear residual
+///
+///     F(t, q, v, a) = m a + c v + k q - load_factor f(t)
+///
+/// solved exactly. Along an integrator's affine map q = q_pred + c_q x, v = v_pred + c_v x,
+/// a = a_pred + c_a x (interfaces/soma/integrator.hpp) F is linear in x, so
+///
+///     x = (load_factor f(t_eval) - m a_pred - c v_pred - k q_pred) / (c_a m + c_v c + c_q k)
+///
+/// with no Newton tolerance in the way: what the tests measure is the integrator's own error.
+/// It records every solve (the AffineStep it was given) and every committed state, and can be
+/// told to fail its solves, to check what an integrator does with a failed Newton solve.
+
+#include "soma/integrator.hpp"
+
+#include <cmath>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace soma::integrators::testing {
+
+class LinearOscillatorSystem final : public System {
+public:
+    /// `force` is the applied load f(t) (scaled by the step's load_factor, as the kernel scales
+    /// applied loads in statics); the default is no load.
+    LinearOscillatorSystem(double mass, double damping, double stiffness,
+                           std::function<double(double)> force = [](double) { return 0.0; })
+        : mass_(mass), damping_(damping), stiffness_(stiffness), force_(std::move(force)) {
+        state_.q = VectorX::Zero(1);
+        state_.v = VectorX::Zero(1);
+        state_.a = VectorX::Zero(1);
+    }
+
+    /// Sets the committed state the next step starts from (not recorded as a commit).
+    void set_state(double t, double q, double v, double a) {
+        state_.t = t;
+        state_.q[0] = q;
+        state_.v[0] = v;
+        state_.a[0] = a;
+    }
+
+    Index dof_count() const override { return 1; }
+    // One State member, assigned in place by commit: integrators may hold a reference to it
+    // across a commit (Newmark's first step does), as they may with the kernel's Simulation.
+    const State& state() const override { return state_; }
+
+    NewtonReport solve(const AffineStep& step, VectorX& x) override {
+        solves.push_back(step);
+        NewtonReport report;
+        report.iterations = 1;
+        if (fail_solves) {
+            report.diagnosis = "the fake system was told to fail";
+            return report;
+        }
+        const JacobianCoefficients& c = step.coefficients;
+        const double jacobian = c.c_a * mass_ + c.c_v * damping_ + c.c_q * stiffness_;
+        if (jacobian == 0.0) {
+            report.diagnosis = "singular Jacobian";
+            return report;
+        }
+        const double rhs = step.load_factor * force_(step.t_eval) - mass_ * step.a_pred[0] -
+                           damping_ * step.v_pred[0] - stiffness_ * step.q_pred[0];
+        x.resize(1);
+        x[0] = rhs / jacobian;
+        report.converged = true;
+        return report;
+    }
+
+    void commit(State next) override {
+        commits.push_back(next);
+        state_ = std::move(next);
+    }
+
+    double q() const { return state_.q[0]; }
+    double v() const { return state_.v[0]; }
+    double a() const { return state_.a[0]; }
+    /// Mechanical energy m v^2 / 2 + k q^2 / 2.
+    double energy() const { return 0.5 * mass_ * v() * v() + 0.5 * stiffness_ * q() * q(); }
+
+    std::vector<AffineStep> solves;  ///< every solve's evaluation point, in order
+    std::vector<State> commits;      ///< every committed state, in order
+    bool fail_solves = false;
+
+private:
+    double mass_, damping_, stiffness_;
+    std::function<double(double)> force_;
+    State state_;
+};
+
+}  // namespace soma::integrators::testing
