@@ -20,6 +20,8 @@ double seconds_since(Clock::time_point start) {
 }  // namespace
 
 void Simulation::rebuild_pattern() {
+    // Every contributor declares again, so every stencil id (elements' included) may change.
+    const auto start = Clock::now();
     assembler_.clear();
     ++pattern_generation_;
     stencil_ranges_.clear();
@@ -28,15 +30,62 @@ void Simulation::rebuild_pattern() {
         c->declare_pattern(assembler_);
         stencil_ranges_.emplace_back(first, assembler_.stencil_count());
     }
-    assembler_.build(dofs_.free_index(), dofs_.free_count());
+    place_stencils(0);
+    timings_.pattern += seconds_since(start);
+}
+
+void Simulation::place_stencils(StencilId first) {
+    ++timings_.pattern_updates;
+    if (!assembler_.place_stencils(first, dofs_.free_index(), dofs_.free_count())) return;
+    // New nonzeros: the union pattern grew, and the solver's symbolic analysis is stale.
     solver_->analyze(assembler_.jacobian());
+    ++timings_.analyses;
+}
+
+void Simulation::redeclare_changed_stencils() {
+    // A force may mirror an element's stencils (rayleigh_damping, through ElementJacobian), so
+    // when an element's stencils change, everyone declares again.
+    const bool element_changed =
+        std::any_of(pattern_changed_.begin(), pattern_changed_.end(), [&](std::size_t i) { return i < elements_.size(); });
+    // A contributor's old stencils stay in the tables, unused, unless they are the last ones
+    // (then they are replaced in place). When the unused entries would outgrow the used ones,
+    // declaring everything again compacts the tables (the pattern itself is kept).
+    Index unused = assembler_.scatter_entries(0, assembler_.stencil_count());
+    Index used = 0;
+    for (const auto& [first, last] : stencil_ranges_) used += assembler_.scatter_entries(first, last);
+    unused -= used;
+    for (std::size_t i : pattern_changed_) {
+        const auto [first, last] = stencil_ranges_[i];
+        if (last != assembler_.stencil_count()) unused += assembler_.scatter_entries(first, last);
+        used -= assembler_.scatter_entries(first, last);
+    }
+    if (element_changed || unused > used) {
+        rebuild_pattern();
+        return;
+    }
+
+    // Only the contributors that changed declare again: the others' stencil ids stay valid.
+    const auto start = Clock::now();
+    StencilId first_new = assembler_.stencil_count();
+    for (std::size_t i : pattern_changed_) {
+        auto& [first, last] = stencil_ranges_[i];
+        if (last == assembler_.stencil_count()) assembler_.truncate(first);
+        const StencilId begin = assembler_.stencil_count();
+        contributors_[i]->declare_pattern(assembler_);
+        first = begin;
+        last = assembler_.stencil_count();
+        first_new = std::min(first_new, begin);
+    }
+    place_stencils(first_new);
+    timings_.pattern += seconds_since(start);
 }
 
 void Simulation::begin_attempt() {
     for (Contributor* c : contributors_) c->begin_step(state_);
-    const bool changed = std::any_of(contributors_.begin(), contributors_.end(),
-                                     [](const Contributor* c) { return c->pattern_changed(); });
-    if (changed) rebuild_pattern();
+    pattern_changed_.clear();  // capacity reserved at construction
+    for (std::size_t i = 0; i < contributors_.size(); ++i)
+        if (contributors_[i]->pattern_changed()) pattern_changed_.push_back(i);
+    if (!pattern_changed_.empty()) redeclare_changed_stencils();
 }
 
 void Simulation::reject_attempt() {

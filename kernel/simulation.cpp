@@ -222,6 +222,7 @@ Simulation::Simulation(const SceneDocument& scene, const TypeRegistry& registry)
     residual_free_ = VectorX::Zero(dofs_.free_count());
     step_free_ = VectorX::Zero(dofs_.free_count());
     x_trial_ = VectorX::Zero(n);
+    pattern_changed_.reserve(contributors_.size());
     rebuild_pattern();
 
     // Elements see the initial state as committed (reference frames etc.).

@@ -92,15 +92,19 @@ public:
     /// The scene `type` an element was built from ("?" for an element not of this simulation).
     std::string element_type_name(const Element& element) const;
 
-    /// Runs every contributor's begin_step and rebuilds the pattern if one changed.
+    /// Runs every contributor's begin_step; the contributors whose pattern_changed() declare
+    /// their stencils again, and the linear solver analyzes again only if a new nonzero appeared.
     void begin_attempt();
     /// Runs every contributor's reject_step after a failed attempt.
     void reject_attempt();
 
-    /// Time spent in assembly, factorization and solves since construction (seconds).
+    /// Time spent in assembly, factorization, solves and pattern updates (declaring and placing
+    /// stencils, with the analyses they need) since construction (seconds), and how often each
+    /// ran. `analyses` counts the linear solver's symbolic analyses (one per pattern with new
+    /// nonzeros); `pattern_updates` counts stencil placements (construction and every change).
     struct Timings {
-        double assembly = 0.0, factorization = 0.0, solve = 0.0;
-        long evaluations = 0, factorizations = 0;
+        double assembly = 0.0, factorization = 0.0, solve = 0.0, pattern = 0.0;
+        long evaluations = 0, factorizations = 0, analyses = 0, pattern_updates = 0;
     };
     const Timings& timings() const { return timings_; }
 
@@ -128,7 +132,12 @@ private:
     void build_boundary_conditions();
     void build_forces(const Parameters& scene, const TypeRegistry& registry);
     void build_solver_and_integrator(const Parameters& scene, const TypeRegistry& registry);
+    /// Every contributor declares its stencils again (ids may all change); the pattern grows.
     void rebuild_pattern();
+    /// Only the contributors in pattern_changed_ declare again (or everyone, see the .cpp).
+    void redeclare_changed_stencils();
+    /// Places stencils [first, end) in the pattern; analyzes when it grew.
+    void place_stencils(StencilId first);
 
     /// q, v, a from x; residual (global) and, if asked, the Jacobian; returns ||F_free||.
     double evaluate(const AffineStep& step, const VectorX& x, bool with_jacobian);
@@ -152,6 +161,8 @@ private:
     /// order), and a counter bumped by every rebuild: what ElementJacobian reads.
     std::vector<std::pair<StencilId, StencilId>> stencil_ranges_;
     long pattern_generation_ = 0;
+    /// Contributors (by index) whose pattern_changed() was true at this attempt's start.
+    std::vector<std::size_t> pattern_changed_;
     std::unique_ptr<LinearSolver> solver_;
     std::unique_ptr<Integrator> integrator_;
     std::vector<std::unique_ptr<Observer>> observers_;

@@ -12,65 +12,111 @@ StencilId SparseAssembler::add_stencil(std::span<const Index> global_dofs) {
     return static_cast<StencilId>(dof_begin_.size() - 2);
 }
 
-void SparseAssembler::clear() {
-    dof_begin_.assign(1, 0);
-    dofs_.clear();
-    scatter_begin_.assign(1, 0);
-    scatter_.clear();
+void SparseAssembler::clear() { truncate(0); }
+
+void SparseAssembler::truncate(StencilId first) {
+    dofs_.resize(static_cast<std::size_t>(dof_begin_[first]));
+    dof_begin_.resize(static_cast<std::size_t>(first) + 1);
+    scatter_.resize(std::min(scatter_.size(), static_cast<std::size_t>(scatter_begin_[first])));
+    scatter_begin_.resize(static_cast<std::size_t>(first) + 1);
 }
 
 void SparseAssembler::build(const std::vector<Index>& free_index, Index free_count) {
-    // Column lists of row indices, deduplicated; stencils are small so this is setup-cost only.
-    std::vector<std::vector<Index>> columns(static_cast<std::size_t>(free_count));
-    const Index stencils = stencil_count();
-    for (Index s = 0; s < stencils; ++s) {
-        const Index* d = dofs_.data() + dof_begin_[s];
-        const Index n = dof_begin_[s + 1] - dof_begin_[s];
-        for (Index c = 0; c < n; ++c) {
-            const Index fc = free_index[d[c]];
-            if (fc == kNotFree) continue;
-            for (Index r = 0; r < n; ++r) {
-                const Index fr = free_index[d[r]];
-                if (fr != kNotFree) columns[fc].push_back(fr);
-            }
-        }
-    }
+    start_diagonal_pattern(free_count);
+    place_stencils(0, free_index, free_count);
+}
+
+void SparseAssembler::start_diagonal_pattern(Index free_count) {
     // Every free DOF keeps its diagonal so factorizations see a structurally full diagonal.
-    for (Index c = 0; c < free_count; ++c) columns[c].push_back(c);
-
-    std::vector<Index> outer(static_cast<std::size_t>(free_count) + 1, 0);
-    std::vector<Index> inner;
-    for (Index c = 0; c < free_count; ++c) {
-        auto& col = columns[c];
-        std::sort(col.begin(), col.end());
-        col.erase(std::unique(col.begin(), col.end()), col.end());
-        inner.insert(inner.end(), col.begin(), col.end());
-        outer[c + 1] = static_cast<Index>(inner.size());
-    }
     jacobian_ = SparseMatrix(free_count, free_count);
-    jacobian_.resizeNonZeros(static_cast<Index>(inner.size()));
-    std::copy(outer.begin(), outer.end(), jacobian_.outerIndexPtr());
-    std::copy(inner.begin(), inner.end(), jacobian_.innerIndexPtr());
-    std::fill(jacobian_.valuePtr(), jacobian_.valuePtr() + inner.size(), 0.0);
+    jacobian_.resizeNonZeros(free_count);
+    for (Index c = 0; c < free_count; ++c) {
+        jacobian_.outerIndexPtr()[c] = c;
+        jacobian_.innerIndexPtr()[c] = c;
+    }
+    jacobian_.outerIndexPtr()[free_count] = free_count;
+    std::fill(jacobian_.valuePtr(), jacobian_.valuePtr() + free_count, 0.0);
+}
 
-    // Scatter map: value position of (row r, col c) of every stencil, by binary search once.
-    scatter_.assign(static_cast<std::size_t>(scatter_begin_.back()), -1);
-    for (Index s = 0; s < stencils; ++s) {
+bool SparseAssembler::place_stencils(StencilId first, const std::vector<Index>& free_index, Index free_count) {
+    const bool fresh = jacobian_.rows() != free_count;
+    if (fresh) start_diagonal_pattern(free_count);
+    scatter_stencils(first, free_index);
+    if (missing_.empty()) return fresh;
+    grow_pattern(first);
+    scatter_stencils(first, free_index);  // every pair is present now
+    return true;
+}
+
+void SparseAssembler::scatter_stencils(StencilId first, const std::vector<Index>& free_index) {
+    missing_.clear();
+    scatter_.resize(static_cast<std::size_t>(scatter_begin_.back()));
+    const Index* outer = jacobian_.outerIndexPtr();
+    const Index* inner = jacobian_.innerIndexPtr();
+    const Index stencils = stencil_count();
+    for (Index s = first; s < stencils; ++s) {
         const Index* d = dofs_.data() + dof_begin_[s];
         const Index n = dof_begin_[s + 1] - dof_begin_[s];
         Index* map = scatter_.data() + scatter_begin_[s];
         for (Index c = 0; c < n; ++c) {
             const Index fc = free_index[d[c]];
-            if (fc == kNotFree) continue;
-            const Index* begin = inner.data() + outer[fc];
-            const Index* end = inner.data() + outer[fc + 1];
             for (Index r = 0; r < n; ++r) {
                 const Index fr = free_index[d[r]];
-                if (fr == kNotFree) continue;
-                map[c * n + r] = static_cast<Index>(std::lower_bound(begin, end, fr) - inner.data());
+                Index& position = map[c * n + r];
+                position = -1;
+                if (fc == kNotFree || fr == kNotFree) continue;
+                const Index* begin = inner + outer[fc];
+                const Index* end = inner + outer[fc + 1];
+                const Index* found = std::lower_bound(begin, end, fr);
+                if (found != end && *found == fr)
+                    position = static_cast<Index>(found - inner);
+                else
+                    missing_.emplace_back(fc, fr);
             }
         }
     }
+}
+
+void SparseAssembler::grow_pattern(StencilId first) {
+    std::sort(missing_.begin(), missing_.end());
+    missing_.erase(std::unique(missing_.begin(), missing_.end()), missing_.end());
+    const Index n = jacobian_.cols();
+    const Index* outer = jacobian_.outerIndexPtr();
+    const Index* inner = jacobian_.innerIndexPtr();
+    const Index old_nonzeros = outer[n];
+
+    // Merge each column's sorted rows with its new rows (none of which it holds), recording
+    // where every old entry moves.
+    std::vector<Index> new_outer(static_cast<std::size_t>(n) + 1, 0);
+    std::vector<Index> new_inner;
+    new_inner.reserve(static_cast<std::size_t>(old_nonzeros) + missing_.size());
+    std::vector<Index> moved(static_cast<std::size_t>(old_nonzeros));
+    auto next_missing = missing_.begin();
+    for (Index c = 0; c < n; ++c) {
+        Index k = outer[c];
+        while (k < outer[c + 1] || (next_missing != missing_.end() && next_missing->first == c)) {
+            const bool take_old = k < outer[c + 1] &&
+                                  (next_missing == missing_.end() || next_missing->first != c || inner[k] < next_missing->second);
+            if (take_old) {
+                moved[k] = static_cast<Index>(new_inner.size());
+                new_inner.push_back(inner[k++]);
+            } else {
+                new_inner.push_back((next_missing++)->second);
+            }
+        }
+        new_outer[c + 1] = static_cast<Index>(new_inner.size());
+    }
+
+    jacobian_ = SparseMatrix(n, n);
+    jacobian_.resizeNonZeros(static_cast<Index>(new_inner.size()));
+    std::copy(new_outer.begin(), new_outer.end(), jacobian_.outerIndexPtr());
+    std::copy(new_inner.begin(), new_inner.end(), jacobian_.innerIndexPtr());
+    std::fill(jacobian_.valuePtr(), jacobian_.valuePtr() + new_inner.size(), 0.0);
+
+    // Earlier stencils (live or no longer referenced) keep their entries at the moved positions.
+    const Index end = scatter_begin_[first];
+    for (Index i = 0; i < end; ++i)
+        if (scatter_[i] >= 0) scatter_[i] = moved[scatter_[i]];
 }
 
 Assembly SparseAssembler::assembly(VectorX& residual, bool with_jacobian) {

@@ -1,12 +1,14 @@
 // DOF numbering with shared and constrained DOFs, and the cached-pattern assembly against a
-// dense reference.
+// dense reference, also after stencils change and the pattern grows.
 #include "kernel_test_support.hpp"
 
 #include "soma/testing/dense_assembly.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <random>
+#include <set>
 
 using namespace soma;
 
@@ -34,6 +36,8 @@ namespace {
 class RandomStencils final : public Contributor {
 public:
     explicit RandomStencils(std::vector<std::vector<Index>> stencils) : dofs_(std::move(stencils)) {}
+    /// New stencils (declared at the next declare_pattern).
+    void set_stencils(std::vector<std::vector<Index>> stencils) { dofs_ = std::move(stencils); }
     void declare_pattern(PatternBuilder& p) override {
         ids_.clear();
         for (const auto& s : dofs_) ids_.push_back(p.add_stencil(s));
@@ -109,5 +113,148 @@ TEST_CASE("sparse assembly with a cached scatter map equals dense assembly on th
         bool has_diagonal = false;
         for (SparseMatrix::InnerIterator it(sparse.jacobian(), c); it; ++it) has_diagonal |= it.row() == c;
         CHECK(has_diagonal);
+    }
+}
+
+namespace {
+
+/// `count` random stencils of 1 to 4 distinct DOFs out of n.
+std::vector<std::vector<Index>> random_stencils(std::mt19937& rng, Index n, int count) {
+    std::uniform_int_distribution<Index> pick(0, n - 1);
+    std::vector<std::vector<Index>> stencils;
+    for (int s = 0; s < count; ++s) {
+        std::vector<Index> st;
+        for (int k = 0; k < 1 + s % 4; ++k) {
+            Index d;
+            do d = pick(rng); while (std::find(st.begin(), st.end(), d) != st.end());
+            st.push_back(d);
+        }
+        stencils.push_back(st);
+    }
+    return stencils;
+}
+
+/// The (row, col) entries of a CSC pattern.
+std::set<std::pair<Index, Index>> entries_of(const SparseMatrix& m) {
+    std::set<std::pair<Index, Index>> out;
+    for (Index c = 0; c < m.outerSize(); ++c)
+        for (SparseMatrix::InnerIterator it(m, c); it; ++it) out.emplace(it.row(), c);
+    return out;
+}
+
+/// Assembles the terms through `sparse` (declared there already) and checks F and the free-DOF
+/// J against dense assembly of terms with the same stencils.
+void check_against_dense(SparseAssembler& sparse, const std::vector<RandomStencils*>& terms,
+                         const std::vector<std::vector<std::vector<Index>>>& stencils,
+                         const std::vector<Index>& free_index, const EvalContext& context) {
+    const Index n = static_cast<Index>(free_index.size());
+    VectorX dense_f = VectorX::Zero(n);
+    Eigen::MatrixXd dense_j = Eigen::MatrixXd::Zero(n, n);
+    for (const auto& s : stencils) {
+        RandomStencils copy(s);
+        soma::testing::DenseAssembly dense(n);
+        copy.declare_pattern(dense.pattern());
+        const auto [f, j] = dense.evaluate(copy, context);
+        dense_f += f;
+        dense_j += j;
+    }
+    VectorX residual = VectorX::Zero(n);
+    SparseMatrix& J = sparse.jacobian();
+    std::fill(J.valuePtr(), J.valuePtr() + J.nonZeros(), 0.0);
+    Assembly a = sparse.assembly(residual, true);
+    for (RandomStencils* t : terms) t->add_residual_and_jacobian(context, a);
+    CHECK((residual - dense_f).norm() == Approx(0.0).margin(1e-13));
+    const Eigen::MatrixXd sparse_dense = Eigen::MatrixXd(J);
+    double worst = 0.0;
+    for (Index r = 0; r < n; ++r)
+        for (Index c = 0; c < n; ++c)
+            if (free_index[r] != kNotFree && free_index[c] != kNotFree)
+                worst = std::max(worst, std::abs(sparse_dense(free_index[r], free_index[c]) - dense_j(r, c)));
+    CHECK(worst == Approx(0.0).margin(1e-13));  // sums of a few O(10) numbers: exact to round-off
+}
+
+}  // namespace
+
+TEST_CASE("changed stencils: the pattern grows to the union only for new pairs, old entries kept",
+          "[assembly]") {
+    const Index n = 12;
+    std::mt19937 rng(11);
+    std::vector<Index> free_index(n);
+    Index free_count = 0;
+    for (Index g = 0; g < n; ++g) free_index[g] = (g % 5 == 3) ? kNotFree : free_count++;
+    VectorX q = VectorX::LinSpaced(n, 1.0, 2.0);
+    EvalContext context;
+    context.q = &q;
+    context.coefficients = {2.5, 0.0, 0.0};
+
+    const auto steady = random_stencils(rng, n, 6);
+    auto contact = std::vector<std::vector<Index>>{{0, 1}, {2, 4}};
+    RandomStencils a(steady), b(contact);
+    SparseAssembler sparse;
+    a.declare_pattern(sparse);
+    const StencilId b_first = sparse.stencil_count();
+    b.declare_pattern(sparse);
+    REQUIRE(sparse.place_stencils(0, free_index, free_count));  // a fresh pattern needs analysis
+    check_against_dense(sparse, {&a, &b}, {steady, contact}, free_index, context);
+    const auto initial = entries_of(sparse.jacobian());
+
+    SECTION("stencils over pairs already present: same pattern, no analysis") {
+        // A subset of the old pairs, a stencil over one DOF, and one reaching a fixed DOF (3)
+        // whose only free pair (2, 2) is a diagonal entry.
+        contact = {{1, 0}, {4}, {2, 3}};
+        sparse.truncate(b_first);
+        b.set_stencils(contact);
+        b.declare_pattern(sparse);
+        CHECK_FALSE(sparse.place_stencils(b_first, free_index, free_count));
+        CHECK(entries_of(sparse.jacobian()) == initial);
+        check_against_dense(sparse, {&a, &b}, {steady, contact}, free_index, context);
+        // Vanished: no stencil at all.
+        sparse.truncate(b_first);
+        b.set_stencils({});
+        b.declare_pattern(sparse);
+        CHECK_FALSE(sparse.place_stencils(b_first, free_index, free_count));
+        check_against_dense(sparse, {&a, &b}, {steady, {}}, free_index, context);
+    }
+    SECTION("a new pair: the union, with the earlier stencils' values moved") {
+        // The first pair of free DOFs the pattern does not hold yet.
+        Index u = -1, w = -1;
+        for (Index i = 0; i < n && u < 0; ++i)
+            for (Index j = i + 1; j < n && u < 0; ++j)
+                if (free_index[i] != kNotFree && free_index[j] != kNotFree &&
+                    initial.count({free_index[i], free_index[j]}) == 0) {
+                    u = i;
+                    w = j;
+                }
+        REQUIRE(u >= 0);
+        contact = {{u, w}, {0, 1}};
+        sparse.truncate(b_first);
+        b.set_stencils(contact);
+        b.declare_pattern(sparse);
+        REQUIRE(sparse.place_stencils(b_first, free_index, free_count));
+        const auto grown = entries_of(sparse.jacobian());
+        CHECK(std::includes(grown.begin(), grown.end(), initial.begin(), initial.end()));
+        CHECK(grown.count({free_index[u], free_index[w]}) == 1);
+        CHECK(grown.count({free_index[w], free_index[u]}) == 1);
+        CHECK(grown.size() == initial.size() + 2);  // (u, w) and (w, u): (0, 1) was there
+        check_against_dense(sparse, {&a, &b}, {steady, contact}, free_index, context);
+        // Back to the first stencils: every pair is present.
+        contact = {{0, 1}, {2, 4}};
+        sparse.truncate(b_first);
+        b.set_stencils(contact);
+        b.declare_pattern(sparse);
+        CHECK_FALSE(sparse.place_stencils(b_first, free_index, free_count));
+        CHECK(entries_of(sparse.jacobian()) == grown);
+        check_against_dense(sparse, {&a, &b}, {steady, contact}, free_index, context);
+    }
+    SECTION("a contributor that is not the last declares again after the others") {
+        // a's old stencils stay in the tables unused; its new ones are appended after b's.
+        const auto moved = random_stencils(rng, n, 5);
+        const StencilId appended = sparse.stencil_count();
+        a.set_stencils(moved);
+        a.declare_pattern(sparse);
+        sparse.place_stencils(appended, free_index, free_count);
+        const auto grown = entries_of(sparse.jacobian());
+        CHECK(std::includes(grown.begin(), grown.end(), initial.begin(), initial.end()));
+        check_against_dense(sparse, {&a, &b}, {moved, contact}, free_index, context);
     }
 }

@@ -7,7 +7,9 @@
 #include <Eigen/Dense>
 #include <Eigen/SparseCore>
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 namespace soma::test_systems {
@@ -83,6 +85,65 @@ inline VectorX dense_reference(const SparseMatrix& a, const VectorX& b, double* 
 
 inline double relative_error(const VectorX& x, const VectorX& reference) {
     return (x - reference).norm() / reference.norm();
+}
+
+using DofPair = std::pair<Index, Index>;
+
+/// laplacian_3d(n, 1, 0.1) plus springs k (u_i - u_j)^2 / 2 between the far-apart unknowns of
+/// `pairs`: every pair's four entries are stored, with stiffness k when the pair is in `active`
+/// and as explicit zeros otherwise (the kernel keeps a vanished stencil's entries that way).
+inline SparseMatrix laplacian_with_springs(int n, const std::vector<DofPair>& pairs,
+                                           const std::vector<DofPair>& active, double k) {
+    const SparseMatrix base = laplacian_3d(n, 1.0, 0.1);
+    std::vector<Eigen::Triplet<double, Index>> t;
+    for (int col = 0; col < base.outerSize(); ++col)
+        for (SparseMatrix::InnerIterator it(base, col); it; ++it) t.emplace_back(it.row(), it.col(), it.value());
+    for (const auto& [i, j] : pairs) {
+        const bool on = std::find(active.begin(), active.end(), DofPair{i, j}) != active.end();
+        const double value = on ? k : 0.0;
+        t.emplace_back(i, i, value);
+        t.emplace_back(j, j, value);
+        t.emplace_back(i, j, -value);
+        t.emplace_back(j, i, -value);
+    }
+    SparseMatrix a(base.rows(), base.cols());
+    a.setFromTriplets(t.begin(), t.end());  // sums duplicates and keeps explicit zeros
+    a.makeCompressed();
+    return a;
+}
+
+/// One factorization of a pattern that changes as the kernel's does (contact springs appear and
+/// vanish; the pattern is a union that grows; analysis only when it grew).
+struct PatternStage {
+    SparseMatrix matrix;
+    bool new_pattern = false;  ///< analyze(matrix) before factorizing
+    VectorX rhs;
+    VectorX reference;
+    double kappa = 0.0;  ///< bound on the 2-norm condition number
+};
+
+/// The stages: springs A and B on (analysed); A vanished (zeros, same pattern); both vanished;
+/// the pattern grown by a new spring C with only C on (analysed again); back to A alone on the
+/// grown pattern. The springs (k = 1) share no unknown, so they raise the Laplacian's largest
+/// eigenvalue by at most 2k and do not lower its smallest: kappa <= (lambda_max + 2) / lambda_min.
+inline std::vector<PatternStage> growing_pattern_stages(int n) {
+    const Index last = n * n * n - 1;
+    const DofPair a{0, last}, b{1, last / 2}, c{2, last - 1};
+    const double cosine = std::cos(M_PI / (n + 1));
+    const double kappa = (6.0 * (1.0 + cosine) + 0.1 + 2.0) / (6.0 * (1.0 - cosine) + 0.1);
+    const std::vector<std::pair<std::vector<DofPair>, std::vector<DofPair>>> patterns_and_springs{
+        {{a, b}, {a, b}}, {{a, b}, {b}}, {{a, b}, {}}, {{a, b, c}, {c}}, {{a, b, c}, {a}}};
+    std::vector<PatternStage> stages;
+    for (std::size_t s = 0; s < patterns_and_springs.size(); ++s) {
+        PatternStage stage;
+        stage.matrix = laplacian_with_springs(n, patterns_and_springs[s].first, patterns_and_springs[s].second, 1.0);
+        stage.new_pattern = s == 0 || patterns_and_springs[s].first != patterns_and_springs[s - 1].first;
+        stage.rhs = stage.matrix * manufactured_solution(stage.matrix.rows());
+        stage.reference = dense_reference(stage.matrix, stage.rhs);
+        stage.kappa = kappa;
+        stages.push_back(std::move(stage));
+    }
+    return stages;
 }
 
 }  // namespace soma::test_systems

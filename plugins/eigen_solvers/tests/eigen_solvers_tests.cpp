@@ -86,6 +86,21 @@ void check_spd_sequence(LinearSolver& solver, Tolerance tolerance) {
 
 double direct_tolerance(double kappa) { return 1e3 * kappa * kEps; }
 
+/// The kernel's changing pattern (ts::growing_pattern_stages): analyze only when the pattern
+/// grew, factorize matrices whose vanished springs are explicit zeros on the analysed pattern.
+template <class Tolerance>
+void check_growing_pattern(LinearSolver& solver, Tolerance tolerance) {
+    static const std::vector<ts::PatternStage> stages = ts::growing_pattern_stages(kGrid);
+    VectorX x;
+    for (std::size_t s = 0; s < stages.size(); ++s) {
+        INFO("stage " << s);
+        if (stages[s].new_pattern) solver.analyze(stages[s].matrix);
+        REQUIRE(solver.factorize(stages[s].matrix));
+        REQUIRE(solver.solve(stages[s].rhs, x));
+        CHECK(ts::relative_error(x, stages[s].reference) <= tolerance(stages[s].kappa));
+    }
+}
+
 /// The unsymmetric case, with its reference and the LU's 1-norm condition estimate.
 struct UnsymmetricCase {
     SparseMatrix matrix;
@@ -309,4 +324,47 @@ TEST_CASE("eigen_bicgstab reports non-convergence", "[eigen_solvers]") {
     VectorX x;
     CHECK_FALSE(solver.solve(u.rhs, x));
     CHECK_THAT(solver.last_error(), Catch::Contains("BiCGSTAB did not converge in"));
+}
+
+TEST_CASE("every solver factorizes a grown pattern and explicit zeros on a reused analysis",
+          "[eigen_solvers]") {
+    {
+        INFO("eigen_ldlt");
+        SimplicialLdltSolver solver;
+        check_growing_pattern(solver, direct_tolerance);
+    }
+    {
+        INFO("eigen_llt");
+        SimplicialLltSolver solver;
+        check_growing_pattern(solver, direct_tolerance);
+    }
+#ifdef SOMA_HAVE_CHOLMOD
+    for (const CholmodMode mode : {CholmodMode::automatic, CholmodMode::simplicial, CholmodMode::supernodal}) {
+        INFO("cholmod mode " << static_cast<int>(mode));
+        CholmodSolver solver(CholmodSettings{mode});
+        check_growing_pattern(solver, direct_tolerance);
+    }
+#endif
+    {
+        INFO("eigen_lu");
+        SparseLuSolver solver;
+        check_growing_pattern(solver, direct_tolerance);
+    }
+    for (const auto preconditioner : {CgPreconditioner::diagonal, CgPreconditioner::incomplete_cholesky}) {
+        INFO("eigen_cg preconditioner " << static_cast<int>(preconditioner));
+        ConjugateGradientSettings settings;
+        settings.preconditioner = preconditioner;
+        settings.tolerance = 1e-10;
+        ConjugateGradientSolver solver(settings);
+        // ||x - x*|| / ||x*|| <= kappa ||r|| / ||b||, plus the reference's rounding.
+        check_growing_pattern(solver, [&](double kappa) { return kappa * settings.tolerance + 1e-12; });
+    }
+    for (const auto preconditioner : {BicgstabPreconditioner::diagonal, BicgstabPreconditioner::ilut}) {
+        INFO("eigen_bicgstab preconditioner " << static_cast<int>(preconditioner));
+        BicgstabSettings settings;
+        settings.preconditioner = preconditioner;
+        settings.tolerance = 1e-10;
+        BicgstabSolver solver(settings);
+        check_growing_pattern(solver, [&](double kappa) { return kappa * settings.tolerance + 1e-12; });
+    }
 }

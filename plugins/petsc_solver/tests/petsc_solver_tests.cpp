@@ -15,6 +15,7 @@
 
 #include <petsclog.h>
 
+#include <algorithm>
 #include <array>
 #include <limits>
 
@@ -165,6 +166,51 @@ TEST_CASE("petsc gmres/ilu solves an unsymmetric system, refactorizing numerical
     }
     CHECK(event_count("MatILUFactorSym") - symbolic_before == 1);
     CHECK(event_count("MatLUFactorNum") - numeric_before == 2);
+}
+
+TEST_CASE("petsc factorizes a grown pattern and explicit zeros, analysing only new patterns",
+          "[petsc_solver]") {
+    // The kernel's changing pattern (ts::growing_pattern_stages): analyze() only when the
+    // pattern grew; in between, vanished springs are explicit zeros of the analysed pattern.
+    static const std::vector<ts::PatternStage> stages = ts::growing_pattern_stages(kGrid);
+    const int new_patterns = static_cast<int>(
+        std::count_if(stages.begin(), stages.end(), [](const ts::PatternStage& s) { return s.new_pattern; }));
+    struct Configuration {
+        const char* ksp;
+        const char* pc;
+        const char* symbolic_event;
+        const char* numeric_event;
+    };
+    for (const Configuration& config : {Configuration{"cg", "icc", "MatICCFactorSym", "MatCholFctrNum"},
+                                        Configuration{"preonly", "cholesky", "MatCholFctrSym", "MatCholFctrNum"},
+                                        Configuration{"preonly", "lu", "MatLUFactorSym", "MatLUFactorNum"}}) {
+        INFO(config.ksp << " / " << config.pc);
+        PetscSettings settings;
+        settings.ksp_type = config.ksp;
+        settings.pc_type = config.pc;
+        settings.rtol = 1e-9;
+        settings.options = {{"ksp_norm_type", "unpreconditioned"}};
+        if (std::string(config.ksp) == "preonly") settings.options.clear();
+        PetscKspSolver solver(settings);
+        const bool iterative = solver.capabilities().iterative;
+        const int symbolic_before = event_count(config.symbolic_event);
+        const int numeric_before = event_count(config.numeric_event);
+        VectorX x;
+        for (std::size_t s = 0; s < stages.size(); ++s) {
+            INFO("stage " << s);
+            if (stages[s].new_pattern) solver.analyze(stages[s].matrix);
+            REQUIRE(solver.factorize(stages[s].matrix));
+            INFO(solver.last_error());
+            REQUIRE(solver.solve(stages[s].rhs, x));
+            // Iterative: kappa * rtol on the true residual (see the top of this file); direct:
+            // backward stable, 1000 * kappa * eps.
+            const double tolerance = iterative ? stages[s].kappa * settings.rtol + 1e-12 : 1e3 * stages[s].kappa * kEps;
+            CHECK(ts::relative_error(x, stages[s].reference) <= tolerance);
+        }
+        // One symbolic factorization per analysed pattern, one numeric per factorize().
+        CHECK(event_count(config.symbolic_event) - symbolic_before == new_patterns);
+        CHECK(event_count(config.numeric_event) - numeric_before == static_cast<int>(stages.size()));
+    }
 }
 
 TEST_CASE("petsc reports a singular matrix", "[petsc_solver]") {
