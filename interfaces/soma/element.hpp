@@ -38,6 +38,13 @@ struct DofGroup {
     std::vector<std::string> component_names;  ///< e.g. {"x", "y", "z"} or {"twist"}
 };
 
+/// DOFs an element's own parameters hold at their initial value, e.g. a planar rod's
+/// out-of-plane node components and edge twists (Element::held_dofs).
+struct HeldDofs {
+    std::string key;           ///< the element parameter that holds them ("planar"), for messages
+    std::vector<Index> local;  ///< local DOFs
+};
+
 /// A quantity of an element that a controller may drive over time, e.g. "natural_curvature"
 /// (one item per bend-twist spring, components kappa1 and kappa2), "natural_twist", or
 /// "natural_hinge_angle" (one item per shell hinge).
@@ -72,6 +79,12 @@ public:
     /// region holds every one of these nodes. Default: none, so no region ever selects the item
     /// (elements whose group items are not spanned by their own nodes keep the default).
     virtual std::vector<Index> item_nodes(const std::string& group, Index item) const;
+
+    /// \brief DOFs this element's own parameters hold at their initial value (default: none).
+    ///
+    /// The kernel fixes them as a `fixed` entry of the element would: a `fixed` entry selecting
+    /// one again agrees; a `prescribed` one is an error that names `key`.
+    virtual HeldDofs held_dofs() const { return {}; }
 
     /// Points, edges and triangles in global DOF numbering (valid after bind()).
     virtual const Geometry& geometry() const = 0;
