@@ -191,7 +191,7 @@ TEST_CASE("a map list that accepts a single map: one map is a list of one at the
     REQUIRE(one.size() == 1);
     CHECK(one[0].integer_list("nodes") == std::vector<long>{0, 1});
     CHECK(one[0].location().path == "supports");
-    CHECK(one[0].location("nodes").str() == "scene.yaml:1:20: supports.nodes");
+    CHECK(one[0].location("nodes").str() == "scene.yaml:1:12: supports.nodes");
 
     const auto two = read("supports: [{nodes: [0]}, {nodes: [-1], components: [y]}]\n");
     REQUIRE(two.size() == 2);
