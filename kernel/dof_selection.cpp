@@ -87,11 +87,13 @@ std::vector<int> node_components_of(const DofGroup* nodes, const std::string& el
     const auto names = entry.string_list("components");
     std::vector<int> chosen;
     if (names.empty()) {
-        if (entry.has("components")) entry.fail("components", "lists no component: name at least one of x, y, z, or leave it out for all");
+        if (entry.has("components"))
+            entry.fail("components", "lists no component: name at least one of x, y, z, or leave it out for all");
         for (int c = 0; nodes && c < nodes->dofs_per_item; ++c) chosen.push_back(c);
         return chosen;
     }
-    if (!nodes) entry.fail("components", fmt::format("element type '{}' has no nodes to select components of", element_type));
+    if (!nodes)
+        entry.fail("components", fmt::format("element type '{}' has no nodes to select components of", element_type));
     if (!entry.integer_list("edges").empty())
         entry.fail("components", "components select node components, but this entry also lists `edges` (one DOF each, "
                                  "not split into components): put the edges in an entry of their own");

@@ -125,8 +125,9 @@ ParameterSchema discrete_rod_schema() {
                            "at their initial values, as `fixed` would (selecting them again in `fixed` agrees; "
                            "prescribing them is an error). The normal must be a coordinate axis: holding a component "
                            "along any other direction would need a constraint, which this mode does not add. The "
-                           "initial rod must lie in the plane.");
-    planar.vec3("normal", "the plane's normal: along x, y or z, e.g. [0, 0, 1] (length and sign do not matter)").require();
+                           "initial rod must lie in the plane, and its initial_velocity too.");
+    planar.vec3("normal", "the plane's normal: along x, y or z, e.g. [0, 0, 1] (length and sign do not matter)")
+        .require();
     s.map("planar", "in-plane motion only (out-of-plane motion and twist held)", std::move(planar));
     s.boolean("symmetric_jacobian",
               "assemble the symmetric part of the bend-twist Hessian (default: right for the default "
@@ -223,7 +224,12 @@ std::unique_ptr<soma::Element> make_discrete_rod(const Parameters& p) {
     if (m.has("shear_modulus")) d.material.shear_modulus = m.real("shear_modulus");
     d.initial_velocity = p.vec3("initial_velocity");
     d.symmetric_jacobian = p.boolean("symmetric_jacobian");
-    if (p.has("planar")) d.planar_axis = planar_axis(p.block("planar"), d.positions);
+    if (p.has("planar")) {
+        d.planar_axis = planar_axis(p.block("planar"), d.positions);
+        if (d.initial_velocity[*d.planar_axis] != 0.0)
+            p.fail("initial_velocity", "has a component along the planar normal, which the plane holds at 0: give an "
+                                       "initial velocity in the plane");
+    }
     try {
         return std::make_unique<DiscreteRod>(std::move(d));
     } catch (const std::invalid_argument& error) {

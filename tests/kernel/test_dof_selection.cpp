@@ -259,7 +259,8 @@ TEST_CASE("components constrain only the named components: a pin, a roller, a sy
     CHECK_FALSE(symmetry->dof_is_free(node_dof(*symmetry, 0, 0)));
     CHECK(symmetry->dof_is_free(twist_dof(*symmetry, 0)));
     // A box of three nodes with all components listed: the nodes, still no edges.
-    auto box_nodes = build(header + rod(", fixed: {box: {min: [-1, -1, -1], max: [0.025, 1, 1]}, components: [x, y, z]}"));
+    auto box_nodes =
+        build(header + rod(", fixed: {box: {min: [-1, -1, -1], max: [0.025, 1, 1]}, components: [x, y, z]}"));
     CHECK(box_nodes->free_dof_count() == box_nodes->dof_count() - 9);
 
     // Two entries selecting the same component agree (fixed once).
@@ -270,8 +271,8 @@ TEST_CASE("components constrain only the named components: a pin, a roller, a sy
 TEST_CASE("prescribed components: one expression per listed component, in the listed order",
           "[kernel][dofs][selection][components]") {
     // Node 10 moves along z at 0.01 m/s and is held in x (the listed order: z, then x); y stays free.
-    auto sim = build(header + rod(", fixed: {nodes: [0, 1], edges: [0]}, "
-                                  "prescribed: [{nodes: [-1], components: [z, x], displacement: [\"0.01*t\", \"0\"]}]"));
+    auto sim = build(header + rod(", fixed: {nodes: [0, 1], edges: [0]}, prescribed: "
+                                  "[{nodes: [-1], components: [z, x], displacement: [\"0.01*t\", \"0\"]}]"));
     CHECK(sim->free_dof_count() == sim->dof_count() - 7 - 2);
     CHECK(sim->dof_is_free(node_dof(*sim, 10, 1)));
     run(*sim);
@@ -318,7 +319,8 @@ TEST_CASE("components: located errors", "[kernel][dofs][selection][components][e
 }
 
 TEST_CASE("a planar rod holds its out-of-plane components and twists", "[kernel][dofs][planar]") {
-    auto planar = build(header + rod(", planar: {normal: [0, 0, -2]}, fixed: [{nodes: [0]}, {nodes: [-1], components: [y]}]"));
+    auto planar =
+        build(header + rod(", planar: {normal: [0, 0, -2]}, fixed: [{nodes: [0]}, {nodes: [-1], components: [y]}]"));
     // 11 z components and 10 twists held by the plane, node 0's x and y, node 10's y (z agreed).
     CHECK(planar->free_dof_count() == planar->dof_count() - 11 - 10 - 2 - 1);
     for (Index n = 0; n < 11; ++n) CHECK_FALSE(planar->dof_is_free(node_dof(*planar, n, 2)));
@@ -341,6 +343,8 @@ TEST_CASE("planar rods: located errors", "[kernel][dofs][planar][errors]") {
                         "position component of every node"));
     CHECK_THAT(error_of(header + rod(", planar: {normal: [0, 0, 0]}")),
                Contains("elements[0].planar.normal: [0, 0, 0] is not along a coordinate axis"));
+    CHECK_THAT(error_of(header + rod(", planar: {normal: [0, 0, 1]}, initial_velocity: [0, 0.1, 0.1]")),
+               Contains("elements[0].initial_velocity: has a component along the planar normal"));
     CHECK_THAT(error_of(header + rod(", planar: {normal: [1, 0, 0]}")),
                Contains("elements[0].planar: the rod does not lie in a plane normal to x: node 1 is 0.01 m off the "
                         "plane x = 0 through node 0"));
