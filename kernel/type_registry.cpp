@@ -156,7 +156,11 @@ void TypeRegistry::add_common_keys(TypeKind kind, ParameterSchema& schema) {
             fixed.integer_list("edges", edge_dof).fallback(std::vector<long>{});
             fixed.string_list("components", components_doc).fallback(std::vector<std::string>{});
             add_node_selectors(fixed, "The selected edge DOFs are fixed.");
-            schema.map_list("fixed", "fixed DOFs", std::move(fixed)).or_single_map();
+            schema.map_list("fixed",
+                            "fixed DOFs, held at their initial value: one entry (a map) or a list of entries, e.g. a "
+                            "pin and a roller `[{nodes: [0]}, {nodes: [-1], components: [y, z]}]`",
+                            std::move(fixed))
+                .or_single_map();
             ParameterSchema prescribed(
                 "prescribed",
                 "DOFs that follow a time function: value = initial value + displacement(t). One DOF may be "
@@ -181,7 +185,10 @@ void TypeRegistry::add_common_keys(TypeKind kind, ParameterSchema& schema) {
                                    "`components`; 1 for edges listed under `edges` (their edge DOF: twist in rad, or "
                                    "xi); an entry selects nodes or listed edges, not both")
                 .require();
-            schema.map_list("prescribed", "prescribed motion", std::move(prescribed));
+            schema.map_list("prescribed",
+                            "prescribed motion: a list of entries, each following its expressions of t (per "
+                            "component with `components`)",
+                            std::move(prescribed));
             break;
         }
         case TypeKind::force:

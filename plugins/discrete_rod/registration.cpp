@@ -119,16 +119,16 @@ ParameterSchema discrete_rod_schema() {
     s.one_of("cross_section", "uniform cross-section", {section_circle(), section_rectangle()}).require();
     s.map("material", "material constants", material_schema()).require();
     s.vec3("initial_velocity", "initial velocity of every node").unit("m/s").fallback(soma::Vec3(0.0, 0.0, 0.0));
-    ParameterSchema planar("planar",
-                           "Planar mode: the rod moves in the plane through its initial shape normal to `normal`. "
-                           "It holds the out-of-plane position component of every node and the twist of every edge "
-                           "at their initial values, as `fixed` would (selecting them again in `fixed` agrees; "
-                           "prescribing them is an error). The normal must be a coordinate axis: holding a component "
-                           "along any other direction would need a constraint, which this mode does not add. The "
-                           "initial rod must lie in the plane, and its initial_velocity too.");
+    ParameterSchema planar("planar", "Planar mode of a discrete rod.");
     planar.vec3("normal", "the plane's normal: along x, y or z, e.g. [0, 0, 1] (length and sign do not matter)")
         .require();
-    s.map("planar", "in-plane motion only (out-of-plane motion and twist held)", std::move(planar));
+    s.map("planar",
+          "planar mode: the rod moves only in the plane through its initial shape normal to `normal`. It holds the "
+          "out-of-plane position component of every node and the twist of every edge at their initial values, as "
+          "`fixed` would (selecting them again in `fixed` agrees; prescribing them is an error). The normal must be "
+          "a coordinate axis: holding a component along another direction would need a constraint, which this mode "
+          "does not add. The initial rod, and its initial_velocity, must lie in the plane",
+          std::move(planar));
     s.boolean("symmetric_jacobian",
               "assemble the symmetric part of the bend-twist Hessian (default: right for the default "
               "eigen_ldlt and other solvers that read one triangle; Newton stays quadratic except where "
