@@ -314,6 +314,14 @@ TEST_CASE("components: located errors", "[kernel][dofs][selection][components][e
                                      "{nodes: [-1], components: [y], displacement: [\"2*t\"]}]")),
                Contains("elements[0].prescribed[1].nodes: node 10 y is already prescribed by elements[0].prescribed[0] "
                         "(displacement 't'), here '2*t'"));
+    // An element without nodes (a rod joint owns no DOFs of its own nodes) has no components to select.
+    CHECK_THAT(error_of(header + rod("") +
+                        "  - {name: b, type: discrete_rod, geometry: {line: {from: [0.1, 0, 0], to: [0.1, 0.1, 0], "
+                        "nodes: 5}}, cross_section: {circle: {radius: 1.0e-3}}, material: {density: 1000, "
+                        "youngs_modulus: 1.0e7}}\n"
+                        "  - {name: j, type: rod_joint, elements: [a, b], nodes: [-1, 0], fixed: {components: [x]}}\n"
+                        "shared_nodes: [{elements: [a, b], nodes: [-1, 0]}]\n"),
+               Contains("elements[2].fixed.components: element type 'rod_joint' has no nodes to select components of"));
     // A list entry that is not a map is a schema error at the entry.
     CHECK_THAT(error_of(header + rod(", fixed: [{nodes: [0]}, 3]")), Contains("elements[0].fixed[1]"));
 }
