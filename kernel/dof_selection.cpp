@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace soma {
@@ -80,6 +81,44 @@ std::vector<char> listed_items(const std::vector<DofGroup>& groups, const std::s
     return chosen;
 }
 
+/// The node components the entry's `components` names (indices into the nodes group's
+/// component names, in the listed order), or all of them when it names none.
+std::vector<int> node_components_of(const DofGroup* nodes, const std::string& element_type, const Parameters& entry) {
+    const auto names = entry.string_list("components");
+    std::vector<int> chosen;
+    if (names.empty()) {
+        if (entry.has("components"))
+            entry.fail("components", "lists no component: name at least one of x, y, z, or leave it out for all");
+        for (int c = 0; nodes && c < nodes->dofs_per_item; ++c) chosen.push_back(c);
+        return chosen;
+    }
+    if (!nodes)
+        entry.fail("components", fmt::format("element type '{}' has no nodes to select components of", element_type));
+    if (!entry.integer_list("edges").empty())
+        entry.fail("components", "components select node components, but this entry also lists `edges` (one DOF each, "
+                                 "not split into components): put the edges in an entry of their own");
+    if (entry.has("include_edges") && entry.boolean("include_edges"))
+        entry.fail("include_edges", "an entry with `components` constrains only part of its nodes, which is not a "
+                                    "clamp, so its regions hold no edges: leave include_edges out, or put the edges in "
+                                    "an entry of their own");
+    for (const std::string& name : names) {
+        const auto& all = nodes->component_names;
+        const auto it = std::find(all.begin(), all.end(), name);
+        if (it == all.end()) {
+            std::string known;
+            for (const std::string& component : all) known += (known.empty() ? "" : ", ") + component;
+            entry.fail("components", fmt::format("unknown component '{}': the nodes of element type '{}' have "
+                                                 "components {}",
+                                                 name, element_type, known));
+        }
+        const int c = static_cast<int>(it - all.begin());
+        if (std::find(chosen.begin(), chosen.end(), c) != chosen.end())
+            entry.fail("components", fmt::format("component '{}' is listed twice", name));
+        chosen.push_back(c);
+    }
+    return chosen;
+}
+
 }  // namespace
 
 DofSelection select_dofs(const Element& element, const std::string& element_type, const Parameters& entry,
@@ -93,6 +132,7 @@ DofSelection select_dofs(const Element& element, const std::string& element_type
 
     const std::vector<Region> regions = regions_of(entry);
     const DofGroup* nodes = find_dof_group(groups, "nodes");
+    selection.node_components = node_components_of(nodes, element_type, entry);
     if (!regions.empty() && !nodes)
         regions.front().block.fail(
             "", fmt::format("element type '{}' has no nodes: a region selects nodes and the edges between them; "
@@ -126,7 +166,7 @@ DofSelection select_dofs(const Element& element, const std::string& element_type
 
     // Edges the regions hold: every end node in the union of the entry's regions.
     const DofGroup* edges = find_dof_group(groups, "edges");
-    if (regions.empty() || !edges || !entry.boolean("include_edges")) return selection;
+    if (regions.empty() || !edges || !entry.boolean("include_edges") || entry.has("components")) return selection;
     for (Index e = 0; e < edges->count; ++e) {
         if (static_cast<std::size_t>(e) < listed_edges.size() && listed_edges[static_cast<std::size_t>(e)]) continue;
         const std::vector<Index> ends = element.item_nodes("edges", e);

@@ -7,6 +7,10 @@
 /// union. With `include_edges` (default true) the entry also selects every item of the element's
 /// "edges" group whose end nodes (Element::item_nodes) the union holds, so a region is a clamp:
 /// a rod's edge twist, a mid-edge shell's xi. Nodes listed by index select no edges.
+///
+/// `components` (x, y, z by name) restricts the entry to those components of its nodes: a roller or
+/// a symmetry plane. Such an entry constrains only part of a node, which is not a clamp, so it
+/// selects no edge DOF at all: listed edges, or include_edges written true beside it, are errors.
 
 #include "soma/element.hpp"
 #include "soma/parameters.hpp"
@@ -28,6 +32,9 @@ struct DofSelection {
     std::vector<SelectedItem> nodes;         ///< listed under `nodes` or inside a region
     std::vector<SelectedItem> listed_edges;  ///< listed under `edges`
     std::vector<SelectedItem> region_edges;  ///< not listed, end nodes all in the regions (include_edges)
+    /// The components of each selected node the entry constrains (indices into the "nodes" group's
+    /// components), in the order the entry lists them; all of them when it lists none.
+    std::vector<int> node_components;
 };
 
 /// The DOF group named `name`, or null.
@@ -44,7 +51,8 @@ Index resolve_item_index(long index, Index count, const Parameters& block, const
 /// \param entry         the validated entry (schema of TypeRegistry's common element keys)
 /// \param initial_q     the global initial configuration: regions test the nodes' initial positions
 /// \throws InputError at the key for an index out of range, a group the element lacks, a zero plane
-/// normal, or a region that selects no node.
+/// normal, a region that selects no node, or `components` naming an unknown or repeated component or
+/// written beside listed edges or include_edges: true.
 DofSelection select_dofs(const Element& element, const std::string& element_type, const Parameters& entry,
                          const VectorX& initial_q);
 

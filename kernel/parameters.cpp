@@ -395,6 +395,11 @@ SOMA_API std::vector<Parameters> Parameters::blocks(const std::string& key) cons
     const YAML::Node v = value_of(p, key);
     std::vector<Parameters> result;
     if (!present(v) || v.IsNull()) return result;  // an absent list is empty
+    if (spec.single_map && v.IsMap()) {               // one map alone: a list of one, at the key's own path
+        const SourceLocation where = location(key);
+        result.push_back(sub_block(p, spec.sub, v, where.path, where));
+        return result;
+    }
     if (!v.IsSequence()) bad_value(p, key, v, to_string(spec.type));
     const std::string list_path = join_path(p.path, key);
     for (std::size_t i = 0; i < v.size(); ++i) {

@@ -305,8 +305,12 @@ private:
             case ParamType::map_list:
             case ParamType::typed_list: {
                 if (value.IsNull()) break;  // `forces:` with every item commented out: an empty list
+                if (spec.single_map && value.IsMap()) {  // one map alone: a list of one
+                    check_map(value, *spec.sub, path, location_of(scene_.file, key.Mark(), path), false);
+                    break;
+                }
                 if (!value.IsSequence()) {
-                    expected(value, key, path, to_string(spec.type));
+                    expected(value, key, path, spec.single_map ? "a map or a list of maps" : to_string(spec.type));
                     break;
                 }
                 for (std::size_t i = 0; i < value.size(); ++i) {

@@ -73,6 +73,7 @@ std::string value_text(const ParamValue& value) {
 
 std::string type_text(const ParamSpec& spec) {
     std::string t = to_string(spec.type);
+    if (spec.single_map) t = "map or list of maps";
     if (spec.type == ParamType::typed || spec.type == ParamType::typed_list)
         t += fmt::format(" ({})", to_string(spec.kind));
     if (spec.size >= 0 && spec.type != ParamType::vec3) t += fmt::format(" ({} items)", spec.size);

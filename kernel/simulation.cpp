@@ -386,36 +386,56 @@ void Simulation::build_boundary_conditions() {
         const Parameters& block = element_parameters_[e];
         const std::string type = block.type_name();
         const auto groups = element.dof_groups();
-        const Parameters fixed = block.block("fixed");
-        const std::string fixed_path = fixed.location().path;
-        const DofSelection fixed_selection = select_dofs(element, type, fixed, state_.q);
-        for (const SelectedItem& node : fixed_selection.nodes)
-            for (int c = 0; c < find_dof_group(groups, "nodes")->dofs_per_item; ++c)
-                fix(element, element.group_dof("nodes", node.item, c), node, fixed_path, false);
-        for (const auto* edges : {&fixed_selection.listed_edges, &fixed_selection.region_edges})
-            for (const SelectedItem& edge : *edges)
-                for (int c = 0; c < find_dof_group(groups, "edges")->dofs_per_item; ++c)
-                    fix(element, element.group_dof("edges", edge.item, c), edge, fixed_path,
-                        edges == &fixed_selection.region_edges);
+        // The element's own holds first (a planar rod), so that a prescription of one of them is
+        // reported at the prescription.
+        const HeldDofs held = element.held_dofs();
+        for (Index local : held.local)
+            fix(element, local, SelectedItem{0, block, held.key}, block.location(held.key).path, false);
+
+        for (const Parameters& fixed : block.blocks("fixed")) {
+            const std::string fixed_path = fixed.location().path;
+            const DofSelection fixed_selection = select_dofs(element, type, fixed, state_.q);
+            for (const SelectedItem& node : fixed_selection.nodes)
+                for (int c : fixed_selection.node_components)
+                    fix(element, element.group_dof("nodes", node.item, c), node, fixed_path, false);
+            for (const auto* edges : {&fixed_selection.listed_edges, &fixed_selection.region_edges})
+                for (const SelectedItem& edge : *edges)
+                    for (int c = 0; c < find_dof_group(groups, "edges")->dofs_per_item; ++c)
+                        fix(element, element.group_dof("edges", edge.item, c), edge, fixed_path,
+                            edges == &fixed_selection.region_edges);
+        }
 
         for (const Parameters& item : block.blocks("prescribed")) {
             const std::string path = item.location().path;
             const auto displacement = item.string_list("displacement");
             const DofSelection selection = select_dofs(element, type, item, state_.q);
             for (const char* group : {"nodes", "edges"}) {
-                const auto& items = std::string(group) == "nodes" ? selection.nodes : selection.listed_edges;
+                const bool of_nodes = std::string(group) == "nodes";
+                const auto& items = of_nodes ? selection.nodes : selection.listed_edges;
                 if (items.empty()) continue;
                 const DofGroup* g = find_dof_group(groups, group);
-                if (static_cast<int>(displacement.size()) != g->dofs_per_item)
+                // The components this entry moves: for nodes those it lists (all by default), for
+                // edges every DOF of the edge. Expression k drives components[k].
+                std::vector<int> components = selection.node_components;
+                if (!of_nodes) {
+                    components.clear();
+                    for (int c = 0; c < g->dofs_per_item; ++c) components.push_back(c);
+                }
+                if (displacement.size() != components.size()) {
+                    if (of_nodes && item.has("components"))
+                        item.fail("displacement", fmt::format("`components` lists {} component(s), but {} expressions "
+                                                              "are given: one per listed component",
+                                                              components.size(), displacement.size()));
                     item.fail("displacement", fmt::format("{} have {} components ({}), but {} expressions are given",
                                                           group, g->dofs_per_item, fmt::join(g->component_names, ", "),
                                                           displacement.size()));
+                }
                 const std::size_t first_expression = expressions_.size();
                 for (const auto& text : displacement) expressions_.emplace_back(text, item.location("displacement"));
                 for (const SelectedItem& it : items)
-                    for (int c = 0; c < g->dofs_per_item; ++c)
-                        prescribe(element, element.group_dof(group, it.item, c), it, path,
-                                  displacement[static_cast<std::size_t>(c)], first_expression + static_cast<std::size_t>(c));
+                    for (std::size_t k = 0; k < components.size(); ++k)
+                        prescribe(element, element.group_dof(group, it.item, components[k]), it, path, displacement[k],
+                                  first_expression + k);
             }
             // Edges inside a moving clamp keep their initial value (the schema's include_edges doc says why).
             for (const SelectedItem& edge : selection.region_edges)

@@ -138,16 +138,29 @@ void TypeRegistry::add_common_keys(TypeKind kind, ParameterSchema& schema) {
                 "it (discrete_rod: the edge's twist angle, rad; midedge_shell: the edge's xi, the mid-edge normal's "
                 "component along the edge's in-plane perpendicular; rod_shell_joint: the twist of a shell edge at "
                 "the joint; types without edge DOFs, such as hinge_shell, refuse this key)";
+            const std::string components_doc =
+                "the components of the selected nodes this entry constrains, by name (x, y, z); absent: all three. "
+                "Rollers and symmetry planes: `components: [y, z]` leaves x free. An entry with `components` selects "
+                "no edge DOF: listing `edges` in it is an error, and its regions hold no edges (include_edges does "
+                "not apply; writing include_edges: true beside components is an error)";
             ParameterSchema fixed("fixed",
-                                  "DOFs held at their initial value (eliminated from the solve). A DOF selected "
-                                  "twice (two regions, an index and a region, or the same node of two elements "
-                                  "joined by shared_nodes) is fixed once; a DOF both fixed and prescribed is an "
-                                  "error.");
-            fixed.integer_list("nodes", "node indices (negative counts from the end): all 3 position DOFs")
+                                  "DOFs held at their initial value (eliminated from the solve). One entry (a map) "
+                                  "or a list of entries, e.g. a pin and a roller: "
+                                  "`[{nodes: [0]}, {nodes: [-1], components: [y, z]}]`. A DOF selected "
+                                  "twice (two entries, two regions, an index and a region, or the same node of two "
+                                  "elements joined by shared_nodes) is fixed once; a DOF both fixed and prescribed "
+                                  "is an error.");
+            fixed.integer_list("nodes", "node indices (negative counts from the end): their position DOFs (all 3, "
+                                        "or those named in `components`)")
                 .fallback(std::vector<long>{});
             fixed.integer_list("edges", edge_dof).fallback(std::vector<long>{});
+            fixed.string_list("components", components_doc).fallback(std::vector<std::string>{});
             add_node_selectors(fixed, "The selected edge DOFs are fixed.");
-            schema.map("fixed", "fixed DOFs", std::move(fixed));
+            schema.map_list("fixed",
+                            "fixed DOFs, held at their initial value: one entry (a map) or a list of entries, e.g. a "
+                            "pin and a roller `[{nodes: [0]}, {nodes: [-1], components: [y, z]}]`",
+                            std::move(fixed))
+                .or_single_map();
             ParameterSchema prescribed(
                 "prescribed",
                 "DOFs that follow a time function: value = initial value + displacement(t). One DOF may be "
@@ -155,6 +168,9 @@ void TypeRegistry::add_common_keys(TypeKind kind, ParameterSchema& schema) {
                 "error.");
             prescribed.integer_list("nodes", "node indices (negative counts from the end)").fallback(std::vector<long>{});
             prescribed.integer_list("edges", edge_dof).fallback(std::vector<long>{});
+            prescribed.string_list("components", components_doc + "; `displacement` then gives one expression per "
+                                                                  "listed component, in the listed order")
+                .fallback(std::vector<std::string>{});
             add_node_selectors(
                 prescribed,
                 "Edge DOFs so selected are held at their initial value while the nodes move. A rod's clamp then "
@@ -165,11 +181,14 @@ void TypeRegistry::add_common_keys(TypeKind kind, ParameterSchema& schema) {
                 "the edges' xi in another entry (xi = sin of the turn about the initial edge direction).");
             prescribed.string_list("displacement",
                                    "expressions of t (muparser syntax: sin, cos, exp, min, max, ...), one per "
-                                   "component of the selected items: 3 for nodes (x, y, z), 1 for edges listed under "
-                                   "`edges` (their edge DOF: twist in rad, or xi); an entry selects nodes or listed "
-                                   "edges, not both")
+                                   "component of the selected items: 3 for nodes (x, y, z), or one per name in "
+                                   "`components`; 1 for edges listed under `edges` (their edge DOF: twist in rad, or "
+                                   "xi); an entry selects nodes or listed edges, not both")
                 .require();
-            schema.map_list("prescribed", "prescribed motion", std::move(prescribed));
+            schema.map_list("prescribed",
+                            "prescribed motion: a list of entries, each following its expressions of t (per "
+                            "component with `components`)",
+                            std::move(prescribed));
             break;
         }
         case TypeKind::force:

@@ -42,6 +42,13 @@ struct DofGroup {
     std::vector<std::string> component_names;  ///< e.g. {"x", "y", "z"} or {"twist"}
 };
 
+/// DOFs an element's own parameters hold at their initial value, e.g. a planar rod's
+/// out-of-plane node components and edge twists (Element::held_dofs).
+struct HeldDofs {
+    std::string key;           ///< the element parameter that holds them ("planar"), for messages
+    std::vector<Index> local;  ///< local DOFs
+};
+
 /// A quantity of an element that a controller may drive over time, e.g. "natural_curvature"
 /// (one item per bend-twist spring, components kappa1 and kappa2), "natural_twist", or
 /// "natural_hinge_angle" (one item per shell hinge).
@@ -119,6 +126,12 @@ public:
     /// applyDJT): the geometric stiffness of a force applied through the map. Identity: nothing.
     virtual void add_point_geometric_stiffness(Index point, const EvalContext& context, const Vec3& force,
                                                PointStiffness& stiffness) const;
+
+    /// \brief DOFs this element's own parameters hold at their initial value (default: none).
+    ///
+    /// The kernel fixes them as a `fixed` entry of the element would: a `fixed` entry selecting
+    /// one again agrees; a `prescribed` one is an error that names `key`.
+    virtual HeldDofs held_dofs() const { return {}; }
 
     /// Points, edges and triangles in global DOF numbering (valid after bind()).
     virtual const Geometry& geometry() const = 0;

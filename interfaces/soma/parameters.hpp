@@ -76,6 +76,7 @@ struct ParamSpec {
     std::shared_ptr<ParameterSchema> sub;   ///< map / map_list
     std::vector<std::shared_ptr<ParameterSchema>> alternatives;  ///< one_of (schema name = key)
     TypeKind kind = TypeKind::element;      ///< typed / typed_list
+    bool single_map = false;                ///< map_list: one map alone is also accepted, as a list of one
 
     // Fluent setters.
     ParamSpec& unit(std::string u) { unit_name = std::move(u); return *this; }
@@ -88,6 +89,9 @@ struct ParamSpec {
     ParamSpec& below(double hi) { max = hi; max_exclusive = true; return *this; }
     ParamSpec& exact_size(int n) { size = n; return *this; }
     ParamSpec& one_of_strings(std::vector<std::string> c) { choices = std::move(c); return *this; }
+    /// map_list: also accept one map alone (a list of one whose messages keep the plain key path),
+    /// so that a key that used to be a map can grow into a list without breaking old scenes.
+    ParamSpec& or_single_map() { single_map = true; return *this; }
 };
 
 /// The parameters of one type (or of one nested block).

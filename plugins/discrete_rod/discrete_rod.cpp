@@ -47,7 +47,8 @@ DiscreteRod::DiscreteRod(RodDescription d)
       initial_velocity_(d.initial_velocity),
       section_(d.section),
       material_(d.material),
-      symmetric_jacobian_(d.symmetric_jacobian) {
+      symmetric_jacobian_(d.symmetric_jacobian),
+      planar_axis_(d.planar_axis) {
     const auto& x = initial_positions_;
     if (x.size() < 3)
         throw std::invalid_argument("a discrete rod needs at least 3 nodes, got " + std::to_string(x.size()));
@@ -184,6 +185,15 @@ Index DiscreteRod::group_dof(const std::string& group, Index item, int component
         return twist_dof(item);
     }
     throw std::out_of_range("discrete_rod: no DOF group '" + group + "' (groups: nodes, edges)");
+}
+
+HeldDofs DiscreteRod::held_dofs() const {
+    HeldDofs held;
+    if (!planar_axis_) return held;
+    held.key = "planar";
+    for (Index i = 0; i < node_count_; ++i) held.local.push_back(3 * i + *planar_axis_);
+    for (Index e = 0; e < edge_count_; ++e) held.local.push_back(twist_dof(e));
+    return held;
 }
 
 std::vector<Index> DiscreteRod::item_nodes(const std::string& group, Index item) const {

@@ -54,6 +54,7 @@
 #include "soma/element.hpp"
 
 #include <array>
+#include <optional>
 #include <vector>
 
 namespace soma::rod {
@@ -75,6 +76,9 @@ public:
     std::string describe_dof(Index local) const override;
     /// Edge e spans nodes e and e + 1 (a region holding both selects its twist).
     std::vector<Index> item_nodes(const std::string& group, Index item) const override;
+    /// \brief Planar mode (RodDescription::planar_axis): key "planar", the out-of-plane component of
+    /// every node and the twist of every edge. Otherwise none.
+    HeldDofs held_dofs() const override;
     const Geometry& geometry() const override { return geometry_; }
     double kinetic_energy(const EvalContext& context) const override;
     /// \brief "natural_curvature" (kappa1, kappa2 in 1/m) and "natural_twist" (tau in rad/m),
@@ -154,6 +158,7 @@ private:
     CrossSection section_;
     RodMaterial material_;
     bool symmetric_jacobian_ = false;
+    std::optional<int> planar_axis_;
 
     // Rest state (built by the constructor).
     std::vector<StretchingSpring> stretching_;  ///< one per edge

@@ -9,7 +9,10 @@
 #include "soma/rigid_transform.hpp"
 #include "soma/soma.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 
 namespace {
@@ -116,6 +119,16 @@ ParameterSchema discrete_rod_schema() {
     s.one_of("cross_section", "uniform cross-section", {section_circle(), section_rectangle()}).require();
     s.map("material", "material constants", material_schema()).require();
     s.vec3("initial_velocity", "initial velocity of every node").unit("m/s").fallback(soma::Vec3(0.0, 0.0, 0.0));
+    ParameterSchema planar("planar", "Planar mode of a discrete rod.");
+    planar.vec3("normal", "the plane's normal: along x, y or z, e.g. [0, 0, 1] (length and sign do not matter)")
+        .require();
+    s.map("planar",
+          "planar mode: the rod moves only in the plane through its initial shape normal to `normal`. It holds the "
+          "out-of-plane position component of every node and the twist of every edge at their initial values, as "
+          "`fixed` would (selecting them again in `fixed` agrees; prescribing them is an error). The normal must be "
+          "a coordinate axis: holding a component along another direction would need a constraint, which this mode "
+          "does not add. The initial rod, and its initial_velocity, must lie in the plane",
+          std::move(planar));
     s.boolean("symmetric_jacobian",
               "assemble the symmetric part of the bend-twist Hessian (default: right for the default "
               "eigen_ldlt and other solvers that read one triangle; Newton stays quadratic except where "
@@ -165,6 +178,40 @@ CrossSection section_from(const Parameters& p) {
     return rectangular_cross_section(s.real("width"), s.real("height"), j);
 }
 
+/// \brief The coordinate axis normal to a planar rod's plane.
+/// Fails at `planar.normal` unless it is a nonzero multiple of a coordinate axis, and at `planar` unless
+/// every node lies in the plane through the first node (to round-off of the rod's size).
+int planar_axis(const Parameters& planar, const std::vector<soma::Vec3>& positions) {
+    static const char* axes[] = {"x", "y", "z"};
+    const soma::Vec3 normal = planar.vec3("normal");
+    int axis = -1, nonzero = 0;
+    for (int c = 0; c < 3; ++c)
+        if (normal[c] != 0.0) {
+            axis = c;
+            ++nonzero;
+        }
+    if (nonzero != 1) {
+        std::ostringstream message;
+        message << "[" << normal[0] << ", " << normal[1] << ", " << normal[2]
+                << "] is not along a coordinate axis: a planar rod holds one position component of every node, so the "
+                   "normal must be along x, y or z (e.g. [0, 0, 1]); to move in another plane, build the rod in a "
+                   "coordinate plane and turn the whole scene";
+        planar.fail("normal", message.str());
+    }
+    double size = 0.0;
+    for (const soma::Vec3& x : positions) size = std::max(size, (x - positions.front()).norm());
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+        const double off = positions[i][axis] - positions.front()[axis];
+        if (std::abs(off) > 1e-9 * size) {
+            std::ostringstream message;
+            message << "the rod does not lie in a plane normal to " << axes[axis] << ": node " << i << " is " << off
+                    << " m off the plane " << axes[axis] << " = " << positions.front()[axis] << " through node 0";
+            planar.fail("", message.str());
+        }
+    }
+    return axis;
+}
+
 std::unique_ptr<soma::Element> make_discrete_rod(const Parameters& p) {
     RodDescription d;
     d.positions = untransformed_positions(p);
@@ -177,6 +224,12 @@ std::unique_ptr<soma::Element> make_discrete_rod(const Parameters& p) {
     if (m.has("shear_modulus")) d.material.shear_modulus = m.real("shear_modulus");
     d.initial_velocity = p.vec3("initial_velocity");
     d.symmetric_jacobian = p.boolean("symmetric_jacobian");
+    if (p.has("planar")) {
+        d.planar_axis = planar_axis(p.block("planar"), d.positions);
+        if (d.initial_velocity[*d.planar_axis] != 0.0)
+            p.fail("initial_velocity", "has a component along the planar normal, which the plane holds at 0: give an "
+                                       "initial velocity in the plane");
+    }
     try {
         return std::make_unique<DiscreteRod>(std::move(d));
     } catch (const std::invalid_argument& error) {

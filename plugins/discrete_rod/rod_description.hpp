@@ -40,6 +40,10 @@ struct RodDescription {
     /// the assembled gradient (see bend_twist_spring.hpp): lets symmetric solvers read one
     /// triangle, at the price of Newton's quadratic rate while twisting moments are nonzero.
     bool symmetric_jacobian = false;
+    /// Planar mode: the coordinate axis (0, 1, 2 for x, y, z) normal to the rod's plane. The rod
+    /// then holds that position component of every node and the twist of every edge at their
+    /// initial values (Element::held_dofs), so it deforms in the plane through its initial shape.
+    std::optional<int> planar_axis;
 };
 
 }  // namespace soma::rod

@@ -233,3 +233,134 @@ TEST_CASE("overlapping selections: agreeing ones are allowed, conflicting ones a
                Contains("elements[2].fixed.box: element type 'rod_joint' has no nodes: a region selects nodes and the "
                         "edges between them"));
 }
+
+namespace {
+
+Index node_dof(const Simulation& sim, Index node, int component) {
+    const Element* a = sim.find_element("a");
+    return a->global_dof(a->group_dof("nodes", node, component));
+}
+
+}  // namespace
+
+TEST_CASE("components constrain only the named components: a pin, a roller, a symmetry plane",
+          "[kernel][dofs][selection][components]") {
+    // The old single map and a list of entries: node 0 pinned (all 3), node 10 on a roller along x.
+    auto pin_roller = build(header + rod(", fixed: [{nodes: [0]}, {nodes: [-1], components: [z, y]}]"));
+    CHECK(pin_roller->free_dof_count() == pin_roller->dof_count() - 3 - 2);
+    for (int c = 0; c < 3; ++c) CHECK_FALSE(pin_roller->dof_is_free(node_dof(*pin_roller, 0, c)));
+    CHECK(pin_roller->dof_is_free(node_dof(*pin_roller, 10, 0)));
+    CHECK_FALSE(pin_roller->dof_is_free(node_dof(*pin_roller, 10, 1)));
+    CHECK_FALSE(pin_roller->dof_is_free(node_dof(*pin_roller, 10, 2)));
+
+    // A symmetry plane x = 0: the x of the node on it, and no edge twist (a partial hold is no clamp).
+    auto symmetry = build(header + rod(", fixed: {plane: {point: [0, 0, 0], normal: [1, 0, 0]}, components: [x]}"));
+    CHECK(symmetry->free_dof_count() == symmetry->dof_count() - 1);
+    CHECK_FALSE(symmetry->dof_is_free(node_dof(*symmetry, 0, 0)));
+    CHECK(symmetry->dof_is_free(twist_dof(*symmetry, 0)));
+    // A box of three nodes with all components listed: the nodes, still no edges.
+    auto box_nodes =
+        build(header + rod(", fixed: {box: {min: [-1, -1, -1], max: [0.025, 1, 1]}, components: [x, y, z]}"));
+    CHECK(box_nodes->free_dof_count() == box_nodes->dof_count() - 9);
+
+    // Two entries selecting the same component agree (fixed once).
+    auto twice = build(header + rod(", fixed: [{nodes: [-1], components: [y]}, {nodes: [-1], components: [y, z]}]"));
+    CHECK(twice->free_dof_count() == twice->dof_count() - 2);
+}
+
+TEST_CASE("prescribed components: one expression per listed component, in the listed order",
+          "[kernel][dofs][selection][components]") {
+    // Node 10 moves along z at 0.01 m/s and is held in x (the listed order: z, then x); y stays free.
+    auto sim = build(header + rod(", fixed: {nodes: [0, 1], edges: [0]}, prescribed: "
+                                  "[{nodes: [-1], components: [z, x], displacement: [\"0.01*t\", \"0\"]}]"));
+    CHECK(sim->free_dof_count() == sim->dof_count() - 7 - 2);
+    CHECK(sim->dof_is_free(node_dof(*sim, 10, 1)));
+    run(*sim);
+    CHECK(sim->state().q[node_dof(*sim, 10, 2)] == Approx(0.001).margin(1e-15));
+    CHECK(sim->state().q[node_dof(*sim, 10, 0)] == 0.1);  // held at its initial x exactly
+
+    // A component fixed in one entry and another component of the same node prescribed: no conflict.
+    auto split = build(header + rod(", fixed: [{nodes: [0, 1], edges: [0]}, {nodes: [-1], components: [y, z]}], "
+                                    "prescribed: [{nodes: [-1], components: [x], displacement: [\"-0.01*t\"]}]"));
+    run(*split);
+    CHECK(split->state().q[node_dof(*split, 10, 0)] == Approx(0.099).margin(1e-15));
+}
+
+TEST_CASE("components: located errors", "[kernel][dofs][selection][components][errors]") {
+    CHECK_THAT(error_of(header + rod(", fixed: {nodes: [-1], components: [y, w]}")),
+               Contains("elements[0].fixed.components: unknown component 'w': the nodes of element type "
+                        "'discrete_rod' have components x, y, z"));
+    CHECK_THAT(error_of(header + rod(", fixed: [{nodes: [0]}, {nodes: [-1], components: [y, y]}]")),
+               Contains("elements[0].fixed[1].components: component 'y' is listed twice"));
+    CHECK_THAT(error_of(header + rod(", fixed: {nodes: [-1], components: []}")),
+               Contains("elements[0].fixed.components: lists no component"));
+    CHECK_THAT(error_of(header + rod(", fixed: {nodes: [-1], edges: [0], components: [y]}")),
+               Contains("elements[0].fixed.components: components select node components, but this entry also lists "
+                        "`edges`"));
+    CHECK_THAT(error_of(header + rod(", fixed: {box: {min: [-1, -1, -1], max: [0.025, 1, 1]}, components: [y], "
+                                     "include_edges: true}")),
+               Contains("elements[0].fixed.include_edges: an entry with `components` constrains only part of its "
+                        "nodes, which is not a clamp"));
+    CHECK_THAT(error_of(header + rod(", prescribed: [{nodes: [-1], components: [z], "
+                                     "displacement: [\"0\", \"0\", \"t\"]}]")),
+               Contains("elements[0].prescribed[0].displacement: `components` lists 1 component(s), but 3 expressions "
+                        "are given: one per listed component"));
+    // A component both fixed and prescribed: the overlap rules of whole nodes apply per component.
+    CHECK_THAT(error_of(header + rod(", fixed: [{nodes: [0]}, {nodes: [-1], components: [y, z]}], "
+                                     "prescribed: [{nodes: [-1], components: [x, z], displacement: [\"t\", \"t\"]}]")),
+               Contains("elements[0].prescribed[0].nodes: node 10 z is already fixed by elements[0].fixed[1]: a DOF is "
+                        "either fixed or prescribed"));
+    CHECK_THAT(error_of(header + rod(", prescribed: [{nodes: [-1], components: [y], displacement: [\"t\"]}, "
+                                     "{nodes: [-1], components: [y], displacement: [\"2*t\"]}]")),
+               Contains("elements[0].prescribed[1].nodes: node 10 y is already prescribed by elements[0].prescribed[0] "
+                        "(displacement 't'), here '2*t'"));
+    // An element without nodes (a rod joint owns no DOFs of its own nodes) has no components to select.
+    CHECK_THAT(error_of(header + rod("") +
+                        "  - {name: b, type: discrete_rod, geometry: {line: {from: [0.1, 0, 0], to: [0.1, 0.1, 0], "
+                        "nodes: 5}}, cross_section: {circle: {radius: 1.0e-3}}, material: {density: 1000, "
+                        "youngs_modulus: 1.0e7}}\n"
+                        "  - {name: j, type: rod_joint, elements: [a, b], nodes: [-1, 0], fixed: {components: [x]}}\n"
+                        "shared_nodes: [{elements: [a, b], nodes: [-1, 0]}]\n"),
+               Contains("elements[2].fixed.components: element type 'rod_joint' has no nodes to select components of"));
+    // A list entry that is not a map is a schema error at the entry.
+    CHECK_THAT(error_of(header + rod(", fixed: [{nodes: [0]}, 3]")), Contains("elements[0].fixed[1]"));
+}
+
+TEST_CASE("a planar rod holds its out-of-plane components and twists", "[kernel][dofs][planar]") {
+    auto planar =
+        build(header + rod(", planar: {normal: [0, 0, -2]}, fixed: [{nodes: [0]}, {nodes: [-1], components: [y]}]"));
+    // 11 z components and 10 twists held by the plane, node 0's x and y, node 10's y (z agreed).
+    CHECK(planar->free_dof_count() == planar->dof_count() - 11 - 10 - 2 - 1);
+    for (Index n = 0; n < 11; ++n) CHECK_FALSE(planar->dof_is_free(node_dof(*planar, n, 2)));
+    for (Index e = 0; e < 10; ++e) CHECK_FALSE(planar->dof_is_free(twist_dof(*planar, e)));
+    CHECK(planar->dof_is_free(node_dof(*planar, 5, 0)));
+    CHECK(planar->dof_is_free(node_dof(*planar, 5, 1)));
+
+    // A load with an out-of-plane part moves the rod in the plane only.
+    auto loaded = build(header + rod(", planar: {normal: [0, 0, 1]}, fixed: {nodes: [0, 1]}") +
+                        "forces: [{type: point_load, element: a, nodes: [-1], force: [0, 1.0e-4, 1.0e-4]}]\n");
+    run(*loaded);
+    CHECK(loaded->state().q[node_dof(*loaded, 10, 1)] > 1e-4);
+    for (Index n = 0; n < 11; ++n) CHECK(loaded->state().q[node_dof(*loaded, n, 2)] == 0.0);
+    for (Index e = 0; e < 10; ++e) CHECK(loaded->state().q[twist_dof(*loaded, e)] == 0.0);
+}
+
+TEST_CASE("planar rods: located errors", "[kernel][dofs][planar][errors]") {
+    CHECK_THAT(error_of(header + rod(", planar: {normal: [1, 1, 0]}")),
+               Contains("elements[0].planar.normal: [1, 1, 0] is not along a coordinate axis: a planar rod holds one "
+                        "position component of every node"));
+    CHECK_THAT(error_of(header + rod(", planar: {normal: [0, 0, 0]}")),
+               Contains("elements[0].planar.normal: [0, 0, 0] is not along a coordinate axis"));
+    CHECK_THAT(error_of(header + rod(", planar: {normal: [0, 0, 1]}, initial_velocity: [0, 0.1, 0.1]")),
+               Contains("elements[0].initial_velocity: has a component along the planar normal"));
+    CHECK_THAT(error_of(header + rod(", planar: {normal: [1, 0, 0]}")),
+               Contains("elements[0].planar: the rod does not lie in a plane normal to x: node 1 is 0.01 m off the "
+                        "plane x = 0 through node 0"));
+    CHECK_THAT(error_of(header + rod(", planar: {normal: [0, 0, 1]}, "
+                                     "prescribed: [{nodes: [-1], components: [z], displacement: [\"t\"]}]")),
+               Contains("elements[0].prescribed[0].nodes: node 10 z is already fixed by elements[0].planar: a DOF is "
+                        "either fixed or prescribed"));
+    CHECK_THAT(error_of(header + rod(", planar: {normal: [0, 0, 1]}, "
+                                     "prescribed: [{edges: [3], displacement: [\"t\"]}]")),
+               Contains("elements[0].prescribed[0].edges: edge 3 twist is already fixed by elements[0].planar"));
+}

@@ -174,3 +174,41 @@ TEST_CASE("overridden values are what Parameters read", "[scene][parameters]") {
     CHECK(elements[0].integer("nodes") == 12);
     CHECK(root.block("integrator").string("method") == "explicit_euler");
 }
+
+TEST_CASE("a map list that accepts a single map: one map is a list of one at the key's own path",
+          "[scene][parameters]") {
+    ParameterSchema support("support", "one support");
+    support.integer_list("nodes", "nodes").fallback(std::vector<long>{});
+    support.string_list("components", "components").fallback(std::vector<std::string>{});
+    ParameterSchema root("root", "a root with a list that also takes one map");
+    root.map_list("supports", "supports", support).or_single_map();
+    const FakeCatalog catalog;
+    auto read = [&](const std::string& text) {
+        return make_scene_parameters(load_scene_text(text, "scene.yaml"), root, catalog).blocks("supports");
+    };
+
+    const auto one = read("supports: {nodes: [0, 1]}\n");
+    REQUIRE(one.size() == 1);
+    CHECK(one[0].integer_list("nodes") == std::vector<long>{0, 1});
+    CHECK(one[0].location().path == "supports");
+    CHECK(one[0].location("nodes").str() == "scene.yaml:1:12: supports.nodes");
+
+    const auto two = read("supports: [{nodes: [0]}, {nodes: [-1], components: [y]}]\n");
+    REQUIRE(two.size() == 2);
+    CHECK(two[1].string_list("components") == std::vector<std::string>{"y"});
+    CHECK(two[1].location().path == "supports[1]");
+
+    // The single map is validated with the item schema; other values name both forms.
+    auto error_of = [&](const std::string& text) -> std::string {
+        try {
+            read(text);
+        } catch (const InputError& e) {
+            return e.what();
+        }
+        return "no error";
+    };
+    CHECK_THAT(error_of("supports: {nodez: [0]}\n"), Catch::Matchers::Contains("supports.nodez: unknown key"));
+    CHECK_THAT(error_of("supports: 3\n"),
+               Catch::Matchers::Contains("supports: expected a map or a list of maps, got"));
+    CHECK(ParameterSchema(root).markdown().find("| `supports` | map or list of maps |") != std::string::npos);
+}
