@@ -44,6 +44,9 @@ public:
     }
 
     Index dof_count() const override { return 1; }
+    Index configuration_size() const override { return 1; }  // a vector space: q has one entry per DOF
+    void integrate(const VectorX& q, const VectorX& dv, VectorX& out) const override { out = q + dv; }
+    void difference(const VectorX& q1, const VectorX& q0, VectorX& dv) const override { dv = q1 - q0; }
     // One State member, assigned in place by commit: integrators may hold a reference to it
     // across a commit (Newmark's first step does), as they may with the kernel's Simulation.
     const State& state() const override { return state_; }
