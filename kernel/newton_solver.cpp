@@ -30,13 +30,14 @@ void Simulation::rebuild_pattern() {
         c->declare_pattern(assembler_);
         stencil_ranges_.emplace_back(first, assembler_.stencil_count());
     }
+    declare_constraint_stencils();
     place_stencils(0);
     timings_.pattern += seconds_since(start);
 }
 
 void Simulation::place_stencils(StencilId first) {
     ++timings_.pattern_updates;
-    if (!assembler_.place_stencils(first, dofs_.free_index(), dofs_.free_count())) return;
+    if (!assembler_.place_stencils(first, free_index_, static_cast<Index>(free_dofs_.size()))) return;
     // New nonzeros: the union pattern grew, and the solver's symbolic analysis is stale.
     solver_->analyze(assembler_.jacobian());
     ++timings_.analyses;
@@ -122,7 +123,7 @@ void Simulation::set_constrained_unknowns(const AffineStep& step, VectorX& x) co
     for (const Prescribed& p : prescribed_) x[p.dof] = (prescribed_rate(p, step.t_eval, 2) - step.a_pred[p.dof]) / c_a;
 }
 
-double Simulation::evaluate(const AffineStep& step, const VectorX& x, bool with_jacobian) {
+double Simulation::evaluate(const AffineStep& step, const VectorX& x, const VectorX& lambda, bool with_jacobian) {
     const auto start = Clock::now();
     const JacobianCoefficients& c = step.coefficients;
     const Index n = dofs_.global_count();
@@ -143,11 +144,55 @@ double Simulation::evaluate(const AffineStep& step, const VectorX& x, bool with_
     context_.coefficients = c;
     Assembly assembly = assembler_.assembly(residual_, with_jacobian);
     for (Contributor* term : contributors_) term->add_residual_and_jacobian(context_, assembly);
-    const auto& free_dofs = dofs_.free_dofs();
-    for (Index i = 0; i < dofs_.free_count(); ++i) residual_free_[i] = residual_[free_dofs[i]];
+    if (!constraints_.empty()) add_constraint_rows(lambda, c.c_q, assembly, with_jacobian);
+    const Index nf = dofs_.free_count();
+    for (Index i = 0; i < static_cast<Index>(free_dofs_.size()); ++i) residual_free_[i] = residual_[free_dofs_[i]];
     timings_.assembly += seconds_since(start);
     ++timings_.evaluations;
+    force_norm_ = residual_free_.head(nf).norm();
     return residual_free_.norm();
+}
+
+void Simulation::declare_constraint_stencils() {
+    constraint_stencils_.clear();
+    const Index n = dofs_.global_count();
+    std::vector<Index> stencil;
+    for (std::size_t i = 0; i < constraints_.size(); ++i) {
+        stencil = constraints_[i]->dofs();
+        for (Index r = 0; r < constraints_[i]->row_count(); ++r) stencil.push_back(n + constraint_first_row_[i] + r);
+        constraint_stencils_.push_back(assembler_.add_stencil(stencil));
+    }
+}
+
+void Simulation::add_constraint_rows(const VectorX& lambda, double c_q, Assembly& assembly, bool with_jacobian) {
+    // Rows scaled by 1/c_q so that the KKT block [[J, -G_f^T], [-G_q, -alpha/c_q]] is symmetric
+    // for vector DOFs (architecture.md, "Constraints"): the Newton unknown x moves q by c_q x.
+    constraint_residual_ = 0.0;
+    for (std::size_t i = 0; i < constraints_.size(); ++i) {
+        const Constraint& constraint = *constraints_[i];
+        ConstraintEvaluation& e = constraint_work_[i];
+        const Index rows = constraint.row_count();
+        const auto k = static_cast<Index>(constraint.dofs().size());
+        const double* multipliers = lambda.data() + constraint_first_row_[i];
+        constraint.evaluate(context_, multipliers, e);
+        const Eigen::Map<const VectorX> l(multipliers, rows);
+        VectorX& r = constraint_residual_work_[i];
+        r.head(k).noalias() = -e.force_jacobian.transpose() * l;
+        for (Index row = 0; row < rows; ++row) {
+            const double violation = e.value[row] + constraint.compliance(row) * l[row];
+            constraint_residual_ = std::max(constraint_residual_, std::abs(violation));
+            r[k + row] = -violation / c_q;
+        }
+        assembly.add_residual(constraint_stencils_[i], r);
+        if (!with_jacobian) continue;
+        Eigen::MatrixXd& block = constraint_block_work_[i];
+        block.topLeftCorner(k, k) = -c_q * e.curvature;
+        block.topRightCorner(k, rows) = -e.force_jacobian.transpose();
+        block.bottomLeftCorner(rows, k) = -e.position_jacobian;
+        block.bottomRightCorner(rows, rows).setZero();
+        for (Index row = 0; row < rows; ++row) block(k + row, k + row) = -constraint.compliance(row) / c_q;
+        assembly.add_jacobian(constraint_stencils_[i], block, 1.0);
+    }
 }
 
 NewtonReport Simulation::solve(const AffineStep& step, VectorX& x) {
@@ -155,12 +200,17 @@ NewtonReport Simulation::solve(const AffineStep& step, VectorX& x) {
     // Actuation at the time this solve evaluates the forces (controller.hpp).
     for (const auto& controller : controllers_) controller->apply(step.t_eval);
     set_constrained_unknowns(step, x);
-    const auto& free_dofs = dofs_.free_dofs();
+    if (!constraints_.empty() && step.coefficients.c_q == 0.0) {
+        report.diagnosis = "constraints need a solve that moves q (c_q > 0): an acceleration-only solve (Newmark's "
+                           "initial acceleration) cannot treat them";
+        return report;
+    }
+    const auto& free_dofs = free_dofs_;
     const Index nf = dofs_.free_count();
     const double increment_scale = step.dt > 0.0 && step.coefficients.c_v > 0.0 ? 1.0 / step.dt : 1.0;
 
-    double norm = evaluate(step, x, true);
-    report.initial_residual = norm;
+    double norm = evaluate(step, x, lambda_, true);
+    report.initial_residual = force_norm_;
     bool have_jacobian = true;
     double last_increment = std::numeric_limits<double>::infinity();
     // Largest |change of q| of the last undamped Newton step. The convergence tests use the
@@ -168,7 +218,7 @@ NewtonReport Simulation::solve(const AffineStep& step, VectorX& x) {
     double last_step_size = std::numeric_limits<double>::infinity();
     for (int iteration = 0;; ++iteration) {
         report.iterations = iteration;
-        report.residual = norm;
+        report.residual = force_norm_;
         if (!std::isfinite(norm)) {
             report.diagnosis = diagnose(step, "the residual is not finite (NaN or infinity)");
             return report;
@@ -177,10 +227,12 @@ NewtonReport Simulation::solve(const AffineStep& step, VectorX& x) {
         // round-off (1e-13 of the largest |q|) means the residual is at its floating-point
         // floor: more iterations cannot lower it, so the step is converged.
         const bool at_round_off = iteration > 0 && last_step_size <= 1e-13 * q_.cwiseAbs().maxCoeff();
-        const bool converged = norm <= newton_.absolute_tolerance ||
-                               (newton_.relative_tolerance > 0.0 && norm <= newton_.relative_tolerance * report.initial_residual) ||
-                               (newton_.increment_tolerance > 0.0 && last_increment <= newton_.increment_tolerance) ||
-                               at_round_off;
+        const bool forces_converged =
+            force_norm_ <= newton_.absolute_tolerance ||
+            (newton_.relative_tolerance > 0.0 && force_norm_ <= newton_.relative_tolerance * report.initial_residual) ||
+            (newton_.increment_tolerance > 0.0 && last_increment <= newton_.increment_tolerance) || at_round_off;
+        const bool converged =
+            forces_converged && (constraints_.empty() || constraint_residual_ <= newton_.constraint_tolerance);
         if (converged) {
             report.converged = true;
             // Leave q_ at the solution (v_, a_ and the manifold coordinates are already there).
@@ -190,12 +242,16 @@ NewtonReport Simulation::solve(const AffineStep& step, VectorX& x) {
         if (iteration == newton_.max_iterations) {
             report.diagnosis = diagnose(
                 step, fmt::format("Newton did not converge in {} iterations: |F| = {:.3e} (first iterate {:.3e}; "
-                                  "absolute tolerance {:.1e}, relative {:.1e})",
-                                  iteration, norm, report.initial_residual, newton_.absolute_tolerance,
-                                  newton_.relative_tolerance));
+                                  "absolute tolerance {:.1e}, relative {:.1e}){}",
+                                  iteration, force_norm_, report.initial_residual, newton_.absolute_tolerance,
+                                  newton_.relative_tolerance,
+                                  constraints_.empty() ? std::string()
+                                                       : fmt::format("; largest constraint violation {:.3e} m "
+                                                                     "(tolerance {:.1e})",
+                                                                     constraint_residual_, newton_.constraint_tolerance)));
             return report;
         }
-        if (!have_jacobian) evaluate(step, x, true);
+        if (!have_jacobian) evaluate(step, x, lambda_, true);
 
         auto t0 = Clock::now();
         const bool factorized = solver_->factorize(assembler_.jacobian());
@@ -230,7 +286,8 @@ NewtonReport Simulation::solve(const AffineStep& step, VectorX& x) {
         for (int attempt = 0;; ++attempt) {
             x_trial_ = x;
             for (Index i = 0; i < nf; ++i) x_trial_[free_dofs[i]] += alpha * step_free_[i];
-            trial_norm = evaluate(step, x_trial_, false);
+            if (constraint_rows_ > 0) lambda_trial_ = lambda_ + alpha * step_free_.tail(constraint_rows_);
+            trial_norm = evaluate(step, x_trial_, lambda_trial_, false);
             have_jacobian = false;
             const double phi = 0.5 * trial_norm * trial_norm;
             const bool searching = newton_.line_search && iteration >= newton_.line_search_start;
@@ -240,7 +297,8 @@ NewtonReport Simulation::solve(const AffineStep& step, VectorX& x) {
             alpha *= 0.5;
         }
         x.swap(x_trial_);
-        last_step_size = step.coefficients.c_q * step_free_.cwiseAbs().maxCoeff();
+        lambda_.swap(lambda_trial_);
+        last_step_size = step.coefficients.c_q * step_free_.head(nf).cwiseAbs().maxCoeff();
         last_increment = last_step_size * increment_scale;
         norm = trial_norm;
     }

@@ -39,6 +39,8 @@ ParameterSchema scene_schema() {
     shared.integer_list("nodes", "node index in each element (negative counts from the end)").require();
     s.map_list("shared_nodes", "nodes merged across elements (joints of rod networks)", std::move(shared));
     s.typed_list("forces", "external and interaction forces", TypeKind::force);
+    s.typed_list("constraints", "joints and attachments solved with Lagrange multipliers (ball_joint, ...)",
+                 TypeKind::constraint);
     s.typed_list("controllers", "time-varying actuation (natural curvature, hinge angles, ...)", TypeKind::controller);
     s.typed_list("outputs", "CSV series, VTK frames, ...", TypeKind::observer);
     return s;
@@ -200,6 +202,7 @@ Simulation::Simulation(const SceneDocument& scene, const TypeRegistry& registry)
             element_parameters_[e].fail("", error.what());
         }
     }
+    build_constraints(root, registry);
     build_forces(root, registry);
     build_solver_and_integrator(root, registry);
 
@@ -218,9 +221,19 @@ Simulation::Simulation(const SceneDocument& scene, const TypeRegistry& registry)
     q_ = state_.q;
     v_ = state_.v;
     a_ = state_.a;
-    residual_ = VectorX::Zero(n);
-    residual_free_ = VectorX::Zero(dofs_.free_count());
-    step_free_ = VectorX::Zero(dofs_.free_count());
+    // The Newton unknowns: the free DOFs, then one multiplier per constraint row.
+    free_index_ = dofs_.free_index();
+    free_dofs_ = dofs_.free_dofs();
+    for (Index r = 0; r < constraint_rows_; ++r) {
+        free_index_.push_back(dofs_.free_count() + r);
+        free_dofs_.push_back(n + r);
+    }
+    const Index unknowns = dofs_.free_count() + constraint_rows_;
+    residual_ = VectorX::Zero(n + constraint_rows_);
+    residual_free_ = VectorX::Zero(unknowns);
+    step_free_ = VectorX::Zero(unknowns);
+    lambda_ = VectorX::Zero(constraint_rows_);
+    lambda_trial_ = lambda_;
     x_trial_ = VectorX::Zero(n);
     pattern_changed_.reserve(contributors_.size());
     rebuild_pattern();
@@ -229,17 +242,50 @@ Simulation::Simulation(const SceneDocument& scene, const TypeRegistry& registry)
     for (Contributor* c : contributors_) c->commit_step(state_);
 }
 
+void Simulation::build_constraints(const Parameters& root, const TypeRegistry& registry) {
+    for (const Parameters& block : root.blocks("constraints")) {
+        const auto* entry = registry.find(TypeKind::constraint, block.type_name());
+        std::unique_ptr<Constraint> constraint = factory_of<Constraint>(*entry)(block);
+        constraint->set_name(block.has("name") ? block.string("name") : block.type_name());
+        constraint->bind(*this);
+        const Index rows = constraint->row_count();
+        const auto k = static_cast<Index>(constraint->dofs().size());
+        ConstraintEvaluation work;
+        work.value = VectorX::Zero(rows);
+        work.force_jacobian = Eigen::MatrixXd::Zero(rows, k);
+        work.position_jacobian = Eigen::MatrixXd::Zero(rows, k);
+        work.curvature = Eigen::MatrixXd::Zero(k, k);
+        constraint_work_.push_back(std::move(work));
+        constraint_residual_work_.push_back(VectorX::Zero(k + rows));
+        constraint_block_work_.push_back(Eigen::MatrixXd::Zero(k + rows, k + rows));
+        constraint_first_row_.push_back(constraint_rows_);
+        constraint_rows_ += rows;
+        constraints_.push_back(std::move(constraint));
+        constraint_parameters_.push_back(block);
+    }
+}
+
 void Simulation::build_solver_and_integrator(const Parameters& root, const TypeRegistry& registry) {
     // Default: LDLT, which reads one triangle; a scene whose Jacobian is unsymmetric by nature
     // (rigid bodies' gyroscopic terms) gets LU, so that Newton stays exact.
     const Contributor* unsymmetric = nullptr;
     for (const Contributor* c : contributors_)
         if (!unsymmetric && !c->symmetric_jacobian() && dynamic_cast<const Element*>(c)) unsymmetric = c;
-    const char* default_solver = unsymmetric ? "eigen_lu" : "eigen_ldlt";
+    // Hard constraints make the KKT matrix indefinite with zero pivots, which LDLT without
+    // pivoting may meet: LU as well.
+    const Constraint* hard = nullptr;
+    for (std::size_t i = 0; i < constraints_.size() && !hard; ++i)
+        for (Index r = 0; r < constraints_[i]->row_count(); ++r)
+            if (constraints_[i]->compliance(r) == 0.0) hard = constraints_[i].get();
+    const char* default_solver = unsymmetric || hard ? "eigen_lu" : "eigen_ldlt";
     if (!root.has("linear_solver") && unsymmetric)
         notes_.push_back(fmt::format("linear solver: eigen_lu (the default for scenes whose elements have an "
                                      "unsymmetric Jacobian, here '{}'); name one under `linear_solver` to choose",
                                      unsymmetric->name()));
+    else if (!root.has("linear_solver") && hard)
+        notes_.push_back(fmt::format("linear solver: eigen_lu (the default for scenes with hard constraints, here "
+                                     "'{}': their KKT matrix is indefinite); name one under `linear_solver` to choose",
+                                     hard->name()));
     const Parameters solver_block = root.has("linear_solver")
                                         ? root.block("linear_solver")
                                         : default_typed_block(registry, "linear_solver", TypeKind::linear_solver, default_solver);
@@ -260,6 +306,11 @@ void Simulation::build_solver_and_integrator(const Parameters& root, const TypeR
     const Parameters integrator_block = root.block("integrator");
     const auto* integrator_entry = registry.find(TypeKind::integrator, integrator_block.type_name());
     integrator_ = factory_of<Integrator>(*integrator_entry)(integrator_block);
+    for (std::size_t i = 0; i < constraints_.size(); ++i)
+        if (!integrator_->supports(constraints_[i]->kind()))
+            constraint_parameters_[i].fail("type", fmt::format("integrator '{}' does not treat constraints of this kind; "
+                                                               "implicit_euler, implicit_midpoint and statics do",
+                                                               integrator_block.type_name()));
     nominal_dt_ = integrator_block.real("dt");
     if (nominal_dt_ > end_time_ - start_time_)
         integrator_block.fail("dt", fmt::format("dt = {} is longer than the simulated duration {}", nominal_dt_,
@@ -269,6 +320,7 @@ void Simulation::build_solver_and_integrator(const Parameters& root, const TypeR
     newton_.relative_tolerance = newton.real("relative_tolerance");
     newton_.increment_tolerance = newton.real("increment_tolerance");
     newton_.max_iterations = static_cast<int>(newton.integer("max_iterations"));
+    newton_.constraint_tolerance = newton.real("constraint_tolerance");
     newton_.line_search = newton.boolean("line_search");
     newton_.line_search_steps = static_cast<int>(newton.integer("line_search_steps"));
     newton_.line_search_start = static_cast<int>(newton.integer("line_search_start"));

@@ -28,6 +28,7 @@ struct NewtonOptions {
     double absolute_tolerance = 1e-8;
     double relative_tolerance = 1e-10;
     double increment_tolerance = 0.0;
+    double constraint_tolerance = 1e-10;
     int max_iterations = 25;
     bool line_search = true;
     int line_search_steps = 10;
@@ -98,6 +99,11 @@ public:
     /// Runs every contributor's reject_step after a failed attempt.
     void reject_attempt();
 
+    /// The scene's constraints, and the multipliers of their rows at the committed state (the
+    /// constraint forces: N for a position row), in constraint order.
+    const std::vector<std::unique_ptr<Constraint>>& constraints() const { return constraints_; }
+    const VectorX& constraint_multipliers() const { return lambda_; }
+
     /// Time spent in assembly, factorization, solves and pattern updates (declaring and placing
     /// stencils, with the analyses they need) since construction (seconds), and how often each
     /// ran. `analyses` counts the linear solver's symbolic analyses (one per pattern with new
@@ -132,6 +138,13 @@ private:
     void build_boundary_conditions();
     void build_forces(const Parameters& scene, const TypeRegistry& registry);
     void build_solver_and_integrator(const Parameters& scene, const TypeRegistry& registry);
+    void build_constraints(const Parameters& scene, const TypeRegistry& registry);
+    /// Declares one stencil per constraint: its DOFs, then its multiplier rows (global ids
+    /// dof_count() + row), so the KKT matrix shares the cached pattern.
+    void declare_constraint_stencils();
+    /// Adds -G_f^T lambda to the residual and the rows -(C + alpha lambda)/c_q, with their
+    /// Jacobian blocks; records the largest |C + alpha lambda| in constraint_residual_.
+    void add_constraint_rows(const VectorX& lambda, double c_q, Assembly& assembly, bool with_jacobian);
     /// Every contributor declares its stencils again (ids may all change); the pattern grows.
     void rebuild_pattern();
     /// Only the contributors in pattern_changed_ declare again (or everyone, see the .cpp).
@@ -139,8 +152,10 @@ private:
     /// Places stencils [first, end) in the pattern; analyzes when it grew.
     void place_stencils(StencilId first);
 
-    /// q, v, a from x; residual (global) and, if asked, the Jacobian; returns ||F_free||.
-    double evaluate(const AffineStep& step, const VectorX& x, bool with_jacobian);
+    /// q, v, a from x; residual (global) and, if asked, the Jacobian
+    /// (with the constraint multipliers lambda), and sets force_norm_ and constraint_residual_;
+    /// returns the norm of every free row (forces and constraint rows: the line search's merit).
+    double evaluate(const AffineStep& step, const VectorX& x, const VectorX& lambda, bool with_jacobian);
     double prescribed_value(const Prescribed& p, double t) const;
     /// First (order 1) or second (order 2) time derivative of a prescribed DOF's motion.
     double prescribed_rate(const Prescribed& p, double t, int order) const;
@@ -171,6 +186,20 @@ private:
     std::vector<Prescribed> prescribed_;
     std::vector<Index> fixed_;
     std::vector<ManifoldSlot> manifold_;
+
+    // Constraints: multipliers are unknowns after the free DOFs (free index n_f + row).
+    std::vector<std::unique_ptr<Constraint>> constraints_;
+    std::vector<Parameters> constraint_parameters_;
+    std::vector<Index> constraint_first_row_;       ///< first row of each constraint
+    std::vector<StencilId> constraint_stencils_;
+    std::vector<ConstraintEvaluation> constraint_work_;
+    std::vector<VectorX> constraint_residual_work_;
+    std::vector<Eigen::MatrixXd> constraint_block_work_;
+    Index constraint_rows_ = 0;
+    std::vector<Index> free_index_, free_dofs_;     ///< the DOF map's, extended by the multipliers
+    VectorX lambda_, lambda_trial_;
+    double constraint_residual_ = 0.0;  ///< largest |C + alpha lambda| at the last evaluation
+    double force_norm_ = 0.0;           ///< ||F_free|| at the last evaluation
 
     State state_;
     double start_time_ = 0.0, end_time_ = 0.0, nominal_dt_ = 0.0;

@@ -32,6 +32,7 @@ void TypeRegistry::add_integrator(ParameterSchema s, Factory<Integrator> f) { ad
 void TypeRegistry::add_linear_solver(ParameterSchema s, Factory<LinearSolver> f) { add(TypeKind::linear_solver, std::move(s), std::move(f)); }
 void TypeRegistry::add_observer(ParameterSchema s, Factory<Observer> f) { add(TypeKind::observer, std::move(s), std::move(f)); }
 void TypeRegistry::add_controller(ParameterSchema s, Factory<Controller> f) { add(TypeKind::controller, std::move(s), std::move(f)); }
+void TypeRegistry::add_constraint(ParameterSchema s, Factory<Constraint> f) { add(TypeKind::constraint, std::move(s), std::move(f)); }
 
 const TypeRegistry::Entry* TypeRegistry::find(TypeKind kind, const std::string& name) const {
     auto it = entries_.find({kind, name});
@@ -108,6 +109,9 @@ ParameterSchema newton_schema() {
     s.real("increment_tolerance", "converged when the largest change of any DOF in one undamped Newton step, "
                                   "divided by dt (by 1 in statics), is at most this; 0 disables (the reference code's dtol)")
         .fallback(0.0).non_negative();
+    s.real("constraint_tolerance", "with constraints: converged only when every constraint row also satisfies "
+                                   "|C + compliance lambda| <= this (m for a position row)")
+        .unit("m").fallback(1e-10).positive();
     s.integer("max_iterations", "iterations before the step is declared failed").fallback(25L).range(1, 10000);
     s.boolean("line_search", "backtracking line search on 1/2 |F|^2 (Armijo)").fallback(true);
     s.integer("line_search_steps", "most step halvings per iteration").fallback(10L).range(1, 60);
@@ -194,6 +198,7 @@ void TypeRegistry::add_common_keys(TypeKind kind, ParameterSchema& schema) {
         case TypeKind::force:
         case TypeKind::observer:
         case TypeKind::controller:
+        case TypeKind::constraint:
             schema.string("name", "name used in outputs and messages (default: the type)");
             break;
         case TypeKind::integrator:

@@ -1,29 +1,70 @@
 #pragma once
 /// \file constraint.hpp
-/// \brief Constraints C(q) = 0 (or >= 0, or friction cones) with Jacobian G and compliance.
+/// \brief Constraints C(q) = 0 between DOFs: joints and attachments, solved with Lagrange
+/// multipliers in a saddle-point (KKT) system, optionally softened by a compliance.
 ///
 /// Fixed and prescribed DOFs do not use this interface: the kernel eliminates them through the
-/// DOF map (docs/architecture.md). Joints, attachments and NCP contact rows will. An integrator
-/// declares which kinds it treats; a scene pairing a constraint with an integrator that cannot
-/// treat its kind is refused at load time.
+/// DOF map (docs/architecture.md). A constraint's rows act on the residual as forces G_f^T lambda
+/// (lambda: one multiplier per row, a force for a position constraint) and add the rows
+///
+///     C(q) + alpha lambda = 0        (alpha: the compliance; 0 for a hard constraint)
+///
+/// to the Newton system, the regularised form of ArtiSynth's technical notes, section 0.11
+/// (with alpha = 1/k the constraint is a spring of stiffness k). Every constraint has one
+/// stencil: the global DOFs it depends on. An integrator declares which kinds it treats; a scene
+/// pairing a constraint with an integrator that cannot treat its kind is refused at load time.
 
 #include "soma/api.hpp"
-#include "soma/contributor.hpp"
+#include "soma/assembly.hpp"
+
+#include <Eigen/Core>
+
+#include <string>
+#include <vector>
 
 namespace soma {
 
+class SceneView;
+
 enum class ConstraintKind { equality, inequality, friction };
+
+/// What Constraint::evaluate writes (the kernel sizes it once: rows x dofs, dofs x dofs).
+struct ConstraintEvaluation {
+    VectorX value;                    ///< C(q), one entry per row
+    /// G_f: the generalised force of the multipliers is G_f^T lambda (for a point on a rigid
+    /// body, the point's velocity Jacobian J: point_kinematics.hpp).
+    Eigen::MatrixXd force_jacobian;
+    /// G_q = dC/dq in the Newton step's coordinates (a rotation's tangent displacement); equal to
+    /// force_jacobian for vector-space DOFs.
+    Eigen::MatrixXd position_jacobian;
+    /// d(G_f^T lambda)/dq at fixed lambda (the constraint's geometric stiffness), Newton coordinates.
+    Eigen::MatrixXd curvature;
+};
 
 class SOMA_API Constraint {
 public:
     virtual ~Constraint();
-    virtual ConstraintKind kind() const = 0;
+
+    /// The scene name (`name`, or the type).
+    const std::string& name() const { return name_; }
+    void set_name(std::string name) { name_ = std::move(name); }
+
+    virtual ConstraintKind kind() const { return ConstraintKind::equality; }
+    /// Finds its elements and points in the built scene (after elements connect, before forces
+    /// bind). Report bad references and inconsistent initial states with Parameters::fail.
+    virtual void bind(const SceneView& scene) = 0;
+    /// Number of rows (valid after bind()).
     virtual Index row_count() const = 0;
-    /// C(q) and G = dC/dq (rows x global DOFs, as triplets appended to `jacobian`).
-    virtual void evaluate(const EvalContext& context, Eigen::Ref<VectorX> value,
-                          std::vector<Eigen::Triplet<double, Index>>& jacobian) const = 0;
-    /// Compliance (regularisation) of each row, 0 for a hard constraint.
+    /// The global DOFs the rows depend on, in the column order of the Jacobians (after bind()).
+    virtual const std::vector<Index>& dofs() const = 0;
+    /// \brief C, G_f, G_q and, with multipliers \p lambda (row_count() values), the curvature
+    /// d(G_f^T lambda)/dq at the iterate of \p context. Must not allocate: \p out is sized.
+    virtual void evaluate(const EvalContext& context, const double* lambda, ConstraintEvaluation& out) const = 0;
+    /// Compliance of each row (m/N for a position row), 0 for a hard constraint.
     virtual double compliance(Index row) const { (void)row; return 0.0; }
+
+private:
+    std::string name_;
 };
 
 }  // namespace soma

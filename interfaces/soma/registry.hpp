@@ -12,6 +12,7 @@ namespace soma {
 
 class Element;
 class Force;
+class Constraint;
 class Integrator;
 class LinearSolver;
 class Observer;
@@ -31,6 +32,7 @@ public:
     virtual void add_linear_solver(ParameterSchema schema, Factory<LinearSolver> factory) = 0;
     virtual void add_observer(ParameterSchema schema, Factory<Observer> factory) = 0;
     virtual void add_controller(ParameterSchema schema, Factory<Controller> factory) = 0;
+    virtual void add_constraint(ParameterSchema schema, Factory<Constraint> factory) = 0;
 };
 
 }  // namespace soma

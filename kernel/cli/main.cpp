@@ -40,6 +40,7 @@ const char* kind_heading(TypeKind kind) {
         case TypeKind::linear_solver: return "Linear solvers (`linear_solver:`)";
         case TypeKind::observer: return "Outputs (`outputs:` list)";
         case TypeKind::controller: return "Controllers (`controllers:` list)";
+        case TypeKind::constraint: return "Constraints (`constraints:` list)";
         default: return "Other";
     }
 }
@@ -141,7 +142,7 @@ int describe_command(const std::string& type, bool markdown) {
     if (!found) {
         std::string message = loaded.registry.unknown_type_message(TypeKind::element, type);
         for (TypeKind k : {TypeKind::force, TypeKind::integrator, TypeKind::linear_solver, TypeKind::observer,
-                           TypeKind::controller}) {
+                           TypeKind::controller, TypeKind::constraint}) {
             const std::string m = loaded.registry.unknown_type_message(k, type);
             if (m.find("did you mean") != std::string::npos) message = m;
         }

@@ -32,6 +32,8 @@ namespace soma::integrators {
 class AffineIntegrator : public Integrator {
 public:
     StepReport step(System& system, double h) final;
+    /// Equality constraints: the kernel's Newton solve adds their rows (constraint.hpp).
+    bool supports(ConstraintKind kind) const override { return kind == ConstraintKind::equality; }
 
 protected:
     /// Runs once before the first step (e.g. Newmark's consistent initial acceleration).
@@ -64,6 +66,10 @@ class ImplicitMidpoint final : public AffineIntegrator {
 class Newmark final : public AffineIntegrator {
 public:
     Newmark(double beta, double gamma) : beta_(beta), gamma_(gamma) {}
+
+    /// None: its consistent initial acceleration is an acceleration-only solve, where position
+    /// constraints need their second time derivative, which the Constraint interface does not give.
+    bool supports(ConstraintKind) const override { return false; }
 
 private:
     /// Solves M(q0) a0 = f(t0, q0, v0) so the first step starts from a consistent acceleration.

@@ -48,7 +48,7 @@ ParameterSchema rigid_body_schema() {
         "properties come from the shape and a density, or are given (mass, inertia about the centre of mass, "
         "centre of mass). DOF group `nodes` has one node, the body frame's origin (fix it to pin the body "
         "there: a ball joint to the world). Points for forces and output: point 0 is the origin, point 1 the centre of mass (it carries "
-        "the weight), then the shape's points (box: 8 corners; cylinder: 2 x 32 rim points; sphere and capsule: centres with "
+        "the weight), then the markers, then the shape's points (box: 8 corners; cylinder: 2 x 32 rim points; sphere and capsule: centres with "
         "their radius). Forces that act on points (gravity, floor contact and friction, point loads) act through "
         "the body's motion. The Jacobian is not symmetric: scenes with rigid bodies default to eigen_lu.");
     s.vec3("position", "initial position of the body frame's origin (world)").unit("m").require();
@@ -74,6 +74,11 @@ ParameterSchema rigid_body_schema() {
         .unit("kg m^2")
         .exact_size(6);
     s.vec3("center_of_mass", "centre of mass in body coordinates (with mass and inertia)").unit("m");
+    ParameterSchema marker("marker", "a point fixed in the body");
+    marker.vec3("position", "body coordinates").unit("m").require();
+    s.map_list("markers", "extra points of the body, for joints, point loads and probes: marker i is point 2 + i "
+                          "(node index in `ball_joint`, `point_load`, csv probes)",
+               std::move(marker));
     return s;
 }
 
@@ -114,6 +119,7 @@ std::unique_ptr<Element> make_rigid_body(const Parameters& p) {
     const Vec3 omega = p.vec3("angular_velocity");
     d.angular_velocity = p.string("angular_velocity_frame") == "world" ? Vec3(d.orientation.conjugate() * omega) : omega;
     if (p.has("shape")) d.shape = shape_from(p);
+    for (const Parameters& marker : p.blocks("markers")) d.markers.push_back(marker.vec3("position"));
 
     const bool explicit_mass = p.has("mass") || p.has("inertia") || p.has("center_of_mass");
     if (p.has("density")) {

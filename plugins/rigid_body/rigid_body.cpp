@@ -22,7 +22,8 @@ RigidBody::RigidBody(RigidBodyDescription description) : description_(std::move(
     description_.orientation.normalize();
     // Point 0 is node 0 (the origin: what `fixed` and probes select), point 1 carries the mass.
     body_points_ = {Vec3::Zero(), description_.mass.center_of_mass};
-    std::vector<double> radii = {0.0, 0.0};
+    body_points_.insert(body_points_.end(), description_.markers.begin(), description_.markers.end());
+    std::vector<double> radii(body_points_.size(), 0.0);
     if (description_.shape) {
         const ShapeSurface surface = shape_surface(*description_.shape);
         const auto first = static_cast<Index>(body_points_.size());

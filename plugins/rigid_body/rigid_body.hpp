@@ -20,8 +20,8 @@
 /// to an LU linear solver.
 ///
 /// Points: point 0 is the origin (node 0 of group `nodes`), point 1 the centre of mass (it carries
-/// the mass for gravity), then the shape's contact and output points (rigid_shape.hpp);
-/// x_i = p + R r_i.
+/// the mass for gravity), then the markers (points 2, 3, ...), then the shape's contact and output
+/// points (rigid_shape.hpp); x_i = p + R r_i.
 
 #include "rigid_shape.hpp"
 
@@ -38,6 +38,7 @@ struct RigidBodyDescription {
     Vec3 velocity = Vec3::Zero();         ///< of the origin (world)
     Vec3 angular_velocity = Vec3::Zero();  ///< body coordinates
     std::optional<RigidShape> shape;      ///< none: a body with mass properties only
+    std::vector<Vec3> markers;            ///< extra body points (body coordinates) for joints, loads, probes
     MassProperties mass;
 };
 

@@ -97,6 +97,53 @@ private:
     Eigen::MatrixXd factor_;
 };
 
+/// Dense LU with partial pivoting, allocation-free after analyze(): the KKT matrix of a scene
+/// with constraints is indefinite, which the Cholesky above refuses.
+class DenseLu final : public LinearSolver {
+public:
+    LinearSolverCapabilities capabilities() const override { return {true, true, true, false, false}; }
+    void analyze(const SparseMatrix& pattern) override {
+        n_ = pattern.rows();
+        factor_.setZero(n_, n_);
+        pivot_.assign(static_cast<std::size_t>(n_), 0);
+    }
+    bool factorize(const SparseMatrix& J) override {
+        factor_.setZero();
+        for (Index c = 0; c < n_; ++c)
+            for (SparseMatrix::InnerIterator it(J, c); it; ++it) factor_(it.row(), c) = it.value();
+        for (Index k = 0; k < n_; ++k) {
+            Index p = k;
+            for (Index i = k + 1; i < n_; ++i)
+                if (std::abs(factor_(i, k)) > std::abs(factor_(p, k))) p = i;
+            if (factor_(p, k) == 0.0) return false;
+            pivot_[static_cast<std::size_t>(k)] = p;
+            if (p != k) factor_.row(p).swap(factor_.row(k));
+            for (Index i = k + 1; i < n_; ++i) {
+                factor_(i, k) /= factor_(k, k);
+                for (Index j = k + 1; j < n_; ++j) factor_(i, j) -= factor_(i, k) * factor_(k, j);
+            }
+        }
+        return true;
+    }
+    bool solve(const VectorX& rhs, VectorX& x) override {
+        x = rhs;
+        for (Index k = 0; k < n_; ++k) std::swap(x[k], x[pivot_[static_cast<std::size_t>(k)]]);
+        for (Index i = 0; i < n_; ++i)
+            for (Index k = 0; k < i; ++k) x[i] -= factor_(i, k) * x[k];
+        for (Index i = n_ - 1; i >= 0; --i) {
+            for (Index k = i + 1; k < n_; ++k) x[i] -= factor_(i, k) * x[k];
+            x[i] /= factor_(i, i);
+        }
+        return true;
+    }
+    std::string last_error() const override { return "singular"; }
+
+private:
+    Index n_ = 0;
+    Eigen::MatrixXd factor_;
+    std::vector<Index> pivot_;
+};
+
 const TypeRegistry& registry() {
     static TypeRegistry* r = [] {
         auto* reg = new TypeRegistry();
@@ -105,6 +152,8 @@ const TypeRegistry& registry() {
         reg->set_current_provider("test", "");
         reg->add_linear_solver(ParameterSchema("test_dense_cholesky", "allocation-free dense Cholesky (tests)"),
                                [](const Parameters&) { return std::make_unique<DenseCholesky>(); });
+        reg->add_linear_solver(ParameterSchema("test_dense_lu", "allocation-free dense LU (tests)"),
+                               [](const Parameters&) { return std::make_unique<DenseLu>(); });
         return reg;
     }();
     return *r;
@@ -205,4 +254,35 @@ TEST_CASE("Newton iterations allocate nothing: shells, joints, drag, damping and
         REQUIRE(tight.iterations > loose.iterations);
         CHECK(tight.allocations == loose.allocations);
     }
+}
+
+TEST_CASE("Newton iterations allocate nothing: rigid bodies, floor contact and constraints", "[kernel][performance]") {
+    // Two boxes on the floor joined by a ball joint, a third pinned to the world (hard and
+    // compliant rows), all forces through the rigid bodies' point maps.
+    const auto scene = [](const std::string& tolerance) {
+        return "simulation: {duration: 1.0}\n"
+               "integrator: {type: implicit_midpoint, dt: 1.0e-3, newton: {absolute_tolerance: " + tolerance +
+               ", relative_tolerance: 0, line_search_start: 0, constraint_tolerance: 1.0e-14}}\n"
+               "linear_solver: {type: test_dense_lu}\n"
+               "elements:\n"
+               "  - {name: a, type: rigid_body, position: [0, 0, 0.049], angular_velocity: [0, 1, 2], density: 1000,\n"
+               "     shape: {box: {size: [0.1, 0.1, 0.1]}}, markers: [{position: [0.05, 0, 0]}]}\n"
+               "  - {name: b, type: rigid_body, position: [0.15, 0, 0.049], density: 1000, shape: {box: {size: [0.2, 0.1, 0.1]}},\n"
+               "     markers: [{position: [-0.1, 0, 0]}]}\n"
+               "  - {name: c, type: rigid_body, position: [0, 0, 1], density: 500, shape: {capsule: {radius: 0.02, length: 0.1}},\n"
+               "     markers: [{position: [0, 0, 0.07]}]}\n"
+               "constraints:\n"
+               "  - {type: ball_joint, first: {element: a, node: 2}, second: {element: b, node: 2}}\n"
+               "  - {type: ball_joint, first: {element: c, node: 2}, second: {world: [0, 0, 1.07]}, compliance: 1.0e-6}\n"
+               "forces:\n"
+               "  - {type: gravity}\n"
+               "  - {type: floor_contact, stiffness: 1.0e4, band: 1.0e-3, friction: 0.3}\n"
+               "  - {type: point_load, element: c, nodes: [1], force: [0.1, 0, 0]}\n";
+    };
+    const Count loose = one_step_of(scene("1.0e-4"));
+    const Count tight = one_step_of(scene("1.0e-12"));
+    INFO("loose: " << loose.iterations << " iterations, " << loose.allocations << " allocations; tight: "
+                   << tight.iterations << " iterations, " << tight.allocations << " allocations");
+    REQUIRE(tight.iterations > loose.iterations);
+    CHECK(tight.allocations == loose.allocations);
 }
