@@ -52,7 +52,7 @@ ParameterSchema actuation_schema() {
 
     ParameterSchema s(
         "actuation",
-        "Drives one actuation channel of one element over time (MAT-DiSMech §6): e.g. the natural curvature "
+        "Drives one actuation channel of one element over time (MAT-DiSMech §6.1): e.g. the natural curvature "
         "(`natural_curvature`, kappa1 and kappa2 in 1/m) or twist rate (`natural_twist`, tau in rad/m) of a "
         "discrete_rod's bend-twist springs. Before every Newton solve, at the solve's evaluation time t, every "
         "component of every selected item is set from `values` (one muparser expression per component), from "

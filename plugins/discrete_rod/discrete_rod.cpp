@@ -4,6 +4,9 @@
 
 #include "rod_frames.hpp"
 
+#include "soma/energy_term.hpp"
+#include "soma/lumped_mass.hpp"
+
 #include <Eigen/Geometry>
 
 #include <cmath>
@@ -260,7 +263,7 @@ void DiscreteRod::declare_pattern(PatternBuilder& pattern) {
 }
 
 double DiscreteRod::evaluate(const VectorX& q, Assembly* assembly, double c_q) const {
-    const bool want_hessian = assembly != nullptr && assembly->wants_jacobian() && c_q != 0.0;
+    const EnergyEvaluation evaluation(assembly, c_q);
     double energy = 0.0;
 
     // One sweep along the rod. Each edge's tangent, length and frames are computed once and
@@ -270,10 +273,6 @@ double DiscreteRod::evaluate(const VectorX& q, Assembly* assembly, double c_q) c
     EdgeKinematics prev;
     Vec3 a1_prev = Vec3::Zero();
     double theta_prev = 0.0;
-    VecN<6> g6;
-    MatN<6> H6;
-    VecN<11> g11;
-    MatN<11> H11;
     for (Index e = 0; e < edge_count_; ++e) {
         const auto ue = static_cast<std::size_t>(e);
         const Vec3 x_b = node_position(q, e + 1);
@@ -287,16 +286,11 @@ double DiscreteRod::evaluate(const VectorX& q, Assembly* assembly, double c_q) c
         const double theta = q[edge_dof_[ue]];
         material_frame(a1, a2, theta, edge.m1, edge.m2);
 
-        if (assembly == nullptr) {
-            energy += stretching_energy(stretching_[ue], x_a, x_b);
-        } else if (want_hessian) {
-            energy += stretching_energy_gradient_hessian(stretching_[ue], x_a, x_b, g6, H6);
-            assembly->add_residual(stretch_stencil_[ue], g6);
-            assembly->add_jacobian(stretch_stencil_[ue], H6, c_q);
-        } else {
-            energy += stretching_energy_gradient(stretching_[ue], x_a, x_b, g6);
-            assembly->add_residual(stretch_stencil_[ue], g6);
-        }
+        const StretchingSpring& stretching = stretching_[ue];
+        energy += add_energy_term<6>(
+            evaluation, stretch_stencil_[ue], [&] { return stretching_energy(stretching, x_a, x_b); },
+            [&](VecN<6>& g) { return stretching_energy_gradient(stretching, x_a, x_b, g); },
+            [&](VecN<6>& g, MatN<6>& H) { return stretching_energy_gradient_hessian(stretching, x_a, x_b, g, H); });
 
         if (e > 0) {
             const auto k = ue - 1;
@@ -307,18 +301,13 @@ double DiscreteRod::evaluate(const VectorX& q, Assembly* assembly, double c_q) c
             kin.s_e = tangent_[k];
             kin.s_f = tangent_[ue];
             const BendTwistSpring& spring = bend_twist_[k];
-            if (assembly == nullptr) {
-                energy += bend_twist_energy(spring, kin);
-            } else if (!want_hessian) {
-                energy += bend_twist_energy_gradient(spring, kin, g11);
-                assembly->add_residual(bend_twist_stencil_[k], g11);
-            } else {
-                energy += symmetric_jacobian_
-                              ? bend_twist_energy_gradient_symmetric_hessian(spring, kin, g11, H11)
-                              : bend_twist_energy_gradient_hessian(spring, kin, g11, H11);
-                assembly->add_residual(bend_twist_stencil_[k], g11);
-                assembly->add_jacobian(bend_twist_stencil_[k], H11, c_q);
-            }
+            energy += add_energy_term<11>(
+                evaluation, bend_twist_stencil_[k], [&] { return bend_twist_energy(spring, kin); },
+                [&](VecN<11>& g) { return bend_twist_energy_gradient(spring, kin, g); },
+                [&](VecN<11>& g, MatN<11>& H) {
+                    return symmetric_jacobian_ ? bend_twist_energy_gradient_symmetric_hessian(spring, kin, g, H)
+                                               : bend_twist_energy_gradient_hessian(spring, kin, g, H);
+                });
         }
         x_a = x_b;
         prev = edge;
@@ -331,25 +320,10 @@ double DiscreteRod::evaluate(const VectorX& q, Assembly* assembly, double c_q) c
 void DiscreteRod::add_residual_and_jacobian(const EvalContext& context, Assembly& assembly) {
     const JacobianCoefficients& w = context.coefficients;
     evaluate(*context.q, &assembly, w.c_q);
-
-    // Lumped inertia M a and c_a M (digest 000 §1.3). Statics may pass no acceleration.
-    if (context.a != nullptr && context.a->size() > 0) {
-        const VectorX& a = *context.a;
-        for (Index i = 0; i < node_count_; ++i) {
-            const auto ui = static_cast<std::size_t>(i);
-            assembly.add_residual(node_mass_stencil_[ui], node_mass_[ui] * node_position(a, i));
-        }
-        for (Index e = 0; e < edge_count_; ++e) {
-            const auto ue = static_cast<std::size_t>(e);
-            assembly.add_residual(edge_mass_stencil_[ue], VecN<1>(edge_inertia_[ue] * a[edge_dof_[ue]]));
-        }
-    }
-    if (assembly.wants_jacobian() && w.c_a != 0.0) {
-        for (std::size_t i = 0; i < node_mass_stencil_.size(); ++i)
-            assembly.add_jacobian_diagonal(node_mass_stencil_[i], w.c_a * node_mass_[i]);
-        for (std::size_t e = 0; e < edge_mass_stencil_.size(); ++e)
-            assembly.add_jacobian_diagonal(edge_mass_stencil_[e], w.c_a * edge_inertia_[e]);
-    }
+    // Lumped inertia M a and c_a M of the nodes and the edges' twist angles (MAT-DiSMech's
+    // diagonal mass matrix, digest 000 §1.3).
+    add_lumped_inertia(context, assembly, node_mass_stencil_, node_mass_);
+    add_lumped_inertia(context, assembly, edge_mass_stencil_, edge_inertia_);
 }
 
 double DiscreteRod::potential_energy(const EvalContext& context) const {

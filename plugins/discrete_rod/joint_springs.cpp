@@ -5,6 +5,8 @@
 #include "discrete_rod.hpp"
 #include "rod_frames.hpp"
 
+#include "soma/energy_term.hpp"
+
 #include <Eigen/Geometry>
 
 #include <stdexcept>
@@ -143,19 +145,13 @@ void JointSpringSet::declare_pattern(PatternBuilder& pattern) {
 }
 
 double JointSpringSet::evaluate(const VectorX& q, Assembly* assembly, double c_q, bool symmetric) const {
-    const bool want_hessian = assembly != nullptr && assembly->wants_jacobian() && c_q != 0.0;
+    const EnergyEvaluation evaluation(assembly, c_q);
     double energy = 0.0;
-    VecN<11> g;
-    MatN<11> H;
-    for (const JointSpring& s : springs_) {
-        if (assembly == nullptr) {
-            energy += spring_energy(s, q, nullptr, nullptr, symmetric);
-            continue;
-        }
-        energy += spring_energy(s, q, &g, want_hessian ? &H : nullptr, symmetric);
-        assembly->add_residual(s.stencil, g);
-        if (want_hessian) assembly->add_jacobian(s.stencil, H, c_q);
-    }
+    for (const JointSpring& s : springs_)
+        energy += add_energy_term<11>(
+            evaluation, s.stencil, [&] { return spring_energy(s, q, nullptr, nullptr, symmetric); },
+            [&](VecN<11>& g) { return spring_energy(s, q, &g, nullptr, symmetric); },
+            [&](VecN<11>& g, MatN<11>& H) { return spring_energy(s, q, &g, &H, symmetric); });
     return energy;
 }
 

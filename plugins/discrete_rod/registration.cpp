@@ -243,7 +243,7 @@ ParameterSchema rod_joint_schema() {
         "Bending and twisting across a junction of discrete rods (rod networks, MAT-DiSMech). The listed "
         "nodes must also be merged by `shared_nodes` (the joint checks it). One bend-twist spring couples every "
         "pair of rod edges at the node that belong to different rods (or to different ends of one rod closing a "
-        "loop), with the orientation rule of §2.5; stiffness: the series (length-weighted harmonic) mean of the "
+        "loop), with the orientation rule of MAT-DiSMech §3.2; stiffness: the series (length-weighted harmonic) mean of the "
         "two rods' EI1, EI2, GJ; natural curvature and twist from the initial geometry (the initial network is "
         "stress-free). Owns no DOFs and no mass. Without it a shared node is a ball joint.");
     s.string_list("elements", "names of the discrete_rod elements meeting at the junction (at least 2)").require();

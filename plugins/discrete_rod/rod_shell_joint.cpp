@@ -4,6 +4,7 @@
 #include "discrete_rod.hpp"
 #include "rod_frames.hpp"
 
+#include "soma/lumped_mass.hpp"
 #include "soma/scene_view.hpp"
 
 #include <Eigen/Geometry>
@@ -189,14 +190,14 @@ void RodShellJoint::add_residual_and_jacobian(const EvalContext& context, Assemb
     const JacobianCoefficients& w = context.coefficients;
     const VectorX& q = *context.q;
     springs_.evaluate(q, &assembly, w.c_q, description_.symmetric_jacobian);
-    const bool with_acceleration = context.a != nullptr && context.a->size() > 0;
+    // Twist inertia M a and c_a M of every slot (MAT-DiSMech's diagonal mass matrix, digest 000
+    // §1.3), and the unused slots' spring k theta, c_q k that holds them at zero.
+    add_lumped_inertia(context, assembly, slot_stencil_, inertia_);
     for (std::size_t i = 0; i < inertia_.size(); ++i) {
+        if (slot_stiffness_[i] == 0.0) continue;
         const Index d = global_dof(static_cast<Index>(i));
-        // Twist inertia M a (digest §1.3) and the unused slots' k theta.
-        double r = slot_stiffness_[i] * q[d];
-        if (with_acceleration) r += inertia_[i] * (*context.a)[d];
-        if (r != 0.0) assembly.add_residual(slot_stencil_[i], VecN<1>(r));
-        assembly.add_jacobian_diagonal(slot_stencil_[i], w.c_a * inertia_[i] + w.c_q * slot_stiffness_[i]);
+        assembly.add_residual(slot_stencil_[i], VecN<1>(slot_stiffness_[i] * q[d]));
+        assembly.add_jacobian_diagonal(slot_stencil_[i], w.c_q * slot_stiffness_[i]);
     }
 }
 

@@ -31,7 +31,7 @@ void declare_elements(ParameterSchema& schema) {
 ParameterSchema gravity_schema() {
     const GravitySettings defaults;
     ParameterSchema schema("gravity",
-                           "Uniform gravity with buoyancy (MAT-DiSMech §5): each point i gets the load "
+                           "Uniform gravity with buoyancy (MAT-DiSMech §5.1): each point i gets the load "
                            "m_i ((rho - rho_med)/rho) g, scaled by the statics load factor. rho is the "
                            "element's density.");
     schema.vec3("acceleration", "gravitational acceleration g").unit("m/s^2").fallback(defaults.acceleration);

@@ -1,5 +1,7 @@
 #include "point_mass.hpp"
 
+#include "soma/lumped_mass.hpp"
+
 #include <stdexcept>
 
 namespace soma::particles {
@@ -41,10 +43,7 @@ double PointMass::kinetic_energy(const EvalContext& c) const {
 void PointMass::declare_pattern(PatternBuilder& pattern) { stencil_ = pattern.add_stencil(geometry_.point_dofs[0]); }
 
 void PointMass::add_residual_and_jacobian(const EvalContext& c, Assembly& assembly) {
-    const auto& d = geometry_.point_dofs[0];
-    const Vec3 a((*c.a)[d[0]], (*c.a)[d[1]], (*c.a)[d[2]]);
-    assembly.add_residual(stencil_, Vec3(description_.mass * a));
-    assembly.add_jacobian_diagonal(stencil_, c.coefficients.c_a * description_.mass);
+    add_lumped_inertia(c, assembly, stencil_, description_.mass);
 }
 
 }  // namespace soma::particles

@@ -2,6 +2,9 @@
 // bending), stiffness values per errata §9.2-9.3.
 #include "hinge_shell.hpp"
 
+#include "soma/energy_term.hpp"
+#include "soma/lumped_mass.hpp"
+
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -124,26 +127,18 @@ void HingeShell::declare_pattern(PatternBuilder& pattern) {
 }
 
 double HingeShell::evaluate(const VectorX& q, Assembly* assembly, double c_q) const {
-    const bool want_hessian = assembly != nullptr && assembly->wants_jacobian() && c_q != 0.0;
-    double energy = 0.0;
-    energy += assemble_edge_springs(
-        edge_springs_, topology_.edges, edge_stencil_, [&](Index n) { return node_position(q, n); }, assembly, c_q);
-    VecN<12> g12;
-    MatN<12> H12;
+    const EnergyEvaluation evaluation(assembly, c_q);
+    double energy = assemble_edge_springs(
+        edge_springs_, topology_.edges, edge_stencil_, [&](Index n) { return node_position(q, n); }, evaluation);
     for (std::size_t h = 0; h < hinge_springs_.size(); ++h) {
+        const HingeSpring& spring = hinge_springs_[h];
         const auto& n = topology_.hinges[h].nodes;
         const Vec3 x0 = node_position(q, n[0]), x1 = node_position(q, n[1]);
         const Vec3 x2 = node_position(q, n[2]), x3 = node_position(q, n[3]);
-        if (assembly == nullptr) {
-            energy += hinge_energy(hinge_springs_[h], x0, x1, x2, x3);
-        } else if (want_hessian) {
-            energy += hinge_energy_gradient_hessian(hinge_springs_[h], x0, x1, x2, x3, g12, H12);
-            assembly->add_residual(hinge_stencil_[h], g12);
-            assembly->add_jacobian(hinge_stencil_[h], H12, c_q);
-        } else {
-            energy += hinge_energy_gradient(hinge_springs_[h], x0, x1, x2, x3, g12);
-            assembly->add_residual(hinge_stencil_[h], g12);
-        }
+        energy += add_energy_term<12>(
+            evaluation, hinge_stencil_[h], [&] { return hinge_energy(spring, x0, x1, x2, x3); },
+            [&](VecN<12>& g) { return hinge_energy_gradient(spring, x0, x1, x2, x3, g); },
+            [&](VecN<12>& g, MatN<12>& H) { return hinge_energy_gradient_hessian(spring, x0, x1, x2, x3, g, H); });
     }
     return energy;
 }
@@ -151,16 +146,8 @@ double HingeShell::evaluate(const VectorX& q, Assembly* assembly, double c_q) co
 void HingeShell::add_residual_and_jacobian(const EvalContext& context, Assembly& assembly) {
     const JacobianCoefficients& w = context.coefficients;
     evaluate(*context.q, &assembly, w.c_q);
-    // Lumped inertia M a and c_a M (digest §1.3). Statics may pass no acceleration.
-    if (context.a != nullptr && context.a->size() > 0) {
-        for (Index i = 0; i < node_count(); ++i) {
-            const auto ui = static_cast<std::size_t>(i);
-            assembly.add_residual(mass_stencil_[ui], node_mass_[ui] * node_position(*context.a, i));
-        }
-    }
-    if (assembly.wants_jacobian() && w.c_a != 0.0)
-        for (std::size_t i = 0; i < mass_stencil_.size(); ++i)
-            assembly.add_jacobian_diagonal(mass_stencil_[i], w.c_a * node_mass_[i]);
+    // Lumped inertia M a and c_a M (MAT-DiSMech's diagonal mass matrix, digest 000 §1.3).
+    add_lumped_inertia(context, assembly, mass_stencil_, node_mass_);
 }
 
 double HingeShell::potential_energy(const EvalContext& context) const { return evaluate(*context.q, nullptr, 0.0); }

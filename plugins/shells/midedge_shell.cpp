@@ -2,6 +2,8 @@
 // stiffness), §3.3.2 (mid-edge normal bending, history-free form of midedge_bending.hpp).
 #include "midedge_shell.hpp"
 
+#include "soma/energy_term.hpp"
+#include "soma/lumped_mass.hpp"
 #include "soma/scene_view.hpp"
 
 #include <Eigen/Geometry>
@@ -275,22 +277,23 @@ void MidedgeShell::declare_pattern(PatternBuilder& pattern) {
 }
 
 double MidedgeShell::evaluate(const VectorX& q, Assembly* assembly, double c_q, int parts) const {
-    const bool want_hessian = assembly != nullptr && assembly->wants_jacobian() && c_q != 0.0;
+    const EnergyEvaluation evaluation(assembly, c_q);
     double energy = 0.0;
     if (parts & 1)
         energy += assemble_edge_springs(
-            springs_, topology_.edges, stretch_stencil_, [&](Index n) { return node_position(q, n); }, assembly, c_q);
+            springs_, topology_.edges, stretch_stencil_, [&](Index n) { return node_position(q, n); }, evaluation);
     if (parts & 2) {
         VecN<21> g;
         MatN<21> H;
         for (std::size_t t = 0; t < triangles_.size(); ++t) {
             const MidedgeTriangle& tri = triangles_[t];
             const MidedgeStencil st = bending_stencil(q, t);
-            if (assembly == nullptr) {
+            if (!evaluation.gradient()) {
                 energy += midedge_energy(tri, st);
                 continue;
             }
-            energy += want_hessian ? midedge_energy_gradient_hessian(tri, st, g, H) : midedge_energy_gradient(tri, st, g);
+            energy += evaluation.hessian ? midedge_energy_gradient_hessian(tri, st, g, H)
+                                         : midedge_energy_gradient(tri, st, g);
             // Leave out the wing slots that are not DOFs (boundary and held edges), keeping the
             // order of the declared stencil.
             std::array<int, 21> slot{};
@@ -301,12 +304,11 @@ double MidedgeShell::evaluate(const VectorX& q, Assembly* assembly, double c_q, 
                     for (int c = 0; c < 3; ++c) slot[static_cast<std::size_t>(n++)] = 12 + 3 * static_cast<int>(k) + c;
             if (n < 21) {
                 for (int i = 12; i < n; ++i) g(i) = g(slot[static_cast<std::size_t>(i)]);
-                if (want_hessian)
+                if (evaluation.hessian)
                     for (int j = 0; j < n; ++j)
                         for (int i = 0; i < n; ++i) H(i, j) = H(slot[static_cast<std::size_t>(i)], slot[static_cast<std::size_t>(j)]);
             }
-            assembly->add_residual(bend_stencil_[t], g.head(n));
-            if (want_hessian) assembly->add_jacobian(bend_stencil_[t], H.topLeftCorner(n, n), c_q);
+            add_energy_derivatives(evaluation, bend_stencil_[t], g.head(n), H.topLeftCorner(n, n));
         }
     }
     return energy;
@@ -315,16 +317,9 @@ double MidedgeShell::evaluate(const VectorX& q, Assembly* assembly, double c_q, 
 void MidedgeShell::add_residual_and_jacobian(const EvalContext& context, Assembly& assembly) {
     const JacobianCoefficients& w = context.coefficients;
     evaluate(*context.q, &assembly, w.c_q);
-    // Lumped inertia of the nodes, M a and c_a M (digest §1.3); statics may pass no acceleration.
-    if (context.a != nullptr && context.a->size() > 0) {
-        for (Index i = 0; i < node_count_; ++i) {
-            const auto ui = static_cast<std::size_t>(i);
-            assembly.add_residual(mass_stencil_[ui], node_mass_[ui] * node_position(*context.a, i));
-        }
-    }
-    if (assembly.wants_jacobian() && w.c_a != 0.0)
-        for (std::size_t i = 0; i < mass_stencil_.size(); ++i)
-            assembly.add_jacobian_diagonal(mass_stencil_[i], w.c_a * node_mass_[i]);
+    // Lumped inertia of the nodes, M a and c_a M (MAT-DiSMech's diagonal mass matrix, digest 000
+    // §1.3); the xi DOFs are massless.
+    add_lumped_inertia(context, assembly, mass_stencil_, node_mass_);
 }
 
 double MidedgeShell::potential_energy(const EvalContext& context) const { return evaluate(*context.q, nullptr, 0.0); }

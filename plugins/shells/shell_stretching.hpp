@@ -18,6 +18,7 @@
 #include "triangle_mesh.hpp"
 
 #include "soma/assembly.hpp"
+#include "soma/energy_term.hpp"
 #include "soma/springs/stretching_spring.hpp"
 #include "soma/types.hpp"
 
@@ -53,30 +54,22 @@ inline double edge_spring_energy_gradient_hessian(const EdgeSpring& s, const Vec
     return springs::stretching_energy_gradient_hessian(s, x0, x1, g, H);
 }
 
-/// \brief Energy of every edge spring at q; with an assembly, also adds their residual and, when
-/// the Jacobian is wanted, their Hessian weighted by c_q (one stencil per edge, edge order).
+/// \brief Energy of every edge spring at q; adds their derivatives as \p evaluation asks (one
+/// stencil per edge, edge order).
 /// \param node_position callable Index -> Vec3 reading a node's position from q
 template <class NodePosition>
 double assemble_edge_springs(const std::vector<EdgeSpring>& springs, const std::vector<MeshEdge>& edges,
                              const std::vector<StencilId>& stencils, NodePosition&& node_position,
-                             Assembly* assembly, double c_q) {
-    const bool want_hessian = assembly != nullptr && assembly->wants_jacobian() && c_q != 0.0;
+                             const EnergyEvaluation& evaluation) {
     double energy = 0.0;
-    VecN<6> g6;
-    MatN<6> H6;
     for (std::size_t e = 0; e < springs.size(); ++e) {
+        const EdgeSpring& spring = springs[e];
         const Vec3 x0 = node_position(edges[e].nodes[0]);
         const Vec3 x1 = node_position(edges[e].nodes[1]);
-        if (assembly == nullptr) {
-            energy += edge_spring_energy(springs[e], x0, x1);
-        } else if (want_hessian) {
-            energy += edge_spring_energy_gradient_hessian(springs[e], x0, x1, g6, H6);
-            assembly->add_residual(stencils[e], g6);
-            assembly->add_jacobian(stencils[e], H6, c_q);
-        } else {
-            energy += edge_spring_energy_gradient(springs[e], x0, x1, g6);
-            assembly->add_residual(stencils[e], g6);
-        }
+        energy += add_energy_term<6>(
+            evaluation, stencils[e], [&] { return edge_spring_energy(spring, x0, x1); },
+            [&](VecN<6>& g) { return edge_spring_energy_gradient(spring, x0, x1, g); },
+            [&](VecN<6>& g, MatN<6>& H) { return edge_spring_energy_gradient_hessian(spring, x0, x1, g, H); });
     }
     return energy;
 }

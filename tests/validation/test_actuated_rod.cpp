@@ -100,7 +100,7 @@ Relaxed relax(const std::string& kappa1, const std::string& kappa2, double dt, d
 
 }  // namespace
 
-TEST_CASE("actuated rod (digest 7.1): natural curvature relaxes to the stress-free polygon", "[validation][rod][actuation]") {
+TEST_CASE("actuated rod (MAT-DiSMech §7.1, Fig. 4): natural curvature relaxes to the stress-free polygon", "[validation][rod][actuation]") {
     struct Case {
         const char* name;
         double fraction;

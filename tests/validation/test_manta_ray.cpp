@@ -97,7 +97,7 @@ int advance(Simulation& sim, double dt, int depth = 0) {
 
 }  // namespace
 
-TEST_CASE("manta ray (digest 7.2): mirror symmetry to round-off, and forward swimming",
+TEST_CASE("manta ray (MAT-DiSMech §7.1, Fig. 5): mirror symmetry to round-off, and forward swimming",
           "[validation][shells][hinge][actuation][manta]") {
     const auto start = std::chrono::steady_clock::now();
     auto sim = build_scene(manta_scene());

@@ -95,7 +95,7 @@ int advance(Simulation& sim, double dt, int depth = 0) {
 
 }  // namespace
 
-TEST_CASE("parachute (digest 7.3): canopy-down fall at the terminal speed of the drag law",
+TEST_CASE("parachute (MAT-DiSMech §7.1, Fig. 6): canopy-down fall at the terminal speed of the drag law",
           "[validation][shells][rods][drag][parachute]") {
     const auto start = std::chrono::steady_clock::now();
     auto sim = build_scene(read_example(), "parachute.yaml");

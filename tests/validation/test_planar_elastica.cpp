@@ -71,7 +71,7 @@ TEST_CASE("planar elastica: the root curvature tends to -q L^2/(2 EI) and x(L) t
     CHECK(r.tip_x == Approx(1.0).epsilon(1e-6));
 }
 
-TEST_CASE("planar elastica: RK4 step convergence and the digest 7.5 reference values", "[validation][elastica]") {
+TEST_CASE("planar elastica: RK4 step convergence and the MAT-DiSMech §7.2 cantilever reference values", "[validation][elastica]") {
     // Digest 000 §7.5 cantilever: rho = 1200, g = 9.81, b = 0.02, h = 0.001, L = 0.09.
     const double rho = 1200.0, g = 9.81, b = 0.02, h = 0.001, L = 0.09;
     const double q = rho * g * b * h;  // 0.235440 N/m

@@ -1,11 +1,11 @@
 #pragma once
 /// \file actuation_test_support.hpp
 /// \brief Test doubles for the actuation tests: an element with two actuation channels that
-/// records what it is given, and a minimal SceneView. (Plugins cannot include each other's
+/// records what it is given; the scene is the SDK's TestScene. (Plugins cannot include each other's
 /// headers, so the real rod is exercised by tests/validation/test_actuated_rod.cpp.)
 
 #include "soma/element.hpp"
-#include "soma/scene_view.hpp"
+#include "soma/testing/test_scene.hpp"
 
 #include <cmath>
 #include <stdexcept>
@@ -73,32 +73,6 @@ private:
     std::vector<double> bend_, angle_;
     Index bend_items_;
     Geometry geometry_;
-};
-
-/// A scene holding the given elements.
-class DummyScene final : public SceneView {
-public:
-    explicit DummyScene(std::vector<Element*> elements) : elements_(std::move(elements)) {
-        for (Element* e : elements_) contributors_.push_back(e);
-    }
-    const std::vector<Element*>& elements() const override { return elements_; }
-    Element* find_element(const std::string& name) const override {
-        for (Element* e : elements_)
-            if (e->name() == name) return e;
-        return nullptr;
-    }
-    const std::vector<Contributor*>& contributors() const override { return contributors_; }
-    const State& state() const override { return state_; }
-    double kinetic_energy() const override { return 0.0; }
-    double potential_energy() const override { return 0.0; }
-    double potential_energy(const Contributor&) const override { return 0.0; }
-    /// The scene's initial time (what a controller's bind() sees as state().t).
-    void set_time(double t) { state_.t = t; }
-
-private:
-    std::vector<Element*> elements_;
-    std::vector<Contributor*> contributors_;
-    State state_;
 };
 
 }  // namespace soma::actuation::testing

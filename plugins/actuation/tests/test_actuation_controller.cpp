@@ -44,7 +44,7 @@ ActuationSettings expressions(std::vector<std::string> values, std::string chann
 /// The message of the InputError thrown by building and binding a controller.
 std::string error_of(const ActuationSettings& settings, ActuatedDummy* element = nullptr) {
     ActuatedDummy fallback("body");
-    DummyScene scene({element ? element : &fallback});
+    soma::testing::TestScene scene({element ? element : &fallback});
     try {
         ActuationController controller(settings);
         controller.bind(scene);
@@ -64,7 +64,7 @@ std::filesystem::path write_table(const std::string& name, const std::string& te
 
 TEST_CASE("values: expressions of t, i, j, n, s and the actuation point, set on every item", "[actuation][controller]") {
     ActuatedDummy body("body");
-    DummyScene scene({&body});
+    soma::testing::TestScene scene({&body});
     ActuationController controller(expressions({"t + 10*i", "s + 100*x - y + z"}));
     controller.bind(scene);
     CHECK(controller.selected_items() == std::vector<Index>{0, 1, 2, 3, 4});
@@ -87,7 +87,7 @@ TEST_CASE("values: expressions of t, i, j, n, s and the actuation point, set on 
 
 TEST_CASE("selection: items (negative from the end) and box select their union; j and s follow it", "[actuation][controller]") {
     ActuatedDummy body("body", 10);
-    DummyScene scene({&body});
+    soma::testing::TestScene scene({&body});
     ActuationSettings s = expressions({"100*i + j", "1000*s + n"});
     s.items = std::vector<long>{-1, 2, 2};  // repeated indices are harmless
     s.box = SelectionBox{Vec3(0.25, -1, -1), Vec3(0.5, 1, 1)};  // x in [0.25, 0.5]: items 3, 4, 5
@@ -116,7 +116,7 @@ TEST_CASE("selection: items (negative from the end) and box select their union; 
 
 TEST_CASE("table: the same interpolated values on every selected item, held outside the table", "[actuation][controller]") {
     ActuatedDummy body("body");
-    DummyScene scene({&body});
+    soma::testing::TestScene scene({&body});
     ActuationSettings s;
     s.element = "body";
     s.channel = "bend";
@@ -208,7 +208,7 @@ TEST_CASE("bend_toward: the components are the direction's projections on the it
     // The dummy's "bend" item k has directions D1 = +z, D2 = -y (a rod along +x), except item 1:
     // D1 = +y, D2 = +z (turned by 90 degrees about x).
     ActuatedDummy body("body");
-    DummyScene scene({&body});
+    soma::testing::TestScene scene({&body});
     ActuationSettings s;
     s.element = "body";
     s.channel = "bend";
@@ -260,7 +260,7 @@ TEST_CASE("errors go through the handler (the scene's Parameters::fail in a scen
 TEST_CASE("a value the element refuses during the run names element, channel, item and time", "[actuation][controller]") {
     ActuatedDummy body("body");
     body.limit = 10.0;
-    DummyScene scene({&body});
+    soma::testing::TestScene scene({&body});
     ActuationController controller(expressions({"100*t*i", "0"}));
     controller.bind(scene);
     CHECK_NOTHROW(controller.apply(0.01));
@@ -286,7 +286,7 @@ TEST_CASE("a value the element refuses during the run names element, channel, it
 
 TEST_CASE("bind sets the values of the scene's initial time", "[actuation][controller]") {
     ActuatedDummy body("body");
-    DummyScene scene({&body});
+    soma::testing::TestScene scene({&body});
     scene.set_time(2.0);
     ActuationController by_expression(expressions({"t*i", "-t"}));
     by_expression.bind(scene);
@@ -303,7 +303,7 @@ TEST_CASE("bind sets the values of the scene's initial time", "[actuation][contr
 
 TEST_CASE("apply() allocates nothing", "[actuation][controller]") {
     ActuatedDummy body("body", 50);
-    DummyScene scene({&body});
+    soma::testing::TestScene scene({&body});
     ActuationController by_expression(expressions({"0.1*sin(2*_pi*(t - s)) + x", "i*t"}));
     by_expression.bind(scene);
     by_expression.apply(0.0);  // first use outside the count
@@ -326,7 +326,7 @@ TEST_CASE("apply() allocates nothing", "[actuation][controller]") {
 
 TEST_CASE("selection: a plane selects the items whose actuation point lies on it", "[actuation][controller]") {
     ActuatedDummy body("body", 10);
-    DummyScene scene({&body});
+    soma::testing::TestScene scene({&body});
     // The "bend" items sit at x = 0.1 k (see the dummy): the plane x = 0.3 holds item 3 only;
     // with items [0] the union is {0, 3}.
     ActuationSettings s = expressions({"i", "0"});

@@ -12,8 +12,8 @@
 #include "rod_joint.hpp"
 #include "rod_shell_joint.hpp"
 
-#include "soma/scene_view.hpp"
 #include "soma/testing/dense_assembly.hpp"
+#include "soma/testing/test_scene.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -79,14 +79,14 @@ private:
     Geometry geometry_;
 };
 
-/// Elements bound with shared nodes, a SceneView over them, and a dense assembly of all terms.
-class Network final : public SceneView {
+/// Elements bound with shared nodes, the SDK's test scene over them, and a dense assembly of all
+/// terms.
+class Network final : public testing::TestScene {
 public:
     Element& add(std::string name, std::unique_ptr<Element> element) {
         element->set_name(std::move(name));
         owned_.push_back(std::move(element));
-        views_.push_back(owned_.back().get());
-        contributors_.push_back(owned_.back().get());
+        add_element(*owned_.back());
         return *owned_.back();
     }
     /// Node `na` of element `a` and node `nb` of element `b` are one node (negative: from the end).
@@ -95,8 +95,9 @@ public:
     /// Numbers the DOFs (merging shared nodes), binds, sets the initial state, connects the
     /// joints, declares the patterns and commits the initial state.
     void build() {
+        const std::vector<Element*>& views = elements();
         std::vector<Index> offset{0};
-        for (auto* e : views_) offset.push_back(offset.back() + e->dof_count());
+        for (auto* e : views) offset.push_back(offset.back() + e->dof_count());
         std::vector<Index> parent(static_cast<std::size_t>(offset.back()));
         std::iota(parent.begin(), parent.end(), 0);
         auto root = [&](Index i) {
@@ -105,7 +106,7 @@ public:
         };
         for (const auto& s : shares_) {
             auto node = [&](std::size_t e, long n) {
-                const Index count = views_[e]->dof_groups()[0].count;
+                const Index count = views[e]->dof_groups()[0].count;
                 return n < 0 ? n + count : n;
             };
             for (int c = 0; c < 3; ++c) {
@@ -118,41 +119,40 @@ public:
         n_ = 0;
         for (std::size_t i = 0; i < parent.size(); ++i)
             if (root(static_cast<Index>(i)) == static_cast<Index>(i)) global[i] = n_++;
-        state_.q = VectorX::Zero(n_);
-        state_.v = VectorX::Zero(n_);
-        state_.a = VectorX::Zero(n_);
-        for (std::size_t e = 0; e < views_.size(); ++e) {
+        State initial;
+        initial.q = VectorX::Zero(n_);
+        initial.v = VectorX::Zero(n_);
+        initial.a = VectorX::Zero(n_);
+        for (std::size_t e = 0; e < views.size(); ++e) {
             std::vector<Index> map;
             for (Index l = offset[e]; l < offset[e + 1]; ++l) map.push_back(global[static_cast<std::size_t>(root(l))]);
-            views_[e]->bind(map);
+            views[e]->bind(map);
             VectorX q, v;
-            views_[e]->initial_state(q, v);
-            for (Index l = 0; l < q.size(); ++l) state_.q[views_[e]->global_dof(l)] = q[l];
+            views[e]->initial_state(q, v);
+            for (Index l = 0; l < q.size(); ++l) initial.q[views[e]->global_dof(l)] = q[l];
         }
-        for (auto* e : views_) e->connect(*this);
+        set_state(std::move(initial));
+        for (auto* e : views) e->connect(*this);
         dense_ = std::make_unique<testing::DenseAssembly>(n_);
-        for (auto* e : views_) e->declare_pattern(dense_->pattern());
-        commit(state_.q);
+        for (auto* e : views) e->declare_pattern(dense_->pattern());
+        commit(state().q);
     }
 
     void commit(const VectorX& q) {
-        State s = state_;
+        State s = state();
         s.q = q;
-        for (auto* e : views_) e->commit_step(s);
+        for (auto* e : elements()) e->commit_step(s);
     }
     EvalContext context(const VectorX& q) const {
-        EvalContext c;
+        EvalContext c = testing::TestScene::context();
         c.q = &q;
-        c.v = &state_.v;
-        c.a = &state_.a;
-        c.coefficients = JacobianCoefficients{1.0, 0.0, 0.0};
         return c;
     }
     /// Residual and Jacobian of one element (or of all when `term` is null).
     std::pair<VectorX, Eigen::MatrixXd> evaluate(const VectorX& q, Element* term = nullptr, bool jacobian = true) {
         VectorX F = VectorX::Zero(n_);
         Eigen::MatrixXd J = Eigen::MatrixXd::Zero(n_, n_);
-        for (auto* e : views_) {
+        for (auto* e : elements()) {
             if (term != nullptr && e != term) continue;
             auto [f, j] = dense_->evaluate(*e, context(q), jacobian);
             F += f;
@@ -162,26 +162,13 @@ public:
     }
     double energy(const VectorX& q, const Element* term = nullptr) const {
         double E = 0.0;
-        for (auto* e : views_)
+        for (auto* e : elements())
             if (term == nullptr || e == term) E += e->potential_energy(context(q));
         return E;
     }
     Index size() const { return n_; }
-    const VectorX& q0() const { return state_.q; }
-    Element& element(std::size_t i) { return *views_[i]; }
-
-    // ---- SceneView ----
-    const std::vector<Element*>& elements() const override { return views_; }
-    Element* find_element(const std::string& name) const override {
-        for (auto* e : views_)
-            if (e->name() == name) return e;
-        return nullptr;
-    }
-    const std::vector<Contributor*>& contributors() const override { return contributors_; }
-    const State& state() const override { return state_; }
-    double kinetic_energy() const override { return 0.0; }
-    double potential_energy() const override { return energy(state_.q); }
-    double potential_energy(const Contributor& term) const override { return term.potential_energy(context(state_.q)); }
+    const VectorX& q0() const { return state().q; }
+    Element& element(std::size_t i) { return *elements()[i]; }
 
 private:
     struct Share {
@@ -191,10 +178,7 @@ private:
         long nb;
     };
     std::vector<std::unique_ptr<Element>> owned_;
-    std::vector<Element*> views_;
-    std::vector<Contributor*> contributors_;
     std::vector<Share> shares_;
-    State state_;
     Index n_ = 0;
     std::unique_ptr<testing::DenseAssembly> dense_;
 };

@@ -1,11 +1,12 @@
 #pragma once
 /// \file force_test_support.hpp
 /// \brief Test doubles for the forces_basic tests: a cloud of free particles implementing
-/// soma::Element, a minimal SceneView, and derivative checks through DenseAssembly.
+/// soma::Element (scenes of them: soma::testing::TestScene::bound_in_order), and derivative
+/// checks through DenseAssembly.
 
 #include "soma/element.hpp"
 #include "soma/force.hpp"
-#include "soma/scene_view.hpp"
+#include "soma/testing/test_scene.hpp"
 #include "soma/testing/dense_assembly.hpp"
 
 #include <Eigen/Dense>
@@ -84,52 +85,6 @@ protected:
 private:
     std::vector<Particle> particles_;
     Geometry geometry_;
-};
-
-/// A scene of elements bound one after another in the global DOF vector.
-class FakeScene final : public SceneView {
-public:
-    /// Binds each element after the previous one and fills the initial state.
-    explicit FakeScene(std::vector<ParticleCloud*> clouds) {
-        Index next = 0;
-        for (ParticleCloud* c : clouds) {
-            c->bind_from(next);
-            next += c->dof_count();
-            elements_.push_back(c);
-            contributors_.push_back(c);
-        }
-        state_.q.resize(next);
-        state_.v = VectorX::Zero(next);
-        state_.a = VectorX::Zero(next);
-        Index offset = 0;
-        for (ParticleCloud* c : clouds) {
-            VectorX q, v;
-            c->initial_state(q, v);
-            state_.q.segment(offset, q.size()) = q;
-            offset += c->dof_count();
-        }
-    }
-
-    Index dof_count() const { return static_cast<Index>(state_.q.size()); }
-    const std::vector<Element*>& elements() const override { return elements_; }
-    Element* find_element(const std::string& name) const override {
-        for (Element* e : elements_)
-            if (e->name() == name) return e;
-        return nullptr;
-    }
-    const std::vector<Contributor*>& contributors() const override { return contributors_; }
-    const State& state() const override { return state_; }
-    double kinetic_energy() const override { return 0.0; }
-    double potential_energy() const override { return 0.0; }
-    double potential_energy(const Contributor&) const override { return 0.0; }
-    void note(const std::string& message) const override { notes.push_back(message); }
-
-    mutable std::vector<std::string> notes;  ///< what forces reported with note()
-
-private:
-    std::vector<Element*> elements_;
-    std::vector<Contributor*> contributors_;
-    State state_;
 };
 
 /// Evaluates one bound force densely at (q, v) with the given Jacobian coefficients.

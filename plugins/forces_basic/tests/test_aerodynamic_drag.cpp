@@ -66,7 +66,7 @@ constexpr double kCd = 1.3;
 TEST_CASE("aerodynamic drag: flat plate moving along its normal feels 1/2 rho C_D A u^2", "[aerodynamic_drag]") {
     const double side = 0.7, area = side * side;
     ParticleCloud plate = square_plate(side);
-    FakeScene scene({&plate});
+    auto scene = soma::testing::TestScene::bound_in_order({&plate});
     AerodynamicDrag drag(AerodynamicDragSettings{kRho, kCd, {}});
     drag.bind(scene);
     REQUIRE(drag.triangle_count() == 8);
@@ -126,7 +126,7 @@ TEST_CASE("aerodynamic drag: Jacobian against central differences on a curved me
     for (Vec3& xi : x) xi += Vec3(jitter(rng), jitter(rng), jitter(rng));
     ParticleCloud fan("fan", particles_at(x), {{0, 1, 2}, {0, 2, 3}, {3, 0, 4}, {0, 4, 1}});
     ParticleCloud flap("flap", particles_at({Vec3(2, 0, 0), Vec3(2.5, 0.3, 0.4), Vec3(2.1, 0.8, -0.1)}), {{0, 1, 2}});
-    FakeScene scene({&fan, &flap});
+    auto scene = soma::testing::TestScene::bound_in_order({&fan, &flap});
     AerodynamicDrag drag(AerodynamicDragSettings{1000.0, 0.5, {}});  // water, the manta ray's C_D (§7.2)
     drag.bind(scene);
     REQUIRE(drag.triangle_count() == 5);
@@ -184,7 +184,7 @@ TEST_CASE("aerodynamic drag: Jacobian against central differences on a curved me
 
 TEST_CASE("aerodynamic drag: at u·n = 0 the Jacobian is continuous (d(w|w|)/dw = 2|w| = 0)", "[aerodynamic_drag]") {
     ParticleCloud sheet("sheet", particles_at({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)}), {{0, 1, 2}});
-    FakeScene scene({&sheet});
+    auto scene = soma::testing::TestScene::bound_in_order({&sheet});
     AerodynamicDrag drag(AerodynamicDragSettings{kRho, kCd, {}});
     drag.bind(scene);
     DenseForceProbe probe(drag, scene.dof_count());
@@ -206,7 +206,7 @@ TEST_CASE("aerodynamic drag: at u·n = 0 the Jacobian is continuous (d(w|w|)/dw 
 TEST_CASE("aerodynamic drag: odd in u and frame invariant", "[aerodynamic_drag]") {
     std::vector<Vec3> x = {Vec3(0, 0, 0), Vec3(0.4, 0, 0.05), Vec3(0.1, 0.5, -0.1), Vec3(0.6, 0.45, 0.2)};
     ParticleCloud sheet("sheet", particles_at(x), {{0, 1, 2}, {1, 3, 2}});
-    FakeScene scene({&sheet});
+    auto scene = soma::testing::TestScene::bound_in_order({&sheet});
     AerodynamicDrag drag(AerodynamicDragSettings{kRho, kCd, {}});
     drag.bind(scene);
     DenseForceProbe probe(drag, scene.dof_count());
@@ -244,28 +244,28 @@ TEST_CASE("aerodynamic drag: settings and selection errors", "[aerodynamic_drag]
     CHECK_THROWS_WITH(AerodynamicDrag(AerodynamicDragSettings{0.0, 1.0, {}}), Contains("medium_density: must be"));
     CHECK_THROWS_WITH(AerodynamicDrag(AerodynamicDragSettings{1.2, -1.0, {}}), Contains("drag_coefficient: must be"));
     SECTION("default selection: every element with triangles, rods skipped") {
-        FakeScene scene({&rod, &sheet});
+        auto scene = soma::testing::TestScene::bound_in_order({&rod, &sheet});
         AerodynamicDrag drag(AerodynamicDragSettings{kRho, kCd, {}});
         CHECK_NOTHROW(drag.bind(scene));
         CHECK(drag.triangle_count() == 1);
     }
     SECTION("a scene without triangles is refused") {
-        FakeScene scene({&rod});
+        auto scene = soma::testing::TestScene::bound_in_order({&rod});
         AerodynamicDrag drag(AerodynamicDragSettings{kRho, kCd, {}});
         CHECK_THROWS_WITH(drag.bind(scene), Contains("elements: no element of the scene has triangles"));
     }
     SECTION("an explicitly named element without triangles is refused") {
-        FakeScene scene({&rod, &sheet});
+        auto scene = soma::testing::TestScene::bound_in_order({&rod, &sheet});
         AerodynamicDrag drag(AerodynamicDragSettings{kRho, kCd, {"sheet", "rod"}});
         CHECK_THROWS_WITH(drag.bind(scene), Contains("elements: element 'rod' has no triangles"));
     }
     SECTION("unknown element") {
-        FakeScene scene({&rod, &sheet});
+        auto scene = soma::testing::TestScene::bound_in_order({&rod, &sheet});
         AerodynamicDrag drag(AerodynamicDragSettings{kRho, kCd, {"shet"}});
         CHECK_THROWS_WITH(drag.bind(scene), Contains("no element named 'shet'; elements are: rod, sheet"));
     }
     SECTION("a triangle of zero undeformed area is refused") {
-        FakeScene scene({&sliver});
+        auto scene = soma::testing::TestScene::bound_in_order({&sliver});
         AerodynamicDrag drag(AerodynamicDragSettings{kRho, kCd, {}});
         CHECK_THROWS_WITH(drag.bind(scene), Contains("triangle 0 of element 'sliver' has zero undeformed area"));
     }

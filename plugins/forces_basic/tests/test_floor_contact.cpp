@@ -75,7 +75,7 @@ void check_blocks(const Eigen::MatrixXd& J, const Eigen::MatrixXd& fd, double to
 
 TEST_CASE("floor contact: normal force values (eq. 25 with the erratum's sign)", "[floor_contact]") {
     ParticleCloud rod = regime_cloud();
-    FakeScene scene({&rod});
+    auto scene = soma::testing::TestScene::bound_in_order({&rod});
     FloorContactSettings settings;
     settings.height = kFloor;
     settings.stiffness = kStiffness;
@@ -108,7 +108,7 @@ TEST_CASE("floor contact: normal force values (eq. 25 with the erratum's sign)",
 
 TEST_CASE("floor contact: the residual is the gradient of the contact energy", "[floor_contact]") {
     ParticleCloud rod = regime_cloud();
-    FakeScene scene({&rod});
+    auto scene = soma::testing::TestScene::bound_in_order({&rod});
     FloorContactSettings settings;
     settings.height = kFloor;
     settings.stiffness = kStiffness;
@@ -142,7 +142,7 @@ TEST_CASE("floor contact: Jacobian against central differences in every regime",
     const double mu = GENERATE(0.0, 0.4);
     INFO("friction " << mu);
     ParticleCloud rod = regime_cloud();
-    FakeScene scene({&rod});
+    auto scene = soma::testing::TestScene::bound_in_order({&rod});
     FloorContactSettings settings;
     settings.height = kFloor;
     settings.stiffness = kStiffness;
@@ -176,7 +176,7 @@ TEST_CASE("floor contact: Jacobian against central differences in every regime",
 TEST_CASE("floor contact: friction in stick, slip and at rest", "[floor_contact]") {
     const double mu = 0.25;  // digest §7.4
     ParticleCloud rod = regime_cloud();
-    FakeScene scene({&rod});
+    auto scene = soma::testing::TestScene::bound_in_order({&rod});
     FloorContactSettings settings;
     settings.height = kFloor;
     settings.stiffness = kStiffness;
@@ -231,7 +231,7 @@ TEST_CASE("floor contact: arbitrary floor normal", "[floor_contact]") {
     for (double gap : {3e-4, 0.0, -5e-3, 2e-3})
         particles.push_back({(offset + kRadius + gap) * n + 0.07 * tangent, 0.01, 0.0, kRadius});
     ParticleCloud body("body", particles);
-    FakeScene scene({&body});
+    auto scene = soma::testing::TestScene::bound_in_order({&body});
     FloorContactSettings settings;
     settings.height = offset;
     settings.normal = Vec3(2.0, -1.0, 4.0);  // not unit: normalised at construction
@@ -273,7 +273,7 @@ TEST_CASE("floor contact: arbitrary floor normal", "[floor_contact]") {
 TEST_CASE("floor contact: band, shared points and settings errors", "[floor_contact]") {
     SECTION("an explicit band sets K1 = 15/band") {
         ParticleCloud rod("rod", {{Vec3(0, 0, kRadius), 1.0, 0.0, kRadius}});
-        FakeScene scene({&rod});
+        auto scene = soma::testing::TestScene::bound_in_order({&rod});
         FloorContactSettings settings;
         settings.band = 5e-4;
         FloorContact floor(settings);
@@ -285,7 +285,7 @@ TEST_CASE("floor contact: band, shared points and settings errors", "[floor_cont
     SECTION("a point shared by two elements touches the floor once, with the larger radius") {
         ParticleCloud a("a", {{Vec3(0, 0, 2e-3), 1.0, 0.0, 2e-3}});
         ParticleCloud b("b", {{Vec3(0, 0, 2e-3), 1.0, 0.0, 1e-3}});
-        FakeScene scene({&a, &b});
+        auto scene = soma::testing::TestScene::bound_in_order({&a, &b});
         b.bind_from(0);  // b's point is a's point
         FloorContact floor(FloorContactSettings{});
         floor.bind(scene);
@@ -297,13 +297,13 @@ TEST_CASE("floor contact: band, shared points and settings errors", "[floor_cont
     }
     SECTION("points of radius 0 need an explicit band") {
         ParticleCloud sheet("sheet", {{Vec3(0, 0, 0), 1.0, 0.0, 0.0}});
-        FakeScene scene({&sheet});
+        auto scene = soma::testing::TestScene::bound_in_order({&sheet});
         FloorContact floor(FloorContactSettings{});
         CHECK_THROWS_WITH(floor.bind(scene), Contains("band: point 0 of element 'sheet' has contact radius 0"));
     }
     SECTION("unknown element") {
         ParticleCloud rod("rod", {{Vec3(0, 0, 0), 1.0, 0.0, 1e-3}});
-        FakeScene scene({&rod});
+        auto scene = soma::testing::TestScene::bound_in_order({&rod});
         FloorContactSettings settings;
         settings.elements = {"shell"};
         FloorContact floor(settings);

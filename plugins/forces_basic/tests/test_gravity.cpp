@@ -23,7 +23,7 @@ ParticleCloud make_rod(const std::string& name, double density) {
 
 TEST_CASE("gravity: F = -load_factor m_i g on every point", "[gravity]") {
     ParticleCloud a = make_rod("a", 1500.0), b = make_rod("b", 800.0);
-    FakeScene scene({&a, &b});
+    auto scene = soma::testing::TestScene::bound_in_order({&a, &b});
     const Vec3 g(0.5, -1.0, -9.81);
     Gravity gravity(GravitySettings{g, 0.0, {}});
     gravity.bind(scene);
@@ -66,7 +66,7 @@ TEST_CASE("gravity: buoyancy factor (rho - rho_med)/rho per element", "[gravity]
     CHECK(Gravity::buoyancy_factor(0.0, 0.0) == 1.0);                                // no medium: no density needed
 
     ParticleCloud a = make_rod("a", 1500.0), b = make_rod("b", 800.0);
-    FakeScene scene({&a, &b});
+    auto scene = soma::testing::TestScene::bound_in_order({&a, &b});
     const Vec3 g(0, 0, -9.81);
     Gravity gravity(GravitySettings{g, 1000.0, {}});
     gravity.bind(scene);
@@ -78,7 +78,7 @@ TEST_CASE("gravity: buoyancy factor (rho - rho_med)/rho per element", "[gravity]
 
 TEST_CASE("gravity: element selection and its errors", "[gravity]") {
     ParticleCloud a = make_rod("a", 1500.0), b = make_rod("b", 0.0);
-    FakeScene scene({&a, &b});
+    auto scene = soma::testing::TestScene::bound_in_order({&a, &b});
     SECTION("only the named elements are loaded") {
         Gravity gravity(GravitySettings{Vec3(0, 0, -10), 0.0, {"b"}});
         gravity.bind(scene);

@@ -26,7 +26,7 @@ std::vector<ParticleCloud::Particle> line(int n) {
 
 TEST_CASE("point load: F = -load_factor f on the chosen nodes", "[point_load]") {
     ParticleCloud other("other", line(2)), rod("rod", line(5));
-    FakeScene scene({&other, &rod});
+    auto scene = soma::testing::TestScene::bound_in_order({&other, &rod});
     const Vec3 f(1.0, -2.0, 3.5);
     PointLoad load(PointLoadSettings{"rod", {0, -1, 2}, f});
     load.bind(scene);
@@ -66,7 +66,7 @@ TEST_CASE("point load: F = -load_factor f on the chosen nodes", "[point_load]") 
 
 TEST_CASE("point load: errors name the key and the valid range", "[point_load]") {
     ParticleCloud rod("rod", line(5)), sheet("sheet", line(3));
-    FakeScene scene({&rod, &sheet});
+    auto scene = soma::testing::TestScene::bound_in_order({&rod, &sheet});
     SECTION("unknown element") {
         PointLoad load(PointLoadSettings{"rood", {0}, Vec3(0, 0, 1)});
         CHECK_THROWS_WITH(load.bind(scene), Contains("element: no element named 'rood'; elements are: rod, sheet"));
@@ -93,7 +93,7 @@ TEST_CASE("point load: errors name the key and the valid range", "[point_load]")
 
 TEST_CASE("point load at a position: the nearest node in the initial configuration", "[point_load]") {
     ParticleCloud other("other", line(2)), rod("rod", line(5));
-    FakeScene scene({&other, &rod});
+    auto scene = soma::testing::TestScene::bound_in_order({&other, &rod});
     const Vec3 f(0.0, 0.0, -2.0);
     const Index rod_start = 6;  // `other` holds global DOFs 0..5
     // line(5): node i at (0.1 i, 0.02 i^2, -0.3 + 0.05 i); node 3 at (0.3, 0.18, -0.15).
@@ -137,7 +137,7 @@ TEST_CASE("point load at a position: the nearest node in the initial configurati
 TEST_CASE("nearest_point: the lowest index among points at equal distance", "[point_load][nearest_point]") {
     // Nodes at x = 0, 1, 2 (exact in binary): (1.5, 0.5, 0) is exactly as far from nodes 1 and 2.
     ParticleCloud row("row", {{Vec3(0, 0, 0)}, {Vec3(1, 0, 0)}, {Vec3(2, 0, 0)}});
-    FakeScene scene({&row});
+    auto scene = soma::testing::TestScene::bound_in_order({&row});
     const NearestPoint tie = nearest_point(row.geometry(), scene.state().q, Vec3(1.5, 0.5, 0.0));
     CHECK(tie.index == 1);
     CHECK(tie.distance == std::sqrt(0.5));
@@ -148,7 +148,7 @@ TEST_CASE("nearest_point: the lowest index among points at equal distance", "[po
     CHECK(nearest_point(row.geometry(), scene.state().q, Vec3(1e308, 1e308, 0.0)).index == 0);
     // An element without points: index -1, infinite distance.
     ParticleCloud empty("empty", {});
-    FakeScene none({&empty});
+    auto none = soma::testing::TestScene::bound_in_order({&empty});
     const NearestPoint nothing = nearest_point(empty.geometry(), none.state().q, Vec3::Zero());
     CHECK(nothing.index == -1);
     CHECK(std::isinf(nothing.distance));
@@ -156,7 +156,7 @@ TEST_CASE("nearest_point: the lowest index among points at equal distance", "[po
 
 TEST_CASE("point load at a position: errors", "[point_load]") {
     ParticleCloud rod("rod", line(5)), empty("empty", {});
-    FakeScene scene({&rod, &empty});
+    auto scene = soma::testing::TestScene::bound_in_order({&rod, &empty});
     SECTION("both nodes and at") {
         CHECK_THROWS_WITH(PointLoad(PointLoadSettings{"rod", {1}, Vec3(0, 0, 1), Vec3(0, 0, 0)}),
                           Contains("at: give either `nodes` (indices) or `at` (a position), not both"));

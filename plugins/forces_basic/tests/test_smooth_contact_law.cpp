@@ -32,7 +32,7 @@ TEST_CASE("penalty energy matches eq. 25-26 and its own derivatives", "[contact_
                   Approx(k * (2.0 * a * std::log1p(a) + 2.0 * a * a) / ((1.0 + a) * (1.0 + a))).epsilon(1e-13));  // eq. 26
         }
     }
-    SECTION("digest §7.4: normal force at gap 0 is k_c ln2/K1 = 9.24e-4 N") {
+    SECTION("MAT-DiSMech §7.1 rod drop: normal force at gap 0 is k_c ln2/K1 = 9.24e-4 N") {
         CHECK(-penalty_energy(0.0, k, K1).gradient == Approx(9.24e-4).epsilon(1e-3));
     }
     SECTION("central differences of E and E'") {

@@ -13,7 +13,7 @@ using Catch::Matchers::Contains;
 TEST_CASE("viscous drag: F = eta dl_i v_i and J = c_v eta dl_i I", "[viscous_drag]") {
     // Point 2 is a pure-shell point (dl = 0): it gets no drag (reference-code behaviour).
     ParticleCloud rod("rod", {{Vec3(0, 0, 0), 1.0, 0.05}, {Vec3(0.1, 0, 0), 1.0, 0.1}, {Vec3(0.2, 0, 0), 1.0, 0.0}});
-    FakeScene scene({&rod});
+    auto scene = soma::testing::TestScene::bound_in_order({&rod});
     const double eta = 2.5;
     ViscousDrag drag(ViscousDragSettings{eta, {}});
     drag.bind(scene);
@@ -47,7 +47,7 @@ TEST_CASE("viscous drag: F = eta dl_i v_i and J = c_v eta dl_i I", "[viscous_dra
 TEST_CASE("viscous drag: settings and selection errors", "[viscous_drag]") {
     ParticleCloud rod("rod", {{Vec3(0, 0, 0), 1.0, 0.05}});
     ParticleCloud sheet("sheet", {{Vec3(0, 0, 0), 1.0, 0.0}});
-    FakeScene scene({&rod, &sheet});
+    auto scene = soma::testing::TestScene::bound_in_order({&rod, &sheet});
     CHECK_THROWS_WITH(ViscousDrag(ViscousDragSettings{0.0, {}}), Contains("viscosity: must be > 0"));
     SECTION("default selection skips shells silently") {
         ViscousDrag drag(ViscousDragSettings{1.0, {}});

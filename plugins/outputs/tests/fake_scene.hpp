@@ -5,10 +5,9 @@
 
 #include "soma/contributor.hpp"
 #include "soma/element.hpp"
-#include "soma/scene_view.hpp"
+#include "soma/testing/test_scene.hpp"
 
 #include <cmath>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -63,7 +62,8 @@ public:
 
 /// Elements "beam" (4 nodes, 3 edges, radius 0.01), "sheet" (4 nodes, one triangle over nodes
 /// 0-2, node 3 loose, no radius) and "ball" (1 node, radius 0.05); forces "gravity" and "drag".
-class FakeScene final : public SceneView {
+/// The SDK's test scene, holding them, with a state and energies set step by step.
+class FakeScene final : public soma::testing::TestScene {
 public:
     FakeScene() {
         owned_.push_back(std::make_unique<FakeElement>("beam", 4, std::vector<std::array<Index, 2>>{{0, 1}, {1, 2}, {2, 3}},
@@ -75,17 +75,10 @@ public:
         owned_.push_back(std::make_unique<FakeElement>("ball", 1, std::vector<std::array<Index, 2>>{},
                                                        std::vector<std::array<Index, 3>>{},
                                                        std::vector<double>{0.05}));
-        Index next = 0;
-        for (auto& element : owned_) {
-            std::vector<Index> map(static_cast<std::size_t>(element->dof_count()));
-            for (auto& dof : map) dof = next++;
-            element->bind(std::move(map));
-            elements_.push_back(element.get());
-            contributors_.push_back(element.get());
-        }
-        forces_.push_back(std::make_unique<FakeForce>("gravity"));
-        forces_.push_back(std::make_unique<FakeForce>("drag"));
-        for (auto& force : forces_) contributors_.push_back(force.get());
+        for (auto& element : owned_) add_element(*element);
+        bind_in_order();
+        add_force("gravity");
+        add_force("drag");
         set_step(0);
     }
 
@@ -93,65 +86,42 @@ public:
     /// CSV round-trip test would see any lost digit).
     void set_step(long step) {
         const Index n = 3 * 9;
-        state_.t = 0.001 * static_cast<double>(step) / 3.0;
-        state_.q.resize(n);
-        state_.v.resize(n);
+        State state;
+        state.t = 0.001 * static_cast<double>(step) / 3.0;
+        state.q.resize(n);
+        state.v.resize(n);
         for (Index i = 0; i < n; ++i) {
-            state_.q[i] = i / 7.0 + static_cast<double>(step) / 3.0;
-            state_.v[i] = std::sin(1.0 + i + 0.5 * static_cast<double>(step));
+            state.q[i] = i / 7.0 + static_cast<double>(step) / 3.0;
+            state.v[i] = std::sin(1.0 + i + 0.5 * static_cast<double>(step));
         }
-        kinetic_ = 1.0 / 3.0 + static_cast<double>(step);
-        potential_ = -2.0 / 7.0 * static_cast<double>(step) + 1e-300;
-        term_energy_[forces_[0].get()] = std::exp(-static_cast<double>(step));
+        set_state(std::move(state));
+        set_kinetic_energy(1.0 / 3.0 + static_cast<double>(step));
+        set_potential_energy(-2.0 / 7.0 * static_cast<double>(step) + 1e-300);
+        set_potential_energy(*forces_[0], std::exp(-static_cast<double>(step)));
     }
 
     /// The info an accepted step would report.
     StepInfo info(long step) const {
         StepInfo info;
         info.step = step;
-        info.t = state_.t;
+        info.t = state().t;
         info.dt = step == 0 ? 0.0 : 0.001 / 3.0;
         info.newton_iterations = static_cast<int>(step % 4);
         info.wall_seconds = 1e-5 * static_cast<double>(step) + 1.0 / 9.0;
         return info;
     }
 
-    /// Adds a second contributor called `name` (for the ambiguous-name error).
+    /// Adds a contributor called `name` after the others (a second one makes a name ambiguous).
     void add_force(const std::string& name) {
         forces_.push_back(std::make_unique<FakeForce>(name));
-        contributors_.push_back(forces_.back().get());
+        TestScene::add_force(*forces_.back());
     }
-
-    const std::vector<Element*>& elements() const override { return elements_; }
-    Element* find_element(const std::string& name) const override {
-        for (Element* e : elements_)
-            if (e->name() == name) return e;
-        return nullptr;
-    }
-    const std::vector<Contributor*>& contributors() const override { return contributors_; }
-    const State& state() const override { return state_; }
-    double kinetic_energy() const override { return kinetic_; }
-    double potential_energy() const override { return potential_; }
-    double potential_energy(const Contributor& term) const override {
-        const auto it = term_energy_.find(&term);
-        return it == term_energy_.end() ? 0.0 : it->second;
-    }
-
-    void note(const std::string& message) const override { notes.push_back(message); }
 
     Contributor* force(std::size_t i) const { return forces_[i].get(); }
-
-    mutable std::vector<std::string> notes;  ///< what observers reported with note()
 
 private:
     std::vector<std::unique_ptr<FakeElement>> owned_;
     std::vector<std::unique_ptr<FakeForce>> forces_;
-    std::vector<Element*> elements_;
-    std::vector<Contributor*> contributors_;
-    State state_;
-    double kinetic_ = 0.0;
-    double potential_ = 0.0;
-    std::map<const Contributor*, double> term_energy_;
 };
 
 }  // namespace soma::outputs::testing

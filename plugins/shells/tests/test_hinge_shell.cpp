@@ -178,7 +178,7 @@ TEST_CASE("hinge_shell: geometry for forces and output", "[hinge_shell]") {
     CHECK_THROWS_AS(shell.group_dof("edges", 0, 0), std::out_of_range);
 }
 
-TEST_CASE("hinge_shell: stiffness values (reference code, digest errata 9.2 and 9.3)", "[hinge_shell]") {
+TEST_CASE("hinge_shell: stiffness values (the reference code's lattice values, not those printed in MAT-DiSMech)", "[hinge_shell]") {
     Fixture f(describe(rectangle_mesh(Vec3(0, 0, 0), 0.3, 0.25, 0.1), 0.004));
     const double E = 1e5, h = 0.004;
     for (std::size_t e = 0; e < f.shell.edge_springs().size(); ++e)

@@ -8,8 +8,8 @@
 #include <soma/soma.hpp>
 #include <soma/testing/dense_assembly.hpp>
 #include <soma/testing/parameters_from_yaml.hpp>
+#include <soma/testing/test_scene.hpp>
 
-#include <numeric>
 
 // The plugin's entry point (anchor_spring.cpp is compiled into this test).
 extern "C" void soma_register_plugin(soma::Registry& registry);
@@ -51,34 +51,6 @@ private:
     Geometry geometry_;
 };
 
-/// A scene of one Points element, bound to global DOFs 0 .. 3n-1.
-class OneElementScene final : public SceneView {
-public:
-    explicit OneElementScene(Points& points) {
-        std::vector<Index> map(static_cast<std::size_t>(points.dof_count()));
-        std::iota(map.begin(), map.end(), 0);
-        points.bind(map);
-        elements_ = {&points};
-        contributors_ = {&points};
-        points.initial_state(state_.q, state_.v);
-        state_.a = VectorX::Zero(state_.q.size());
-    }
-    const std::vector<Element*>& elements() const override { return elements_; }
-    Element* find_element(const std::string& name) const override {
-        return name == elements_[0]->name() ? elements_[0] : nullptr;
-    }
-    const std::vector<Contributor*>& contributors() const override { return contributors_; }
-    const State& state() const override { return state_; }
-    double kinetic_energy() const override { return 0.0; }
-    double potential_energy() const override { return 0.0; }
-    double potential_energy(const Contributor&) const override { return 0.0; }
-
-private:
-    std::vector<Element*> elements_;
-    std::vector<Contributor*> contributors_;
-    State state_;
-};
-
 EvalContext context_at(const VectorX& q, const VectorX& zero, JacobianCoefficients c) {
     EvalContext context;
     context.q = &q;
@@ -95,7 +67,7 @@ TEST_CASE("anchor_spring from YAML: residual, Jacobian and energy against finite
     std::unique_ptr<Force> spring = types.make_force("anchor_spring", "{element: beam, nodes: [0, -1], stiffness: 4.7}");
 
     Points beam("beam", {Vec3(0, 0, 0), Vec3(0.1, 0, 0), Vec3(0.2, 0, 0)});
-    const OneElementScene scene(beam);
+    const auto scene = testing::TestScene::bound_in_order({&beam});  // beam at DOFs 0 .. 8
     spring->bind(scene);
     testing::DenseAssembly dense(beam.dof_count());
     spring->declare_pattern(dense.pattern());
@@ -138,7 +110,7 @@ TEST_CASE("anchor_spring's parameter errors point at the key, as in a scene") {
     CHECK_THROWS_WITH(types.make_force("anchor_spring", "{element: beam, stiffness: 1}"), Contains("nodes"));
     // The force's own checks in bind(), through Parameters::fail.
     Points beam("beam", {Vec3(0, 0, 0), Vec3(0.1, 0, 0)});
-    const OneElementScene scene(beam);
+    const auto scene = testing::TestScene::bound_in_order({&beam});  // beam at DOFs 0 .. 8
     CHECK_THROWS_WITH(types.make_force("anchor_spring", "{element: bean, nodes: [-1], stiffness: 1}")->bind(scene),
                       Contains("<test>:1:2: element: no element named 'bean'"));
     CHECK_THROWS_WITH(types.make_force("anchor_spring", "{element: beam, nodes: [5], stiffness: 1}")->bind(scene),
