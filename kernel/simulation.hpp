@@ -132,6 +132,8 @@ private:
     void build_boundary_conditions();
     void build_forces(const Parameters& scene, const TypeRegistry& registry);
     void build_solver_and_integrator(const Parameters& scene, const TypeRegistry& registry);
+    /// A note for each penalty contact force when the integrator does not damp unresolved modes.
+    void note_penalty_contact_pairing(const Parameters& integrator_block);
     /// Every contributor declares its stencils again (ids may all change); the pattern grows.
     void rebuild_pattern();
     /// Only the contributors in pattern_changed_ declare again (or everyone, see the .cpp).
