@@ -312,6 +312,7 @@ void Simulation::build_solver_and_integrator(const Parameters& root, const TypeR
                                                                "implicit_euler, implicit_midpoint and statics do",
                                                                integrator_block.type_name()));
     nominal_dt_ = integrator_block.real("dt");
+    note_penalty_contact_pairing(integrator_block);
     if (nominal_dt_ > end_time_ - start_time_)
         integrator_block.fail("dt", fmt::format("dt = {} is longer than the simulated duration {}", nominal_dt_,
                                                 end_time_ - start_time_));
@@ -330,6 +331,21 @@ void Simulation::build_solver_and_integrator(const Parameters& root, const TypeR
     adaptive_.shrink = adaptive.real("shrink");
     adaptive_.grow = adaptive.real("grow");
     adaptive_.grow_after = static_cast<int>(adaptive.integer("grow_after"));
+}
+
+void Simulation::note_penalty_contact_pairing(const Parameters& integrator_block) {
+    // A stiff penalty's contact vibration is usually unresolved (omega h >> 1). An integrator
+    // that does not damp such modes keeps it bouncing, and the penalty's strong nonlinearity
+    // lets it gain energy (tests/validation/test_stiff_contact.cpp).
+    if (integrator_->is_static() || integrator_->damps_unresolved_modes()) return;
+    for (const Contributor* c : contributors_)
+        if (c->is_penalty_contact())
+            notes_.push_back(fmt::format(
+                "{}: integrator '{}' does not damp vibrations the time step cannot resolve, and '{}' is a penalty "
+                "contact: a stiff one (contact frequency omega with omega dt >> 1) keeps bouncing and may gain "
+                "energy; for stiff contact choose implicit_euler, or newmark with gamma > 1/2 "
+                "(docs/architecture.md, \"Choosing an integrator\")",
+                integrator_block.location("type").str(), integrator_block.type_name(), c->name()));
 }
 
 Simulation::~Simulation() = default;

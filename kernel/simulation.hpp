@@ -145,6 +145,8 @@ private:
     /// Adds -G_f^T lambda to the residual and the rows -(C + alpha lambda)/c_q, with their
     /// Jacobian blocks; records the largest |C + alpha lambda| in constraint_residual_.
     void add_constraint_rows(const VectorX& lambda, double c_q, Assembly& assembly, bool with_jacobian);
+    /// A note for each penalty contact force when the integrator does not damp unresolved modes.
+    void note_penalty_contact_pairing(const Parameters& integrator_block);
     /// Every contributor declares its stencils again (ids may all change); the pattern grows.
     void rebuild_pattern();
     /// Only the contributors in pattern_changed_ declare again (or everyone, see the .cpp).

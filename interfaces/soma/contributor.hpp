@@ -40,6 +40,12 @@ public:
     /// True when the stencils must be declared again (contact pairs appeared or vanished).
     virtual bool pattern_changed() const { return false; }
 
+    /// True for contact enforced by a penalty (a force that grows steeply with penetration):
+    /// its contact vibration is often far too fast for the step (omega h >> 1), which only an
+    /// integrator that damps unresolved modes handles well (Integrator::damps_unresolved_modes);
+    /// the kernel prints a note when a scene pairs it with one that does not.
+    virtual bool is_penalty_contact() const { return false; }
+
 private:
     std::string name_;
 };

@@ -86,6 +86,15 @@ public:
     virtual bool supports(ConstraintKind kind) const { (void)kind; return false; }
     /// True for integrators whose velocities and accelerations are zero (statics).
     virtual bool is_static() const { return false; }
+    /// \brief Whether the integrator damps vibrations the step cannot resolve.
+    ///
+    /// True when its spectral radius on an undamped oscillator stays below 1 as omega h grows
+    /// without bound (implicit Euler: 1/sqrt(1 + (omega h)^2) -> 0; Newmark with gamma > 1/2).
+    /// Return false for the energy-conserving rules (implicit midpoint, Newmark with gamma = 1/2:
+    /// radius 1 for every omega h): under them a mode with omega h >> 1, such as a stiff penalty
+    /// contact's (Contributor::is_penalty_contact), keeps its amplitude, flips sign every step,
+    /// and on a nonlinear force may gain energy. The kernel prints a note for that pairing.
+    virtual bool damps_unresolved_modes() const { return true; }
 };
 
 }  // namespace soma

@@ -130,10 +130,11 @@ ParameterSchema discrete_rod_schema() {
           "does not add. The initial rod, and its initial_velocity, must lie in the plane",
           std::move(planar));
     s.boolean("symmetric_jacobian",
-              "assemble the symmetric part of the bend-twist Hessian (default: right for the default "
-              "eigen_ldlt and other solvers that read one triangle; Newton stays quadratic except where "
-              "twisting moments are large). false assembles the exact, unsymmetric Jacobian: pair it "
-              "with eigen_lu or a petsc gmres solver")
+              "the exact Jacobian is the Hessian of the rod's energy (the reference frames' transport spin "
+              "included), symmetric up to round-off, so Newton is quadratic either way. true (default): assemble "
+              "its symmetric part, exactly symmetric, for eigen_ldlt (the default) and other solvers that read "
+              "one triangle. false: assemble it as computed; the rod then counts as unsymmetric, so the "
+              "default linear solver becomes eigen_lu")
         .fallback(true);
     return s;
 }
@@ -249,7 +250,9 @@ ParameterSchema rod_joint_schema() {
     s.string_list("elements", "names of the discrete_rod elements meeting at the junction (at least 2)").require();
     s.integer_list("nodes", "junction node of each rod, in the same order (negative counts from the end)").require();
     s.boolean("symmetric_jacobian",
-              "assemble the symmetric part of the spring Hessians (as discrete_rod's option of the same name)")
+              "as discrete_rod's option of the same name: the spring Hessians are symmetric up to round-off; "
+              "true assembles their exactly symmetric part, false assembles them as computed and counts the "
+              "joint as unsymmetric (default linear solver eigen_lu)")
         .fallback(true);
     return s;
 }
@@ -277,7 +280,11 @@ ParameterSchema rod_shell_joint_schema() {
               "many when it is too small); unused slots are decoupled DOFs held at 0")
         .fallback(24L)
         .min_value(1);
-    s.boolean("symmetric_jacobian", "assemble the symmetric part of the spring Hessians").fallback(true);
+    s.boolean("symmetric_jacobian",
+              "as discrete_rod's option of the same name: the spring Hessians are symmetric up to round-off; "
+              "true assembles their exactly symmetric part, false assembles them as computed and counts the "
+              "joint as unsymmetric (default linear solver eigen_lu)")
+        .fallback(true);
     return s;
 }
 

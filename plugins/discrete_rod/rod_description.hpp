@@ -36,9 +36,10 @@ struct RodDescription {
     /// default: default_first_director(t0) (rod_frames.hpp). A transformed geometry passes the
     /// default of the untransformed rod, rotated, so the cross-section turns with the rod.
     std::optional<Vec3> first_director;
-    /// Assemble the symmetric part of the bend-twist Hessian instead of the exact Jacobian of
-    /// the assembled gradient (see bend_twist_spring.hpp): lets symmetric solvers read one
-    /// triangle, at the price of Newton's quadratic rate while twisting moments are nonzero.
+    /// Assemble the symmetric part of the bend-twist Hessian instead of the Hessian as computed.
+    /// The exact Hessian is symmetric up to round-off (bend_twist_spring.hpp), so this costs
+    /// Newton nothing and lets solvers that read one triangle see the whole matrix; false makes
+    /// the rod report an unsymmetric Jacobian (the kernel's default solver is then eigen_lu).
     bool symmetric_jacobian = false;
     /// Planar mode: the coordinate axis (0, 1, 2 for x, y, z) normal to the rod's plane. The rod
     /// then holds that position component of every node and the twist of every edge at their

@@ -65,6 +65,9 @@ public:
     double potential_energy(const EvalContext& context) const override;
     /// \brief False when μ > 0 (friction's Jacobian is unsymmetric).
     bool symmetric_jacobian() const override { return settings_.friction == 0.0; }
+    /// \brief True: contact is the penalty energy E(Δ) (its stiffness E'' grows steeply with
+    /// penetration).
+    bool is_penalty_contact() const override { return true; }
 
     /// \brief The unit floor normal in use.
     const Vec3& normal() const { return settings_.normal; }

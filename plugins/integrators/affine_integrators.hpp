@@ -52,11 +52,21 @@ protected:
 };
 
 class ImplicitEuler final : public AffineIntegrator {
+public:
+    /// Spectral radius 1/sqrt(1 + (omega h)^2): unresolved modes are damped out in a few steps.
+    bool damps_unresolved_modes() const override { return true; }
+
+private:
     void predict(const State& s, double h) override;
     State finish(const State& s, double h) const override;
 };
 
 class ImplicitMidpoint final : public AffineIntegrator {
+public:
+    /// The midpoint rule conserves a linear oscillator's energy at any omega h (radius 1).
+    bool damps_unresolved_modes() const override { return false; }
+
+private:
     void predict(const State& s, double h) override;
     State finish(const State& s, double h) const override;
     void accepted(double h) override { guess_.accept(x_, h); }
@@ -66,6 +76,9 @@ class ImplicitMidpoint final : public AffineIntegrator {
 class Newmark final : public AffineIntegrator {
 public:
     Newmark(double beta, double gamma) : beta_(beta), gamma_(gamma) {}
+    /// gamma > 1/2 (with beta >= gamma/2) leaves a spectral radius below 1 as omega h -> infinity;
+    /// gamma = 1/2 is the trapezoidal rule, radius 1 for every omega h.
+    bool damps_unresolved_modes() const override { return gamma_ > 0.5; }
 
     /// None: its consistent initial acceleration is an acceleration-only solve, where position
     /// constraints need their second time derivative, which the Constraint interface does not give.

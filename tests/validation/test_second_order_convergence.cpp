@@ -12,9 +12,12 @@
 //    integrators leave undamped (they flip sign every step): first residuals of ~70 N.
 //
 // (a) Default Newton tolerances (absolute 1e-8 N): no retry, and the mean iteration count that
-//     the fix reaches over the full 10 s (3.06 midpoint, 3.10 Newmark, measured): the bound
-//     3.2 guards against a regression to the 4+ of before. The 1e-8 N tolerance is 2e-6 of a
-//     node's weight (4.6e-3 N); the last iteration is spent getting below it.
+//     the fix reaches over the full 10 s (3.061 midpoint, 3.10 Newmark, measured again on the
+//     stiff-contact branch). The issue's target of at most 3 is NOT met at the default
+//     tolerances: the steps above 3 are those whose third iterate lands just above 1e-8 N (2e-6
+//     of a node's weight). The default stays (an OR-ed looser test would loosen every scene that
+//     sets a tight absolute tolerance); the target is met at 1e-6 N, case (b). The bound 3.15 is
+//     what the design achieves, with a margin of about the two integrators' difference.
 // (b) Absolute tolerance 1e-6 N (2e-4 of a node's weight) over 4 s: at most 3 iterations per
 //     step on average and no retry, and the trajectory of the free end agrees with a tightly
 //     converged run (1e-10 N) to 1e-6 m at every step, while the time discretization error
@@ -63,7 +66,7 @@ TEST_CASE("hanging helix, default tolerances: no retry and about 3 Newton iterat
     INFO("mean Newton iterations per step " << mean);
     CHECK(result.summary.retries == 0);
     CHECK(result.summary.steps == 2000);
-    CHECK(mean <= 3.2);
+    CHECK(mean <= 3.15);
 }
 
 TEST_CASE("hanging helix, 1e-6 N: at most 3 iterations per step, same trajectory as a tight run", "[validation][integrators]") {

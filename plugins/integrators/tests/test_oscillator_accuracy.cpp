@@ -25,6 +25,7 @@
 
 #include <Eigen/Eigenvalues>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -195,4 +196,22 @@ TEST_CASE("Newmark with gamma > 1/2 damps the oscillator", "[integrators][newmar
     }
     CHECK(std::log2(errors[0] / errors[1]) == Approx(1.183).margin(0.01));
     CHECK(std::log2(errors[1] / errors[2]) == Approx(1.0).margin(0.15));
+}
+
+TEST_CASE("damps_unresolved_modes() says what the spectral radius at omega h = 1000 shows", "[integrators]") {
+    // The kernel notes scenes that pair penalty contact with an integrator that does not damp
+    // unresolved modes (Integrator::damps_unresolved_modes). Radii at r = 1000 from the closed
+    // forms: implicit Euler 1/sqrt(1 + r^2) = 1e-3; the trapezoidal rule 1; Newmark (0.3025, 0.6)
+    // sqrt(1 - (gamma - 1/2)/beta) -> 0.818 (its eigenvalues stay a complex pair because
+    // beta = (gamma + 1/2)^2/4). 0.99 separates damping from none with a wide margin.
+    const double h = 1000.0 / kOmega;
+    const double gamma = 0.6, beta = 0.25 * (gamma + 0.5) * (gamma + 0.5);
+    for (const NamedIntegrator& integrator : {implicit_euler(), implicit_midpoint(), newmark(), newmark(beta, gamma)}) {
+        const Eigen::Vector2cd lambda = eigenvalues(amplification_matrix(integrator, h));
+        const double radius = std::max(std::abs(lambda[0]), std::abs(lambda[1]));
+        INFO(integrator.name << ": spectral radius " << radius);
+        CHECK(integrator.make()->damps_unresolved_modes() == (radius < 0.99));
+        if (integrator.make()->damps_unresolved_modes()) CHECK(radius < 0.82);
+        else CHECK(radius == Approx(1.0).epsilon(1e-10));
+    }
 }
