@@ -1,5 +1,7 @@
 #include "scene_runner.hpp"
 
+#include <sstream>
+
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -20,6 +22,13 @@ RunResult run_to_end(Simulation& simulation) {
     INFO(result.diagnosis);
     REQUIRE(result.summary.completed);
     return result;
+}
+
+std::string num(double x) {
+    std::ostringstream s;
+    s.precision(17);
+    s << x;
+    return s.str();
 }
 
 bool step_once(Simulation& simulation, double dt) {

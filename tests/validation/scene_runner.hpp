@@ -16,6 +16,9 @@ namespace soma::validation {
 /// The registry with every built-in plugin loaded (once per test process).
 const TypeRegistry& plugin_registry();
 
+/// \p x with 17 significant digits: a number written into scene text that reads back as the same double.
+std::string num(double x);
+
 /// Validates and builds a scene from text.
 std::unique_ptr<Simulation> build_scene(const std::string& yaml, const std::string& name = "test.yaml");
 

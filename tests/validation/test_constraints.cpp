@@ -24,13 +24,6 @@ using namespace soma::validation;
 
 namespace {
 
-std::string num(double x) {
-    std::ostringstream s;
-    s.precision(17);
-    s << x;
-    return s.str();
-}
-
 constexpr double kG = 9.81;
 
 struct Bar {

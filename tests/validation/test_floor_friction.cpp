@@ -62,13 +62,6 @@ constexpr double kDt = 1e-3;          // s
 constexpr double kSlipVelocity = 1e-4;  // m/s (v_tol)
 constexpr double kPullTime = 0.5;     // s
 
-std::string num(double x) {
-    std::ostringstream s;
-    s.precision(17);
-    s << x;
-    return s.str();
-}
-
 double density() { return kMass / (M_PI * kRadius * kRadius * kLength); }
 
 /// A rod lying on the floor z = 0 (its centreline at z = r0, gap 0), gravity, frictional floor,

@@ -38,13 +38,6 @@ constexpr double kFloor = -0.05;     // m
 constexpr double kBand = kRadius;    // m: the plugin's default band (the code's delta_floor = r0)
 constexpr int kNodes = 21;
 
-std::string num(double x) {
-    std::ostringstream s;
-    s.precision(17);
-    s << x;
-    return s.str();
-}
-
 /// The rod-drop scene. `youngs` is the rod's E (Pa), `stiffness` the floor's k_c (N/m); `newton`
 /// is the integrator's newton block.
 std::string rod_drop_scene(double youngs, double duration, double stiffness, const std::string& newton) {

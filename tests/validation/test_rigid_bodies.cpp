@@ -33,13 +33,6 @@ using namespace soma::validation;
 
 namespace {
 
-std::string num(double x) {
-    std::ostringstream s;
-    s.precision(17);
-    s << x;
-    return s.str();
-}
-
 const Element& body_of(const Simulation& sim, const std::string& name = "body") {
     const Element* e = sim.find_element(name);
     REQUIRE(e != nullptr);

@@ -48,13 +48,6 @@ constexpr double kStiffness = 1e5;  // N/m
 constexpr double kBand = 5e-4;      // m
 constexpr double kSlipVelocity = 1e-3;  // m/s
 
-std::string num(double x) {
-    std::ostringstream s;
-    s.precision(17);
-    s << x;
-    return s.str();
-}
-
 std::string scene(const std::string& integrator) {
     const double density = kMass / (M_PI * kRadius * kRadius * kLength);
     const double pull = 2.0 * kMu * kMass * kG;
