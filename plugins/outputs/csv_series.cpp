@@ -43,6 +43,13 @@ const std::array<Index, 3>& point_dofs(const Element& element, Index point, cons
     return dofs;
 }
 
+/// The element a probe names, or an InputError listing the scene's elements.
+const Element* probe_element(const SceneView& scene, const CsvProbe& probe) {
+    const Element* element = scene.find_element(probe.element);
+    if (!element) fail(probe, fmt::format("no element named '{}' (elements: {})", probe.element, element_names(scene)));
+    return element;
+}
+
 /// The element's orientation: its first manifold block with 4 coordinates (a unit quaternion
 /// w, x, y, z, body to world) and 3 tangent DOFs (the angular velocity in body coordinates,
 /// element.hpp ManifoldBlock). -1 when it has none.
@@ -64,10 +71,7 @@ void CsvSeries::resolve_probe(const SceneView& scene, const CsvProbe& probe) {
     switch (probe.kind) {
         case Kind::node_position:
         case Kind::node_velocity: {
-            const Element* element = scene.find_element(probe.element);
-            if (!element)
-                fail(probe, fmt::format("no element named '{}' (elements: {})", probe.element,
-                                        element_names(scene)));
+            const Element* element = probe_element(scene, probe);
             const long count = static_cast<long>(element->geometry().point_dofs.size());
             long node = probe.node < 0 ? count + probe.node : probe.node;
             if (probe.at) {
@@ -101,10 +105,7 @@ void CsvSeries::resolve_probe(const SceneView& scene, const CsvProbe& probe) {
         }
         case Kind::orientation:
         case Kind::angular_velocity: {
-            const Element* element = scene.find_element(probe.element);
-            if (!element)
-                fail(probe, fmt::format("no element named '{}' (elements: {})", probe.element,
-                                        element_names(scene)));
+            const Element* element = probe_element(scene, probe);
             const Index block = orientation_block(*element);
             if (block < 0)
                 fail(probe, fmt::format("element '{}' has no orientation (a unit quaternion with an angular "

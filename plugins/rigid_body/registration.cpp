@@ -81,7 +81,8 @@ ParameterSchema rigid_body_schema() {
              {shape_box(), shape_sphere(), shape_cylinder(), shape_capsule(), shape_mesh()});
     s.vec3("shape_center", "position of the shape's centre in body coordinates").unit("m").fallback(Vec3(0, 0, 0));
     s.real("density", "uniform density of the shape: mass properties from the shape (centre of mass at the shape's "
-                      "centre); exclusive with mass, inertia and center_of_mass")
+                      "centre; a mesh's at the centroid of the solid it bounds); exclusive with mass, inertia and "
+                      "center_of_mass")
         .unit("kg/m^3")
         .positive();
     s.real("mass", "mass (with inertia; instead of density)").unit("kg").positive();

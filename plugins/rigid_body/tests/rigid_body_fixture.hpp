@@ -4,6 +4,8 @@
 // displacement (so Jr(d) != I).
 #include "../rigid_body.hpp"
 
+#include "soma/testing/dense_assembly.hpp"
+
 namespace soma::rigid_body::testing {
 
 // Layout used by every test: DOFs 0-5 (p, rotation), quaternion coordinates at 6-9.
@@ -58,5 +60,30 @@ struct Fixture {
     }
 };
 
+
+/// Central-difference derivatives of a term's residual at \p at: dF/dd (the 6 DOFs, rotation on
+/// its tangent) and dF/dv. \p dense must hold the term's pattern.
+struct ResidualDerivatives {
+    Eigen::MatrixXd d_configuration;
+    Eigen::MatrixXd d_velocity;
+};
+
+inline ResidualDerivatives finite_difference_derivatives(Contributor& term, soma::testing::DenseAssembly& dense,
+                                                         const Iterate& at) {
+    Iterate probe = at;
+    const auto residual_of_q = [&](const VectorX& x) {
+        probe.set_dofs(x);
+        return dense.evaluate(term, probe.context(), false).first;
+    };
+    ResidualDerivatives out;
+    out.d_configuration = soma::testing::finite_difference_jacobian(residual_of_q, VectorX(at.q.head<6>()), 1e-6);
+    probe = at;
+    const auto residual_of_v = [&](const VectorX& x) {
+        probe.v = x;
+        return dense.evaluate(term, probe.context(), false).first;
+    };
+    out.d_velocity = soma::testing::finite_difference_jacobian(residual_of_v, at.v, 1e-6);
+    return out;
+}
 
 }  // namespace soma::rigid_body::testing

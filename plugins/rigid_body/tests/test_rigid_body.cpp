@@ -151,18 +151,7 @@ TEST_CASE("rigid body: a point force through the map has the exact Jacobian", "[
     force.declare_pattern(dense.pattern());
     const JacobianCoefficients c{0.3, 0.7, 1.1};
     const Eigen::MatrixXd J = dense.evaluate(force, f.it.context(c)).second;
-    Iterate probe = f.it;
-    const auto residual_of_q = [&](const VectorX& x) {
-        probe.set_dofs(x);
-        return dense.evaluate(force, probe.context(), false).first;
-    };
-    const Eigen::MatrixXd dF_dq = finite_difference_jacobian(residual_of_q, VectorX(f.it.q.head<6>()), 1e-6);
-    probe = f.it;
-    const auto residual_of_v = [&](const VectorX& x) {
-        probe.v = x;
-        return dense.evaluate(force, probe.context(), false).first;
-    };
-    const Eigen::MatrixXd dF_dv = finite_difference_jacobian(residual_of_v, f.it.v, 1e-6);
+    const auto [dF_dq, dF_dv] = finite_difference_derivatives(force, dense, f.it);
     CHECK(max_relative_error(J, c.c_q * dF_dq + c.c_v * dF_dv) < 1e-7);
 }
 

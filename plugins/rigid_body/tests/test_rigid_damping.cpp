@@ -12,7 +12,6 @@ using namespace soma;
 using namespace soma::rigid_body;
 using namespace soma::rigid_body::testing;
 using soma::testing::DenseAssembly;
-using soma::testing::finite_difference_jacobian;
 using soma::testing::max_relative_error;
 
 TEST_CASE("rigid damping: the residual is the centre-of-mass force and the torque", "[rigid_body][rigid_damping]") {
@@ -42,18 +41,7 @@ TEST_CASE("rigid damping: the Jacobian matches finite differences", "[rigid_body
     damping.declare_pattern(dense.pattern());
     const JacobianCoefficients c{0.3, 0.7, 1.1};
     const Eigen::MatrixXd J = dense.evaluate(damping, f.it.context(c)).second;
-    Iterate probe = f.it;
-    const auto residual_of_q = [&](const VectorX& x) {
-        probe.set_dofs(x);
-        return dense.evaluate(damping, probe.context(), false).first;
-    };
-    const Eigen::MatrixXd dF_dq = finite_difference_jacobian(residual_of_q, VectorX(f.it.q.head<6>()), 1e-6);
-    probe = f.it;
-    const auto residual_of_v = [&](const VectorX& x) {
-        probe.v = x;
-        return dense.evaluate(damping, probe.context(), false).first;
-    };
-    const Eigen::MatrixXd dF_dv = finite_difference_jacobian(residual_of_v, f.it.v, 1e-6);
+    const auto [dF_dq, dF_dv] = finite_difference_derivatives(damping, dense, f.it);
     // Central differences with h = 1e-6 on O(1) quantities: truncation ~1e-12, round-off ~1e-10.
     CHECK(max_relative_error(J, c.c_q * dF_dq + c.c_v * dF_dv) < 1e-7);
     // The q-part alone (the map's velocity Jacobian and geometric stiffness) is not zero.
