@@ -43,6 +43,23 @@ const std::array<Index, 3>& point_dofs(const Element& element, Index point, cons
     return dofs;
 }
 
+/// The element a probe names, or an InputError listing the scene's elements.
+const Element* probe_element(const SceneView& scene, const CsvProbe& probe) {
+    const Element* element = scene.find_element(probe.element);
+    if (!element) fail(probe, fmt::format("no element named '{}' (elements: {})", probe.element, element_names(scene)));
+    return element;
+}
+
+/// The element's orientation: its first manifold block with 4 coordinates (a unit quaternion
+/// w, x, y, z, body to world) and 3 tangent DOFs (the angular velocity in body coordinates,
+/// element.hpp ManifoldBlock). -1 when it has none.
+Index orientation_block(const Element& element) {
+    const std::vector<ManifoldBlock> blocks = element.manifold_blocks();
+    for (std::size_t b = 0; b < blocks.size(); ++b)
+        if (blocks[b].coordinate_count == 4 && blocks[b].tangent_size == 3) return static_cast<Index>(b);
+    return -1;
+}
+
 }  // namespace
 
 CsvSeries::CsvSeries(CsvSeriesSettings settings) : settings_(std::move(settings)) {
@@ -54,10 +71,7 @@ void CsvSeries::resolve_probe(const SceneView& scene, const CsvProbe& probe) {
     switch (probe.kind) {
         case Kind::node_position:
         case Kind::node_velocity: {
-            const Element* element = scene.find_element(probe.element);
-            if (!element)
-                fail(probe, fmt::format("no element named '{}' (elements: {})", probe.element,
-                                        element_names(scene)));
+            const Element* element = probe_element(scene, probe);
             const long count = static_cast<long>(element->geometry().point_dofs.size());
             long node = probe.node < 0 ? count + probe.node : probe.node;
             if (probe.at) {
@@ -86,6 +100,31 @@ void CsvSeries::resolve_probe(const SceneView& scene, const CsvProbe& probe) {
                 const auto& dofs = point_dofs(*element, point, state.q);
                 const VectorX& values = velocity ? state.v : state.q;
                 for (const Index dof : dofs) row.push_back(values[dof]);
+            });
+            return;
+        }
+        case Kind::orientation:
+        case Kind::angular_velocity: {
+            const Element* element = probe_element(scene, probe);
+            const Index block = orientation_block(*element);
+            if (block < 0)
+                fail(probe, fmt::format("element '{}' has no orientation (a unit quaternion with an angular "
+                                        "velocity, as a rigid_body has)",
+                                        probe.element));
+            if (probe.kind == Kind::orientation) {
+                for (const char* c : {"qw", "qx", "qy", "qz"}) columns_.push_back(probe.element + "." + c);
+                writers_.push_back([element, block](const SceneView& s, const StepInfo&, std::vector<double>& row) {
+                    const double* q = s.state().q.data() + element->block_coordinate(block);
+                    row.insert(row.end(), q, q + 4);
+                });
+                return;
+            }
+            for (const char* c : {"wx", "wy", "wz"}) columns_.push_back(probe.element + "." + c);
+            std::array<Index, 3> dofs{};
+            const Index first = element->manifold_blocks()[static_cast<std::size_t>(block)].first_dof;
+            for (Index k = 0; k < 3; ++k) dofs[static_cast<std::size_t>(k)] = element->global_dof(first + k);
+            writers_.push_back([dofs](const SceneView& s, const StepInfo&, std::vector<double>& row) {
+                for (const Index dof : dofs) row.push_back(s.state().v[dof]);
             });
             return;
         }

@@ -28,9 +28,12 @@ struct CsvProbe {
         newton_iterations,  ///< Newton iterations of the accepted attempt
         step_time,          ///< wall time of the step, retries included (s)
         dt,                 ///< size of the step just taken (s)
+        orientation,        ///< qw, qx, qy, qz: the unit quaternion (body to world) of an element's
+                            ///< orientation block (4 columns)
+        angular_velocity,   ///< wx, wy, wz: that block's velocity DOFs, body coordinates (3 columns)
     };
     Kind kind = Kind::node_position;
-    std::string element;  ///< node probes: the element's scene name
+    std::string element;  ///< node, orientation and angular velocity probes: the element's scene name
     long node = 0;        ///< node probes: point index; negative counts from the end (-1: last)
     /// Node probes, instead of `node`: the node nearest to this position in the initial
     /// configuration (reported with SceneView::note; the columns name the node chosen).

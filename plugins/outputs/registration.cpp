@@ -29,12 +29,19 @@ ParameterSchema node_probe_schema(const std::string& name, const std::string& do
     return node;
 }
 
+ParameterSchema body_probe_schema(const std::string& name, const std::string& doc) {
+    ParameterSchema body(name, doc);
+    body.string("element", "scene name of an element with an orientation (a rigid_body)").require();
+    return body;
+}
+
 ParameterSchema csv_schema() {
     ParameterSchema schema(
         "csv",
         "Time series of probes (node positions and velocities, energies, solver statistics) as CSV. "
         "Columns: `time`, then each probe's columns in order: `<element>.node<i>.x|y|z` (positions), "
         "`<element>.node<i>.vx|vy|vz` (velocities, i counted from the start even when written negative), "
+        "`<element>.qw|qx|qy|qz` (orientation), `<element>.wx|wy|wz` (angular velocity), "
         "`energy.<which>`, `newton_iterations`, `step_time_s`, `dt`. One row per written step, flushed "
         "at once, numbers in the shortest text that reads back exactly.");
     // `name` is a common key the kernel's registry adds to every observer schema (declaring it
@@ -51,6 +58,14 @@ ParameterSchema csv_schema() {
               node_probe_schema("node_position", "a node of an element"));
     probe.map("node_velocity", "velocity of one node (columns `<element>.node<i>.vx|vy|vz`, m/s)",
               node_probe_schema("node_velocity", "a node of an element"));
+    probe.map("orientation",
+              "orientation of a body, body to world, as the unit quaternion (columns `<element>.qw|qx|qy|qz`; "
+              "q and -q are the same rotation: the sign follows the motion continuously)",
+              body_probe_schema("orientation", "an element with an orientation"));
+    probe.map("angular_velocity",
+              "angular velocity of a body in its own (body) axes (columns `<element>.wx|wy|wz`, rad/s; the world "
+              "angular velocity is R w, R the rotation of `orientation`)",
+              body_probe_schema("angular_velocity", "an element with an orientation"));
     probe.string("energy",
                  "`kinetic`, `potential`, `total` (all terms) or the scene name of one element or "
                  "force (its potential energy); column `energy.<value>`, J");
@@ -62,18 +77,20 @@ ParameterSchema csv_schema() {
 }
 
 CsvProbe read_probe(const Parameters& item) {
-    static constexpr std::array<const char*, 6> keys{"node_position", "node_velocity", "energy",
-                                                     "newton_iterations", "step_time", "dt"};
+    static constexpr std::array<const char*, 8> keys{"node_position", "node_velocity", "orientation",
+                                                     "angular_velocity", "energy", "newton_iterations",
+                                                     "step_time", "dt"};
     std::string chosen;
     for (const char* key : keys) {
         if (!item.has(key)) continue;
         if (!chosen.empty())
-            item.fail(key, "a probe holds exactly one of node_position, node_velocity, energy, "
-                           "newton_iterations, step_time, dt; this one also has '" + chosen + "' (write two items)");
+            item.fail(key, "a probe holds exactly one of node_position, node_velocity, orientation, "
+                           "angular_velocity, energy, newton_iterations, step_time, dt; this one also has '" + chosen + "' (write two items)");
         chosen = key;
     }
     if (chosen.empty())
-        item.fail("", "a probe needs one of node_position, node_velocity, energy, newton_iterations, step_time, dt");
+        item.fail("", "a probe needs one of node_position, node_velocity, orientation, angular_velocity, energy, "
+                      "newton_iterations, step_time, dt");
 
     CsvProbe probe;
     probe.where = item.location(chosen).str();
@@ -89,6 +106,11 @@ CsvProbe read_probe(const Parameters& item) {
             probe.at = node.vec3("at");
             probe.where = node.location("at").str();
         }
+        return probe;
+    }
+    if (chosen == "orientation" || chosen == "angular_velocity") {
+        probe.kind = chosen == "orientation" ? Kind::orientation : Kind::angular_velocity;
+        probe.element = item.block(chosen).string("element");
         return probe;
     }
     if (chosen == "energy") {

@@ -1,7 +1,9 @@
-// Registers `rigid_body`.
+// Registers `rigid_body` and `rigid_damping`.
 #include "rigid_body.hpp"
+#include "rigid_damping.hpp"
 
 #include "soma/api.hpp"
+#include "soma/obj_mesh.hpp"
 #include "soma/registry.hpp"
 
 #include <cmath>
@@ -38,6 +40,20 @@ ParameterSchema shape_capsule() {
     return s;
 }
 
+ParameterSchema shape_mesh() {
+    ParameterSchema s("mesh", "a triangle mesh read from a Wavefront OBJ file (v and f lines; polygons are "
+                              "fan-triangulated), its vertices scaled about the file's origin and then placed at "
+                              "`shape_center`. Contact and output points: its vertices (radius 0); its triangles are "
+                              "drawn. With `density` the mesh must be closed and oriented outwards (every edge shared "
+                              "by two triangles that run it in opposite directions, positive volume) and the mass "
+                              "properties are those of the solid it bounds, exact (divergence theorem over tetrahedra)");
+    s.string("path", "OBJ file, relative to the scene file's folder").require();
+    s.real("scale", "factor applied to the file's coordinates (e.g. 0.001 for a file in millimetres)")
+        .positive()
+        .fallback(1.0);
+    return s;
+}
+
 ParameterSchema rigid_body_schema() {
     ParameterSchema s(
         "rigid_body",
@@ -49,7 +65,7 @@ ParameterSchema rigid_body_schema() {
         "centre of mass). DOF group `nodes` has one node, the body frame's origin (fix it to pin the body "
         "there: a ball joint to the world). Points for forces and output: point 0 is the origin, point 1 the centre of mass (it carries "
         "the weight), then the markers, then the shape's points (box: 8 corners; cylinder: 2 x 32 rim points; sphere and capsule: centres with "
-        "their radius). Forces that act on points (gravity, floor contact and friction, point loads) act through "
+        "their radius; mesh: its vertices). Forces that act on points (gravity, floor contact and friction, point loads) act through "
         "the body's motion. The Jacobian is not symmetric: scenes with rigid bodies default to eigen_lu.");
     s.vec3("position", "initial position of the body frame's origin (world)").unit("m").require();
     s.real_list("orientation", "initial orientation, body to world, as a unit quaternion [w, x, y, z] "
@@ -62,10 +78,11 @@ ParameterSchema rigid_body_schema() {
         .one_of_strings({"world", "body"})
         .fallback(std::string("world"));
     s.one_of("shape", "geometry for contact and output (and mass properties with `density`)",
-             {shape_box(), shape_sphere(), shape_cylinder(), shape_capsule()});
+             {shape_box(), shape_sphere(), shape_cylinder(), shape_capsule(), shape_mesh()});
     s.vec3("shape_center", "position of the shape's centre in body coordinates").unit("m").fallback(Vec3(0, 0, 0));
     s.real("density", "uniform density of the shape: mass properties from the shape (centre of mass at the shape's "
-                      "centre); exclusive with mass, inertia and center_of_mass")
+                      "centre; a mesh's at the centroid of the solid it bounds); exclusive with mass, inertia and "
+                      "center_of_mass")
         .unit("kg/m^3")
         .positive();
     s.real("mass", "mass (with inertia; instead of density)").unit("kg").positive();
@@ -99,6 +116,16 @@ RigidShape shape_from(const Parameters& p) {
         shape.kind = kind == "cylinder" ? ShapeKind::cylinder : ShapeKind::capsule;
         shape.radius = b.real("radius");
         shape.length = b.real("length");
+    } else if (kind == "mesh") {
+        shape.kind = ShapeKind::mesh;
+        try {
+            ObjTriangles mesh = read_obj_triangles(b.path("path"));
+            const double scale = b.real("scale");
+            for (const Vec3& x : mesh.positions) shape.vertices.push_back(scale * x);
+            shape.triangles = std::move(mesh.triangles);
+        } catch (const MeshFileError& error) {
+            b.fail("path", error.what());
+        }
     } else {
         p.fail("shape", "unknown shape '" + kind + "'");
     }
@@ -127,6 +154,14 @@ std::unique_ptr<Element> make_rigid_body(const Parameters& p) {
             p.fail(p.has("mass") ? "mass" : p.has("inertia") ? "inertia" : "center_of_mass",
                    "give either density (mass properties from the shape) or mass and inertia, not both");
         if (!d.shape) p.fail("density", "mass properties from a density need a shape");
+        if (d.shape->kind == ShapeKind::mesh) {
+            try {
+                check_closed_mesh(d.shape->vertices, d.shape->triangles);
+            } catch (const std::invalid_argument& error) {
+                p.choice_block("shape").fail("path", std::string("mass properties from a density need a closed solid: ") +
+                                                         error.what());
+            }
+        }
         d.mass = uniform_mass_properties(*d.shape, p.real("density"));
     } else {
         if (!p.has("mass") || !p.has("inertia"))
@@ -144,6 +179,35 @@ std::unique_ptr<Element> make_rigid_body(const Parameters& p) {
     }
 }
 
+ParameterSchema rigid_damping_schema() {
+    ParameterSchema s(
+        "rigid_damping",
+        "Viscous damping of rigid bodies: a force -linear_damping v_c at the centre of mass (v_c its velocity) and a "
+        "torque -angular_damping omega about it, as the linear and angular damping of rigid-body engines; it "
+        "dissipates linear_damping |v_c|^2 + angular_damping |omega|^2 and does not depend on where the body frame's "
+        "origin is. A free body's speed and spin decay as exp(-linear_damping t / m) and, about a principal axis, "
+        "exp(-angular_damping t / I). For rods use viscous_drag (per unit length), for surfaces aerodynamic_drag.");
+    s.real("linear_damping", "c_t: force per unit velocity of the centre of mass").unit("N*s/m").non_negative().fallback(0.0);
+    s.real("angular_damping", "c_r: torque per unit angular velocity").unit("N*m*s/rad").non_negative().fallback(0.0);
+    s.string_list("elements", "names of the rigid bodies damped; empty: every rigid_body")
+        .fallback(std::vector<std::string>{});
+    return s;
+}
+
+std::unique_ptr<Force> make_rigid_damping(const Parameters& p) {
+    RigidDampingSettings s;
+    s.linear_damping = p.real("linear_damping");
+    s.angular_damping = p.real("angular_damping");
+    s.elements = p.string_list("elements");
+    return std::make_unique<RigidDamping>(
+        std::move(s), SettingsErrors("rigid_damping", [p](const std::string& key, const std::string& message) {
+            p.fail(key, message);
+        }));
+}
+
 }  // namespace
 
-SOMA_PLUGIN("rigid_body") { registry.add_element(rigid_body_schema(), make_rigid_body); }
+SOMA_PLUGIN("rigid_body") {
+    registry.add_element(rigid_body_schema(), make_rigid_body);
+    registry.add_force(rigid_damping_schema(), make_rigid_damping);
+}

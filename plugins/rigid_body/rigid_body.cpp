@@ -39,6 +39,14 @@ RigidBody::RigidBody(RigidBodyDescription description) : description_(std::move(
     geometry_.point_length.assign(n, 0.0);
     geometry_.point_radius = radii;
     geometry_.density = description_.shape ? description_.mass.mass / shape_volume(*description_.shape) : 0.0;
+    if (description_.shape && description_.shape->kind == ShapeKind::mesh) {
+        // An open mesh (allowed with given mass properties) encloses no volume: no buoyancy.
+        try {
+            check_closed_mesh(description_.shape->vertices, description_.shape->triangles);
+        } catch (const std::invalid_argument&) {
+            geometry_.density = 0.0;
+        }
+    }
 }
 
 void RigidBody::initial_state(VectorX& q, VectorX& v) const {

@@ -3,6 +3,7 @@
 #include <Eigen/Eigenvalues>
 
 #include <cmath>
+#include <map>
 #include <numbers>
 #include <sstream>
 #include <stdexcept>
@@ -20,8 +21,72 @@ double shape_volume(const RigidShape& s) {
         case ShapeKind::sphere: return 4.0 / 3.0 * pi * std::pow(s.radius, 3);
         case ShapeKind::cylinder: return pi * s.radius * s.radius * s.length;
         case ShapeKind::capsule: return pi * s.radius * s.radius * s.length + 4.0 / 3.0 * pi * std::pow(s.radius, 3);
+        case ShapeKind::mesh: {
+            double six_volume = 0.0;
+            for (const auto& t : s.triangles)
+                six_volume += s.vertices[static_cast<std::size_t>(t[0])].dot(
+                    s.vertices[static_cast<std::size_t>(t[1])].cross(s.vertices[static_cast<std::size_t>(t[2])]));
+            return six_volume / 6.0;
+        }
     }
     return 0.0;
+}
+
+MassProperties polyhedron_mass_properties(const std::vector<Vec3>& vertices,
+                                          const std::vector<std::array<Index, 3>>& triangles, double density) {
+    double volume = 0.0;
+    Vec3 first_moment = Vec3::Zero();   // integral of x dV
+    Mat3 second_moment = Mat3::Zero();  // integral of x x^T dV
+    for (const auto& t : triangles) {
+        const Vec3& a = vertices[static_cast<std::size_t>(t[0])];
+        const Vec3& b = vertices[static_cast<std::size_t>(t[1])];
+        const Vec3& c = vertices[static_cast<std::size_t>(t[2])];
+        const double v = a.dot(b.cross(c)) / 6.0;  // signed volume of the tetrahedron (0, a, b, c)
+        const Vec3 s = a + b + c;
+        volume += v;
+        first_moment += v * s / 4.0;
+        second_moment += v / 20.0 * (a * a.transpose() + b * b.transpose() + c * c.transpose() + s * s.transpose());
+    }
+    MassProperties p;
+    p.mass = density * volume;
+    p.center_of_mass = first_moment / volume;
+    const Mat3 central = density * (second_moment - volume * p.center_of_mass * p.center_of_mass.transpose());
+    p.inertia = central.trace() * Mat3::Identity() - central;
+    return p;
+}
+
+void check_closed_mesh(const std::vector<Vec3>& vertices, const std::vector<std::array<Index, 3>>& triangles) {
+    const auto n = static_cast<Index>(vertices.size());
+    if (n < 4)
+        throw std::invalid_argument("a closed mesh needs at least 4 vertices, this one has " + std::to_string(n));
+    // Directed edge (i, j) -> the triangle that traverses it; a closed, consistently oriented
+    // surface traverses every edge once in each direction.
+    std::map<std::pair<Index, Index>, std::size_t> directed;
+    for (std::size_t t = 0; t < triangles.size(); ++t)
+        for (int k = 0; k < 3; ++k) {
+            const Index i = triangles[t][static_cast<std::size_t>(k)], j = triangles[t][static_cast<std::size_t>((k + 1) % 3)];
+            if (i < 0 || i >= n || j < 0 || j >= n)
+                throw std::invalid_argument("triangle " + std::to_string(t + 1) + " has a vertex index out of range");
+            if (i == j) throw std::invalid_argument("triangle " + std::to_string(t + 1) + " repeats a vertex");
+            if (!directed.emplace(std::make_pair(i, j), t).second)
+                throw std::invalid_argument("the edge between vertices " + std::to_string(i + 1) + " and " +
+                                            std::to_string(j + 1) + " is traversed in the same direction by triangles " +
+                                            std::to_string(directed.at({i, j}) + 1) + " and " + std::to_string(t + 1) +
+                                            ": the mesh is not consistently oriented (or an edge has more than two triangles)");
+        }
+    for (const auto& [edge, t] : directed)
+        if (!directed.count({edge.second, edge.first}))
+            throw std::invalid_argument("the edge between vertices " + std::to_string(edge.first + 1) + " and " +
+                                        std::to_string(edge.second + 1) + " has only one triangle (" +
+                                        std::to_string(t + 1) + "): the mesh is not closed");
+    RigidShape shape;
+    shape.kind = ShapeKind::mesh;
+    shape.vertices = vertices;
+    shape.triangles = triangles;
+    const double volume = shape_volume(shape);
+    if (!(volume > 0.0))
+        throw std::invalid_argument("the mesh's signed volume is " + std::to_string(volume) +
+                                    " m^3: its triangles must be counter-clockwise seen from outside (normals outwards)");
 }
 
 MassProperties uniform_mass_properties(const RigidShape& s, double density) {
@@ -59,6 +124,10 @@ MassProperties uniform_mass_properties(const RigidShape& s, double density) {
             p.inertia = Vec3(transverse, transverse, axial).asDiagonal();
             break;
         }
+        case ShapeKind::mesh:
+            p = polyhedron_mass_properties(s.vertices, s.triangles, density);
+            p.center_of_mass += s.center;
+            break;
     }
     return p;
 }
@@ -66,6 +135,11 @@ MassProperties uniform_mass_properties(const RigidShape& s, double density) {
 ShapeSurface shape_surface(const RigidShape& s) {
     ShapeSurface out;
     switch (s.kind) {
+        case ShapeKind::mesh:
+            for (const Vec3& x : s.vertices) out.points.push_back(s.center + x);
+            out.radii.assign(out.points.size(), 0.0);
+            out.triangles = s.triangles;
+            break;
         case ShapeKind::sphere:
             out.points = {s.center};
             out.radii = {s.radius};
@@ -115,6 +189,7 @@ std::string describe_shape(const RigidShape& s) {
         case ShapeKind::sphere: text << "sphere of radius " << s.radius << " m"; break;
         case ShapeKind::cylinder: text << "cylinder of radius " << s.radius << " m and length " << s.length << " m"; break;
         case ShapeKind::capsule: text << "capsule of radius " << s.radius << " m and length " << s.length << " m"; break;
+        case ShapeKind::mesh: text << "mesh of " << s.vertices.size() << " vertices and " << s.triangles.size() << " triangles"; break;
     }
     return text.str();
 }

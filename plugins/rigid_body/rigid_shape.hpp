@@ -8,7 +8,9 @@
 /// its centre with radius R, a capsule the centres of its two end caps with radius r, so that a
 /// smooth surface touches a plane exactly; a box is its 8 corners and a cylinder 2 x 32 points on
 /// its rims (radius 0; lying on its side, a cylinder may rest up to 1 - cos(pi/32) = 0.5% of r
-/// lower than the true surface).
+/// lower than the true surface). A triangle mesh's contact and output points are its vertices
+/// (radius 0) and its triangles are drawn; its mass properties at a uniform density are exact
+/// for the closed polyhedron (polyhedron_mass_properties).
 
 #include "soma/types.hpp"
 
@@ -18,7 +20,7 @@
 
 namespace soma::rigid_body {
 
-enum class ShapeKind { box, sphere, cylinder, capsule };
+enum class ShapeKind { box, sphere, cylinder, capsule, mesh };
 
 struct RigidShape {
     ShapeKind kind = ShapeKind::sphere;
@@ -26,6 +28,10 @@ struct RigidShape {
     double radius = 0.0;         ///< sphere, cylinder, capsule
     double length = 0.0;         ///< cylinder: height; capsule: length of its cylindrical part
     Vec3 center = Vec3::Zero();  ///< the shape's centre in body coordinates
+    /// mesh: vertices relative to `center` (scaled) and triangles (0-based, counter-clockwise
+    /// seen from outside when the mesh is closed)
+    std::vector<Vec3> vertices;
+    std::vector<std::array<Index, 3>> triangles;
 };
 
 /// Mass, centre of mass and rotational inertia about the centre of mass, in body coordinates.
@@ -40,8 +46,25 @@ struct MassProperties {
 /// with its hemispherical caps (each cap's centroid 3r/8 from its flat face).
 MassProperties uniform_mass_properties(const RigidShape& shape, double density);
 
-/// The shape's volume (m^3).
+/// The shape's volume (m^3); a mesh's is its signed volume (that of the solid it encloses when
+/// it is closed and oriented outwards, see check_closed_mesh).
 double shape_volume(const RigidShape& shape);
+
+/// \brief Mass properties of the uniform solid of density \p density bounded by the closed,
+/// outward-oriented triangle mesh (\p vertices, \p triangles): exact, by the divergence theorem
+/// over the tetrahedra (origin, a, b, c) of its triangles (Eberly, "Polyhedral Mass Properties
+/// (Revisited)", 2002; Mirtich 1996). Tetrahedron t with signed volume V_t = a . (b x c) / 6
+/// has centroid (a + b + c)/4 and second moment integral of x x^T dV =
+/// V_t/20 (a a^T + b b^T + c c^T + s s^T), s = a + b + c; the sums over t are moved to the centre
+/// of mass (parallel axis) and I = tr(C) 1 - C.
+MassProperties polyhedron_mass_properties(const std::vector<Vec3>& vertices,
+                                          const std::vector<std::array<Index, 3>>& triangles, double density);
+
+/// \brief Checks that a triangle mesh bounds a solid: at least 4 vertices, indices in range,
+/// every edge shared by exactly two triangles that traverse it in opposite directions (closed
+/// and consistently oriented), and a positive signed volume (normals outwards).
+/// \throws std::invalid_argument naming the first offending edge or what is wrong.
+void check_closed_mesh(const std::vector<Vec3>& vertices, const std::vector<std::array<Index, 3>>& triangles);
 
 /// Points (body coordinates, with their contact radius) and surface triangles for output.
 struct ShapeSurface {

@@ -17,12 +17,6 @@
 
 namespace soma::shells {
 
-MeshInputError::MeshInputError(const std::string& file, int line, const std::string& message)
-    : std::runtime_error(file + ":" + std::to_string(line) + ": " + message),
-      file_(file),
-      line_(line),
-      message_(message) {}
-
 namespace {
 
 std::string lower(std::string s) {
@@ -79,70 +73,8 @@ MeshFileFormat mesh_format_from_extension(const std::string& path) {
 }
 
 TriangleMesh parse_obj(std::istream& input, const std::string& name) {
-    TriangleMesh mesh;
-    std::string raw;
-    int line_no = 0;
-    std::vector<Index> corners;
-    while (std::getline(input, raw)) {
-        ++line_no;
-        std::istringstream line(strip_comment(raw));
-        std::string keyword;
-        if (!(line >> keyword)) continue;
-        if (keyword == "v") {
-            std::vector<std::string> tokens;
-            for (std::string t; line >> t;) tokens.push_back(t);
-            if (tokens.size() < 3 || tokens.size() > 4)
-                throw MeshInputError(name, line_no, "a vertex needs 3 coordinates (x y z [w]), got " +
-                                                        std::to_string(tokens.size()) + " values");
-            Vec3 x;
-            for (int k = 0; k < 3; ++k)
-                if (!parse_double(tokens[static_cast<std::size_t>(k)], x[k]))
-                    throw MeshInputError(name, line_no, "'" + tokens[static_cast<std::size_t>(k)] + "' is not a finite number");
-            mesh.positions.push_back(x);
-        } else if (keyword == "f") {
-            corners.clear();
-            for (std::string t; line >> t;) {
-                const std::string index_text = t.substr(0, t.find('/'));
-                long i = 0;
-                if (!parse_long(index_text, i) || i == 0)
-                    throw MeshInputError(name, line_no, "'" + t + "' is not a vertex index (1-based, or negative from the end)");
-                const auto count = static_cast<long>(mesh.positions.size());
-                const long zero_based = i > 0 ? i - 1 : count + i;
-                if (zero_based < 0 || zero_based >= count)
-                    throw MeshInputError(name, line_no, "vertex index " + std::to_string(i) + " is out of range: " +
-                                                            std::to_string(count) + " vertices read so far");
-                corners.push_back(static_cast<Index>(zero_based));
-            }
-            if (corners.size() < 3)
-                throw MeshInputError(name, line_no, "a face needs at least 3 vertices, got " + std::to_string(corners.size()));
-            // Fan triangulation from the first corner, for convex polygons: every fan triangle
-            // must face the polygon's own (Newell) normal, otherwise the fan folds over itself.
-            if (corners.size() > 3) {
-                Vec3 newell = Vec3::Zero();
-                for (std::size_t k = 0; k < corners.size(); ++k)
-                    newell += mesh.positions[static_cast<std::size_t>(corners[k])].cross(
-                        mesh.positions[static_cast<std::size_t>(corners[(k + 1) % corners.size()])]);
-                for (std::size_t k = 1; k + 1 < corners.size(); ++k) {
-                    const Vec3& a = mesh.positions[static_cast<std::size_t>(corners[0])];
-                    const Vec3 normal = (mesh.positions[static_cast<std::size_t>(corners[k])] - a)
-                                            .cross(mesh.positions[static_cast<std::size_t>(corners[k + 1])] - a);
-                    if (!(normal.dot(newell) > 0.0))
-                        throw MeshInputError(name, line_no,
-                                             "the face is not convex (or not planar): split it into triangles");
-                }
-            }
-            for (std::size_t k = 1; k + 1 < corners.size(); ++k)
-                mesh.triangles.push_back({corners[0], corners[k], corners[k + 1]});
-        } else if (keyword == "l" || keyword == "p") {
-            throw MeshInputError(name, line_no,
-                                 "'" + keyword + "' (polyline/point) statements are not part of a shell: declare rods "
-                                 "as discrete_rod elements joined to the shell by shared nodes");
-        }
-        // Other statements (vt, vn, vp, o, g, s, usemtl, mtllib, ...) do not affect the mesh.
-    }
-    if (mesh.positions.empty()) throw MeshInputError(name, 0, "no vertices ('v' lines)");
-    if (mesh.triangles.empty()) throw MeshInputError(name, 0, "no faces ('f' lines)");
-    return mesh;
+    ObjTriangles read = parse_obj_triangles(input, name, "declare rods as discrete_rod elements joined to the shell by shared nodes");
+    return TriangleMesh{std::move(read.positions), std::move(read.triangles)};
 }
 
 TriangleMesh parse_text_geometry(std::istream& input, const std::string& name) {

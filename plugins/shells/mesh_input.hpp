@@ -8,6 +8,8 @@
 
 #include "triangle_mesh.hpp"
 
+#include "soma/obj_mesh.hpp"
+
 #include <iosfwd>
 #include <stdexcept>
 #include <string>
@@ -15,18 +17,7 @@
 namespace soma::shells {
 
 /// An error in a mesh file: what() is "file:line: message" (line 0 for whole-file errors).
-class MeshInputError : public std::runtime_error {
-public:
-    MeshInputError(const std::string& file, int line, const std::string& message);
-    const std::string& file() const { return file_; }
-    int line() const { return line_; }
-    const std::string& message() const { return message_; }
-
-private:
-    std::string file_;
-    int line_ = 0;
-    std::string message_;
-};
+using MeshInputError = soma::MeshFileError;
 
 /// File formats understood by read_mesh_file().
 enum class MeshFileFormat {
@@ -37,17 +28,9 @@ enum class MeshFileFormat {
 /// \brief The format implied by a file name: ".obj" (any case) -> obj, anything else -> text.
 MeshFileFormat mesh_format_from_extension(const std::string& path);
 
-/// \brief Wavefront OBJ (vertices and faces only).
-///
-/// - `v x y z [w]`: a vertex (w ignored).
-/// - `f a b c ...`: a face; each corner is `i`, `i/t`, `i//n` or `i/t/n` (only i is used);
-///   1-based indices, negative indices count back from the last vertex read so far (-1 = last).
-///   Polygons with more than 3 corners are **fan-triangulated** from their first corner
-///   (a b c d -> a b c, a c d), which is right for convex, planar polygons.
-/// - `l` (polylines) and `p` (points) are refused: rods are separate elements joined to the
-///   shell by shared nodes.
-/// - Comments (#), blank lines and every other statement (vt, vn, o, g, s, usemtl, mtllib, ...)
-///   are ignored.
+/// \brief Wavefront OBJ (vertices and faces only): soma/obj_mesh.hpp's reader; `l` and `p`
+/// statements are refused with the advice to declare rods as discrete_rod elements joined to the
+/// shell by shared nodes.
 /// \param[in] input  the stream to read
 /// \param[in] name   file name used in error messages
 /// \throws MeshInputError on malformed lines and out-of-range indices ("name:line: ...")

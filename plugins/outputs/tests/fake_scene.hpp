@@ -60,6 +60,33 @@ public:
     void add_residual_and_jacobian(const EvalContext&, Assembly&) override {}
 };
 
+/// A body with an orientation, like a rigid body: DOFs 0-2 a position, 3-5 the angular velocity
+/// (body axes) of a unit-quaternion manifold block.
+class FakeOrientedBody final : public Element {
+public:
+    explicit FakeOrientedBody(std::string name) { set_name(std::move(name)); }
+
+    Index dof_count() const override { return 6; }
+    void initial_state(VectorX& q, VectorX& v) const override {
+        q = VectorX::Zero(6);
+        v = VectorX::Zero(6);
+    }
+    std::vector<DofGroup> dof_groups() const override { return {{"nodes", 3, 1, {"x", "y", "z"}}}; }
+    Index group_dof(const std::string&, Index, int component) const override { return component; }
+    std::string describe_dof(Index local) const override { return "dof " + std::to_string(local); }
+    const Geometry& geometry() const override { return geometry_; }
+    double kinetic_energy(const EvalContext&) const override { return 0.0; }
+    std::vector<ManifoldBlock> manifold_blocks() const override { return {{3, 3, 4, "orientation"}}; }
+    void declare_pattern(PatternBuilder&) override {}
+    void add_residual_and_jacobian(const EvalContext&, Assembly&) override {}
+
+protected:
+    void on_bind() override { geometry_.point_dofs = {{global_dof(0), global_dof(1), global_dof(2)}}; }
+
+private:
+    Geometry geometry_;
+};
+
 /// Elements "beam" (4 nodes, 3 edges, radius 0.01), "sheet" (4 nodes, one triangle over nodes
 /// 0-2, node 3 loose, no radius) and "ball" (1 node, radius 0.05); forces "gravity" and "drag".
 /// The SDK's test scene, holding them, with a state and energies set step by step.
@@ -82,17 +109,41 @@ public:
         set_step(0);
     }
 
+    /// Adds a FakeOrientedBody called \p name: its 6 DOFs after the others, its quaternion
+    /// coordinates after every DOF (as the kernel stores manifold blocks).
+    void add_oriented_body(const std::string& name) {
+        auto body = std::make_unique<FakeOrientedBody>(name);
+        std::vector<Index> map(6);
+        for (Index k = 0; k < 6; ++k) map[static_cast<std::size_t>(k)] = dof_count_ + k;
+        dof_count_ += 6;
+        body->bind(std::move(map), {0});  // rebound below once the DOF count is final
+        add_element(*body);
+        oriented_.push_back(std::move(body));
+        // Manifold coordinates follow all DOFs: rebind every body to its final coordinate.
+        for (std::size_t b = 0; b < oriented_.size(); ++b) {
+            std::vector<Index> dofs = oriented_[b]->global_dofs();
+            oriented_[b]->bind(std::move(dofs), {dof_count_ + 4 * static_cast<Index>(b)});
+        }
+        set_step(0);
+    }
+
     /// A state that changes with the step, with values that have no short decimal form (so the
-    /// CSV round-trip test would see any lost digit).
+    /// CSV round-trip test would see any lost digit). Oriented bodies hold the unit quaternion
+    /// (c, s/3, -2s/3, 2s/3) with c = cos(step/7), s = sin(step/7).
     void set_step(long step) {
-        const Index n = 3 * 9;
+        const Index n = dof_count_;
         State state;
         state.t = 0.001 * static_cast<double>(step) / 3.0;
-        state.q.resize(n);
+        state.q.resize(n + 4 * static_cast<Index>(oriented_.size()));
         state.v.resize(n);
         for (Index i = 0; i < n; ++i) {
             state.q[i] = i / 7.0 + static_cast<double>(step) / 3.0;
             state.v[i] = std::sin(1.0 + i + 0.5 * static_cast<double>(step));
+        }
+        const double c = std::cos(static_cast<double>(step) / 7.0), s = std::sin(static_cast<double>(step) / 7.0);
+        for (std::size_t b = 0; b < oriented_.size(); ++b) {
+            const Index at = oriented_[b]->block_coordinate(0);
+            state.q.segment<4>(at) << c, s / 3.0, -2.0 * s / 3.0, 2.0 * s / 3.0;
         }
         set_state(std::move(state));
         set_kinetic_energy(1.0 / 3.0 + static_cast<double>(step));
@@ -122,6 +173,8 @@ public:
 private:
     std::vector<std::unique_ptr<FakeElement>> owned_;
     std::vector<std::unique_ptr<FakeForce>> forces_;
+    std::vector<std::unique_ptr<FakeOrientedBody>> oriented_;
+    Index dof_count_ = 3 * 9;
 };
 
 }  // namespace soma::outputs::testing

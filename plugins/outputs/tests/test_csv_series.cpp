@@ -274,3 +274,48 @@ TEST_CASE("csv node probes by position: a position that picks an already recorde
     expect_begin_error(settings, scene, {"column 'beam.node0.x' is already recorded by an earlier probe (the node "
                                          "nearest to this probe's `at` is the same node)"});
 }
+
+TEST_CASE("csv orientation and angular velocity probes read the body's quaternion block and its DOFs",
+          "[outputs][csv]") {
+    FakeScene scene;
+    scene.add_oriented_body("crate");
+    ScratchDir dir;
+    CsvSeriesSettings settings;
+    settings.name = "pose";
+    settings.probes = {node_probe(Kind::orientation, "crate", 0), node_probe(Kind::angular_velocity, "crate", 0)};
+    CsvSeries csv(settings);
+    csv.begin(scene, dir.path());
+    const std::vector<std::string> header{"time",     "crate.qw", "crate.qx", "crate.qy",
+                                          "crate.qz", "crate.wx", "crate.wy", "crate.wz"};
+    CHECK(csv.columns() == header);
+    for (long step = 0; step <= 2; ++step) {
+        scene.set_step(step);
+        csv.observe(scene, scene.info(step));
+        const auto row = numbers(lines_of(dir.path() / "pose.csv").back());
+        REQUIRE(row.size() == header.size());
+        // The body's DOFs are 27..32 (after beam, sheet and ball), its rotation DOFs 30..32; its
+        // quaternion is stored after every DOF, at 33..36.
+        const auto& q = scene.state().q;
+        const auto& v = scene.state().v;
+        const double c = std::cos(step / 7.0), s = std::sin(step / 7.0);
+        const std::vector<double> expected{scene.info(step).t, c, s / 3.0, -2.0 * s / 3.0, 2.0 * s / 3.0,
+                                           v[30], v[31], v[32]};
+        CHECK(q[33] == c);
+        for (std::size_t k = 0; k < expected.size(); ++k) {
+            INFO("column " << header[k] << " step " << step);
+            CHECK(row[k] == expected[k]);
+        }
+    }
+}
+
+TEST_CASE("csv orientation probes refuse elements without an orientation", "[outputs][csv]") {
+    FakeScene scene;
+    CsvSeriesSettings settings;
+    auto probe = node_probe(Kind::orientation, "beam", 0);
+    probe.where = "scene.yaml:20:9: outputs[0].probes[1].orientation";
+    settings.probes = {probe};
+    expect_begin_error(settings, scene,
+                       {"scene.yaml:20:9: outputs[0].probes[1].orientation: ", "element 'beam' has no orientation"});
+    settings.probes = {node_probe(Kind::angular_velocity, "crate", 0)};
+    expect_begin_error(settings, scene, {"no element named 'crate'"});
+}

@@ -1,6 +1,6 @@
 // Rigid body element: residual Jacobians against central finite differences, point kinematics
 // and geometric stiffness, and the orientation manifold's integrate/difference.
-#include "../rigid_body.hpp"
+#include "rigid_body_fixture.hpp"
 
 #include "soma/point_map.hpp"
 #include "soma/rotation.hpp"
@@ -15,62 +15,7 @@ using namespace soma::rigid_body;
 using soma::testing::DenseAssembly;
 using soma::testing::finite_difference_jacobian;
 using soma::testing::max_relative_error;
-
-namespace {
-
-// Layout used by every test: DOFs 0-5 (p, rotation), quaternion coordinates at 6-9.
-constexpr Index kCoordinate = 6;
-
-RigidBodyDescription lopsided_body() {
-    RigidBodyDescription d;
-    d.mass.mass = 2.5;
-    d.mass.center_of_mass = Vec3(0.1, -0.2, 0.15);  // off the origin: couples translation and rotation
-    d.mass.inertia << 0.30, 0.02, -0.01, 0.02, 0.45, 0.03, -0.01, 0.03, 0.60;
-    RigidShape box;
-    box.kind = ShapeKind::box;
-    box.size = Vec3(0.4, 0.3, 0.2);
-    box.center = Vec3(0.05, 0.0, -0.1);
-    d.shape = box;
-    d.orientation = Quaternion(0.9, 0.2, -0.3, 0.25).normalized();
-    return d;
-}
-
-/// A configuration as the kernel forms it in a step: the DOF entries (p, d) and the quaternion
-/// start (+) d at the block's coordinates.
-struct Iterate {
-    const RigidBody* body;
-    Quaternion start;
-    VectorX q = VectorX::Zero(10), v = VectorX::Zero(6), a = VectorX::Zero(6);
-
-    void set_dofs(const VectorX& dofs) {
-        q.head<6>() = dofs;
-        double coordinates[4] = {start.w(), start.x(), start.y(), start.z()};
-        body->integrate_block(0, coordinates, dofs.data() + 3, q.data() + kCoordinate);
-    }
-    EvalContext context(JacobianCoefficients c = {}) const {
-        EvalContext ctx;
-        ctx.q = &q;
-        ctx.v = &v;
-        ctx.a = &a;
-        ctx.coefficients = c;
-        return ctx;
-    }
-};
-
-struct Fixture {
-    RigidBody body{lopsided_body()};
-    Iterate it{&body, Quaternion(0.6, -0.4, 0.5, 0.48).normalized()};
-    Fixture() {
-        body.bind({0, 1, 2, 3, 4, 5}, {kCoordinate});
-        VectorX dofs(6);
-        dofs << 0.3, -0.1, 0.7, 0.21, -0.33, 0.12;  // a finite step displacement: Jr(d) != I
-        it.set_dofs(dofs);
-        it.v << 0.4, -1.2, 0.3, 2.0, -1.5, 3.1;
-        it.a << -0.7, 0.2, 1.4, -4.0, 2.5, 1.3;
-    }
-};
-
-}  // namespace
+using namespace soma::rigid_body::testing;
 
 TEST_CASE("rigid body: the Jacobian is c_q dF/dd + c_v dF/dv + c_a dF/da", "[rigid_body]") {
     Fixture f;
@@ -206,18 +151,7 @@ TEST_CASE("rigid body: a point force through the map has the exact Jacobian", "[
     force.declare_pattern(dense.pattern());
     const JacobianCoefficients c{0.3, 0.7, 1.1};
     const Eigen::MatrixXd J = dense.evaluate(force, f.it.context(c)).second;
-    Iterate probe = f.it;
-    const auto residual_of_q = [&](const VectorX& x) {
-        probe.set_dofs(x);
-        return dense.evaluate(force, probe.context(), false).first;
-    };
-    const Eigen::MatrixXd dF_dq = finite_difference_jacobian(residual_of_q, VectorX(f.it.q.head<6>()), 1e-6);
-    probe = f.it;
-    const auto residual_of_v = [&](const VectorX& x) {
-        probe.v = x;
-        return dense.evaluate(force, probe.context(), false).first;
-    };
-    const Eigen::MatrixXd dF_dv = finite_difference_jacobian(residual_of_v, f.it.v, 1e-6);
+    const auto [dF_dq, dF_dv] = finite_difference_derivatives(force, dense, f.it);
     CHECK(max_relative_error(J, c.c_q * dF_dq + c.c_v * dF_dv) < 1e-7);
 }
 
