@@ -1,5 +1,5 @@
 // Building a Simulation from a validated scene, and its SceneView side.
-// The Newton solve and residual evaluation are in newton_solver.cpp.
+// The System calls (evaluation, solves, commit) are in simulation_system.cpp; Newton in newton.cpp.
 #include "simulation.hpp"
 
 #include "dof_selection.hpp"
@@ -231,12 +231,13 @@ Simulation::Simulation(const SceneDocument& scene, const TypeRegistry& registry)
     const Index unknowns = dofs_.free_count() + constraint_rows_;
     residual_ = VectorX::Zero(n + constraint_rows_);
     residual_free_ = VectorX::Zero(unknowns);
-    step_free_ = VectorX::Zero(unknowns);
+    column_rhs_ = VectorX::Zero(unknowns);
+    column_solution_ = VectorX::Zero(unknowns);
     lambda_ = VectorX::Zero(constraint_rows_);
-    lambda_trial_ = lambda_;
-    x_trial_ = VectorX::Zero(n);
+    build_constraint_rows();
     pattern_changed_.reserve(contributors_.size());
     rebuild_pattern();
+    newton_work_ = std::make_unique<NewtonWorkspace>(*this);
 
     // Elements see the initial state as committed (reference frames etc.).
     for (Contributor* c : contributors_) c->commit_step(state_);

@@ -7,6 +7,7 @@
 #include "expression.hpp"
 #include "scene_file.hpp"
 #include "sparse_assembler.hpp"
+#include "soma/newton.hpp"
 #include "soma/soma.hpp"
 
 #include <array>
@@ -22,18 +23,6 @@ class PluginLoader;
 
 /// The kernel's schema of a scene file's top level.
 ParameterSchema scene_schema();
-
-/// Settings of the shared Newton solver (integrator.newton).
-struct NewtonOptions {
-    double absolute_tolerance = 1e-8;
-    double relative_tolerance = 1e-10;
-    double increment_tolerance = 0.0;
-    double constraint_tolerance = 1e-10;
-    int max_iterations = 25;
-    bool line_search = true;
-    int line_search_steps = 10;
-    int line_search_start = 4;
-};
 
 /// Settings of step retry and growth (integrator.adaptive).
 struct AdaptiveStepOptions {
@@ -73,8 +62,25 @@ public:
     Index configuration_size() const override { return static_cast<Index>(state_.q.size()); }
     void integrate(const VectorX& q, const VectorX& dv, VectorX& out) const override;
     void difference(const VectorX& q1, const VectorX& q0, VectorX& dv) const override;
+    /// newton_solve (newton.hpp) with the scene's `integrator.newton` options.
     NewtonReport solve(const AffineStep& step, VectorX& x) override;
     void commit(State next) override;
+    Index unknown_count() const override { return static_cast<Index>(free_dofs_.size()); }
+    const std::vector<Index>& free_dofs() const override { return dofs_.free_dofs(); }
+    Index constraint_row_count() const override { return constraint_rows_; }
+    VectorX& multipliers() override { return lambda_; }
+    std::string begin_solve(const AffineStep& step, VectorX& x) override;
+    SystemEvaluation evaluate(const AffineStep& step, const VectorX& x, const VectorX& lambda,
+                              bool with_jacobian) override;
+    const VectorX& residual() const override { return residual_free_; }
+    bool factorize() override;
+    bool solve_linear(const VectorX& rhs, VectorX& solution) override;
+    bool solve_linear(const Eigen::MatrixXd& rhs, Eigen::MatrixXd& solution) override;
+    std::string linear_solver_error() const override { return solver_->last_error(); }
+    const ConstraintRows& constraint_rows() override;
+    std::string diagnose(const AffineStep& step, const std::string& what) override;
+    /// The scene's Newton options (integrator.newton).
+    const NewtonOptions& newton_options() const { return newton_; }
 
     // ---- the time loop's view ----
     Integrator& integrator() { return *integrator_; }
@@ -139,6 +145,9 @@ private:
     void build_forces(const Parameters& scene, const TypeRegistry& registry);
     void build_solver_and_integrator(const Parameters& scene, const TypeRegistry& registry);
     void build_constraints(const Parameters& scene, const TypeRegistry& registry);
+    /// The sparse pattern of ConstraintRows' Jacobians and where each constraint's dense
+    /// entries go in it (constraint_row_slots_).
+    void build_constraint_rows();
     /// Declares one stencil per constraint: its DOFs, then its multiplier rows (global ids
     /// dof_count() + row), so the KKT matrix shares the cached pattern.
     void declare_constraint_stencils();
@@ -154,15 +163,10 @@ private:
     /// Places stencils [first, end) in the pattern; analyzes when it grew.
     void place_stencils(StencilId first);
 
-    /// q, v, a from x; residual (global) and, if asked, the Jacobian
-    /// (with the constraint multipliers lambda), and sets force_norm_ and constraint_residual_;
-    /// returns the norm of every free row (forces and constraint rows: the line search's merit).
-    double evaluate(const AffineStep& step, const VectorX& x, const VectorX& lambda, bool with_jacobian);
     double prescribed_value(const Prescribed& p, double t) const;
     /// First (order 1) or second (order 2) time derivative of a prescribed DOF's motion.
     double prescribed_rate(const Prescribed& p, double t, int order) const;
     void set_constrained_unknowns(const AffineStep& step, VectorX& x) const;
-    std::string diagnose(const AffineStep& step, const std::string& what);
     std::string describe_global_dof(Index global) const;
     /// The evaluation context of the committed state (energies for observers).
     EvalContext committed_context() const;
@@ -199,9 +203,11 @@ private:
     std::vector<Eigen::MatrixXd> constraint_block_work_;
     Index constraint_rows_ = 0;
     std::vector<Index> free_index_, free_dofs_;     ///< the DOF map's, extended by the multipliers
-    VectorX lambda_, lambda_trial_;
+    VectorX lambda_;  ///< the multipliers of the last converged solve
     double constraint_residual_ = 0.0;  ///< largest |C + alpha lambda| at the last evaluation
-    double force_norm_ = 0.0;           ///< ||F_free|| at the last evaluation
+    ConstraintRows constraint_rows_view_;
+    /// Per constraint: the value index in ConstraintRows' Jacobians of each dense entry (row major).
+    std::vector<std::vector<Index>> constraint_row_slots_;
 
     State state_;
     double start_time_ = 0.0, end_time_ = 0.0, nominal_dt_ = 0.0;
@@ -211,9 +217,10 @@ private:
     mutable std::vector<std::string> notes_;  ///< note() is const: forces and observers see a const view
     Timings timings_;
 
-    // Newton work buffers, sized once: no allocation inside an iteration.
-    VectorX q_, v_, a_, residual_, residual_free_, step_free_, x_trial_;
+    // Evaluation buffers, sized once: no allocation inside an iteration.
+    VectorX q_, v_, a_, residual_, residual_free_, column_rhs_, column_solution_;
     EvalContext context_;
+    std::unique_ptr<NewtonWorkspace> newton_work_;
 };
 
 }  // namespace soma

@@ -1,6 +1,6 @@
 #pragma once
 /// \file integrator.hpp
-/// \brief Time integrators and the kernel's System they drive.
+/// \brief Time integrators: affine step maps over the kernel's System (system.hpp).
 ///
 /// An integrator maps one Newton unknown x (acceleration-like) affinely to the evaluation point
 ///
@@ -9,64 +9,18 @@
 /// so that dF/dx = c_q dF/dq + c_v dF/dv + c_a dF/da is exactly the Jacobian of assembly.hpp.
 /// Implicit Euler: c = (h^2, h, 1); Newmark: (beta h^2, gamma h, 1); implicit midpoint
 /// evaluated at the midpoint: (h^2/4, h/2, 1); statics: x = q, c = (1, 0, 0), v = a = 0.
-/// The kernel's Newton solver (shared by all integrators) solves F = 0 for x; the kernel's time
-/// loop retries a failed step with a smaller dt and grows it back.
+/// The kernel's Newton solver (System::solve, shared by all integrators) solves F = 0 for x; an
+/// integrator may instead run its own iteration over the open System API (system.hpp). The
+/// kernel's time loop retries a failed step with a smaller dt and grows it back.
 
 #include "soma/api.hpp"
 #include "soma/assembly.hpp"
 #include "soma/constraint.hpp"
+#include "soma/system.hpp"
 
 #include <string>
 
 namespace soma {
-
-/// \brief One Newton solve's evaluation point as an affine function of the unknown x.
-///
-/// All vectors have System::dof_count() entries. q_pred holds the step-start q's DOF entries
-/// plus the integrator's tangent predictor, so q = q_pred + c_q x is the evaluation point for
-/// vector DOFs and the tangent displacement from the step start for a manifold block's DOFs
-/// (the kernel turns the latter into the block's coordinates; element.hpp, ManifoldBlock).
-struct AffineStep {
-    double t_eval = 0.0;       ///< time at which F is evaluated
-    double dt = 0.0;           ///< the step size
-    double load_factor = 1.0;  ///< statics load ramp
-    VectorX q_pred, v_pred, a_pred;  ///< full size; integrators keep them allocated across steps
-    JacobianCoefficients coefficients;
-};
-
-/// The outcome of a Newton solve.
-struct NewtonReport {
-    bool converged = false;
-    int iterations = 0;
-    double initial_residual = 0.0;  ///< ||F_free|| at the first iterate
-    double residual = 0.0;          ///< ||F_free|| at the last iterate
-    std::string diagnosis;          ///< on failure: which test failed, the worst DOFs and their owners
-};
-
-/// The kernel's assembled model, as an integrator drives it.
-class SOMA_API System {
-public:
-    virtual ~System();
-    /// Velocity DOFs: the size of v, a, the Newton unknown and the predictors of AffineStep.
-    virtual Index dof_count() const = 0;
-    /// Size of q: dof_count() plus the coordinates of manifold blocks (element.hpp), which
-    /// follow the DOFs. A committed q holds zero at a manifold block's tangent DOFs.
-    virtual Index configuration_size() const = 0;
-    /// out = q (+) dv: every DOF moved by dv (vector DOFs: q + dv; manifold blocks: their
-    /// integrate). \p out may alias \p q.
-    virtual void integrate(const VectorX& q, const VectorX& dv, VectorX& out) const = 0;
-    /// dv = q1 (-) q0 (size dof_count()), so that integrate(q0, dv) = q1.
-    virtual void difference(const VectorX& q1, const VectorX& q0, VectorX& dv) const = 0;
-    /// The committed state the next step starts from.
-    virtual const State& state() const = 0;
-    /// Solves F(t_eval, q(x), v(x), a(x)) = 0 over the free entries of x with the scene's Newton
-    /// options; fixed and prescribed entries of x are set so that q takes its prescribed value.
-    /// x holds the initial guess (full size) and returns the solution.
-    virtual NewtonReport solve(const AffineStep& step, VectorX& x) = 0;
-    /// Commits the next state (prescribed DOFs are set to their exact values at next.t) and
-    /// runs every contributor's commit_step.
-    virtual void commit(State next) = 0;
-};
 
 /// What one step attempt did.
 struct StepReport {

@@ -286,3 +286,46 @@ TEST_CASE("Newton iterations allocate nothing: rigid bodies, floor contact and c
     REQUIRE(tight.iterations > loose.iterations);
     CHECK(tight.allocations == loose.allocations);
 }
+
+TEST_CASE("the open System calls allocate nothing once sized: evaluate, factorize, solve, constraint rows",
+          "[kernel][performance]") {
+    // What an integrator running its own iteration (system.hpp) calls in every iteration.
+    const std::string text =
+        "simulation: {duration: 1.0}\n"
+        "integrator: {type: implicit_euler, dt: 1.0e-3}\n"
+        "linear_solver: {type: test_dense_lu}\n"
+        "elements:\n"
+        "  - {name: a, type: rigid_body, position: [0, 0, 0], angular_velocity: [0, 1, 2], density: 1000,\n"
+        "     shape: {box: {size: [0.1, 0.1, 0.3]}}, markers: [{position: [0, 0, 0.15]}]}\n"
+        "  - {name: bead, type: point_mass, position: [0, 0, 0.15], mass: 0.1}\n"
+        "constraints:\n"
+        "  - {type: ball_joint, first: {element: a, node: 2}, second: {world: [0, 0, 0.15]}}\n"
+        "  - {type: ball_joint, first: {element: bead}, second: {element: a, node: 2}, compliance: 1.0e-6}\n"
+        "forces: [{type: gravity}]\n";
+    Simulation sim(load_scene_text(text, "alloc.yaml"), registry());
+    const Index n = sim.dof_count();
+    AffineStep step;
+    step.t_eval = 1e-3;
+    step.dt = 1e-3;
+    step.q_pred = VectorX::Zero(n);
+    step.v_pred = sim.state().v;
+    step.a_pred = VectorX::Zero(n);
+    step.coefficients = {1e-6, 1e-3, 1.0};
+    VectorX x = VectorX::Constant(n, 0.1), lambda = VectorX::Zero(sim.constraint_row_count());
+    VectorX rhs(sim.unknown_count()), y(sim.unknown_count());
+    Eigen::MatrixXd b = Eigen::MatrixXd::Ones(sim.unknown_count(), 2), yy(sim.unknown_count(), 2);
+    const auto iteration = [&] {
+        REQUIRE(sim.begin_solve(step, x).empty());
+        sim.evaluate(step, x, lambda, true);
+        REQUIRE(sim.factorize());
+        rhs = -sim.residual();
+        REQUIRE(sim.solve_linear(rhs, y));
+        REQUIRE(sim.solve_linear(b, yy));
+        const ConstraintRows& rows = sim.constraint_rows();
+        lambda += 0.5 * y.tail(rows.value.size());
+    };
+    iteration();  // the first call may size buffers
+    const long before = allocations.load();
+    for (int i = 0; i < 3; ++i) iteration();
+    CHECK(allocations.load() - before == 0);
+}

@@ -1,5 +1,5 @@
 // Validation: constraints solved with Lagrange multipliers in the kernel's KKT system
-// (plugins/joints ball_joint, kernel/newton_solver.cpp).
+// (plugins/joints ball_joint, kernel/simulation_system.cpp, kernel/newton.cpp).
 //
 //  - A double pendulum of two rigid bars, each joint a ball_joint (bar 1 to the world, bar 2 to a
 //    marker at bar 1's tip), against an independent integration of the reduced (two-angle)

@@ -12,6 +12,8 @@
 /// with no Newton tolerance in the way: what the tests measure is the integrator's own error.
 /// It records every solve (the AffineStep it was given) and every committed state, and can be
 /// told to fail its solves, to check what an integrator does with a failed Newton solve.
+/// It also implements the open System API (evaluate, factorize, solve_linear) for its one
+/// unknown, so that the kernel's newton_solve can be run over it.
 
 #include "soma/integrator.hpp"
 
@@ -78,6 +80,39 @@ public:
         state_ = std::move(next);
     }
 
+    // ---- the open API over the one unknown (no constraints) ----
+    Index unknown_count() const override { return 1; }
+    const std::vector<Index>& free_dofs() const override { return free_dofs_; }
+    Index constraint_row_count() const override { return 0; }
+    VectorX& multipliers() override { return multipliers_; }
+    std::string begin_solve(const AffineStep&, VectorX&) override { return {}; }
+    SystemEvaluation evaluate(const AffineStep& step, const VectorX& x, const VectorX&, bool with_jacobian) override {
+        ++evaluations;
+        const JacobianCoefficients& c = step.coefficients;
+        const double q = step.q_pred[0] + c.c_q * x[0];
+        const double v = step.v_pred[0] + c.c_v * x[0];
+        const double a = step.a_pred[0] + c.c_a * x[0];
+        residual_[0] = mass_ * a + damping_ * v + stiffness_ * q - step.load_factor * force_(step.t_eval);
+        if (with_jacobian) jacobian_ = c.c_a * mass_ + c.c_v * damping_ + c.c_q * stiffness_;
+        SystemEvaluation e;
+        e.force_norm = e.merit = std::abs(residual_[0]);
+        e.configuration_scale = std::abs(q);
+        return e;
+    }
+    const VectorX& residual() const override { return residual_; }
+    bool factorize() override { return jacobian_ != 0.0; }
+    bool solve_linear(const VectorX& rhs, VectorX& solution) override {
+        solution = rhs / jacobian_;
+        return true;
+    }
+    bool solve_linear(const Eigen::MatrixXd& rhs, Eigen::MatrixXd& solution) override {
+        solution = rhs / jacobian_;
+        return true;
+    }
+    std::string linear_solver_error() const override { return jacobian_ == 0.0 ? "singular Jacobian" : ""; }
+    const ConstraintRows& constraint_rows() override { return constraint_rows_; }
+    std::string diagnose(const AffineStep&, const std::string& what) override { return what; }
+
     double q() const { return state_.q[0]; }
     double v() const { return state_.v[0]; }
     double a() const { return state_.a[0]; }
@@ -87,11 +122,16 @@ public:
     std::vector<AffineStep> solves;  ///< every solve's evaluation point, in order
     std::vector<State> commits;      ///< every committed state, in order
     bool fail_solves = false;
+    int evaluations = 0;             ///< calls of evaluate (the open API)
 
 private:
     double mass_, damping_, stiffness_;
     std::function<double(double)> force_;
     State state_;
+    std::vector<Index> free_dofs_{0};
+    VectorX multipliers_, residual_ = VectorX::Zero(1);
+    double jacobian_ = 0.0;
+    ConstraintRows constraint_rows_;
 };
 
 }  // namespace soma::integrators::testing

@@ -4,6 +4,8 @@
 #include "affine_integrators.hpp"
 #include "linear_oscillator_system.hpp"
 
+#include "soma/newton.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <memory>
@@ -107,4 +109,37 @@ TEST_CASE("a failed solve commits nothing and passes the diagnosis on", "[integr
     system.fail_solves = false;
     for (auto& integrator : integrators) REQUIRE(integrator->step(system, 0.5 * kStep).converged);
     CHECK(system.commits.size() == 3);
+}
+
+TEST_CASE("the kernel's newton_solve over the open System API solves a linear system in one iteration",
+          "[integrators][newton]") {
+    // F is linear in x: one Newton step from any guess lands on the closed-form solution, and the
+    // second evaluation confirms it (|F| at round-off).
+    LinearOscillatorSystem system(2.0, 0.5, 40.0, [](double t) { return 3.0 * t; });
+    system.set_state(kStart, 0.1, -0.2, 0.0);
+    soma::AffineStep step;
+    const double h = kStep;
+    step.t_eval = kStart + h;
+    step.dt = h;
+    step.q_pred = soma::VectorX::Constant(1, 0.1 - 0.2 * h);
+    step.v_pred = soma::VectorX::Constant(1, -0.2);
+    step.a_pred = soma::VectorX::Zero(1);
+    step.coefficients = {h * h, h, 1.0};
+    soma::VectorX exact = soma::VectorX::Constant(1, 5.0);
+    REQUIRE(system.solve(step, exact).converged);  // the fake's closed form
+    soma::NewtonWorkspace work(system);
+    soma::VectorX x = soma::VectorX::Constant(1, -7.0);
+    const soma::NewtonReport report = soma::newton_solve(system, step, soma::NewtonOptions{}, work, x);
+    REQUIRE(report.converged);
+    CHECK(report.iterations == 1);
+    CHECK(system.evaluations == 2);
+    CHECK(x[0] == Approx(exact[0]).epsilon(1e-14));
+    CHECK(report.residual < 1e-12);
+
+    // A singular Jacobian (every weight zero) fails with the System's diagnosis, not a NaN step.
+    step.coefficients = {0.0, 0.0, 0.0};
+    x[0] = 0.0;
+    const soma::NewtonReport singular = soma::newton_solve(system, step, soma::NewtonOptions{}, work, x);
+    CHECK_FALSE(singular.converged);
+    CHECK_THAT(singular.diagnosis, Contains("failed to factorize"));
 }

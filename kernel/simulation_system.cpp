@@ -1,6 +1,7 @@
-// The Newton solver shared by every integrator (digest 000 §3.2-3.5, generalised to the
-// affine step map of integrator.hpp), residual evaluation over the cached pattern, step
-// commit/reject, and the failure diagnosis.
+// The Simulation as a System (interfaces/soma/system.hpp): evaluation of the residual and the
+// (KKT) Jacobian over the cached pattern, factorization and solves, the constraint rows, step
+// commit/reject, manifold coordinates, and the failure diagnosis. The Newton iteration itself
+// is newton_solve (kernel/newton.cpp), run over these calls.
 #include "simulation.hpp"
 
 #include <fmt/format.h>
@@ -123,7 +124,18 @@ void Simulation::set_constrained_unknowns(const AffineStep& step, VectorX& x) co
     for (const Prescribed& p : prescribed_) x[p.dof] = (prescribed_rate(p, step.t_eval, 2) - step.a_pred[p.dof]) / c_a;
 }
 
-double Simulation::evaluate(const AffineStep& step, const VectorX& x, const VectorX& lambda, bool with_jacobian) {
+std::string Simulation::begin_solve(const AffineStep& step, VectorX& x) {
+    // Actuation at the time this solve evaluates the forces (controller.hpp).
+    for (const auto& controller : controllers_) controller->apply(step.t_eval);
+    set_constrained_unknowns(step, x);
+    if (!constraints_.empty() && step.coefficients.c_q == 0.0)
+        return "constraints need a solve that moves q (c_q > 0): an acceleration-only solve (Newmark's initial "
+               "acceleration) cannot treat them";
+    return {};
+}
+
+SystemEvaluation Simulation::evaluate(const AffineStep& step, const VectorX& x, const VectorX& lambda,
+                                      bool with_jacobian) {
     const auto start = Clock::now();
     const JacobianCoefficients& c = step.coefficients;
     const Index n = dofs_.global_count();
@@ -149,8 +161,92 @@ double Simulation::evaluate(const AffineStep& step, const VectorX& x, const Vect
     for (Index i = 0; i < static_cast<Index>(free_dofs_.size()); ++i) residual_free_[i] = residual_[free_dofs_[i]];
     timings_.assembly += seconds_since(start);
     ++timings_.evaluations;
-    force_norm_ = residual_free_.head(nf).norm();
-    return residual_free_.norm();
+    SystemEvaluation result;
+    result.force_norm = residual_free_.head(nf).norm();
+    result.constraint_violation = constraint_residual_;
+    result.merit = residual_free_.norm();
+    result.configuration_scale = q_.cwiseAbs().maxCoeff();
+    return result;
+}
+
+bool Simulation::factorize() {
+    const auto start = Clock::now();
+    const bool factorized = solver_->factorize(assembler_.jacobian());
+    timings_.factorization += seconds_since(start);
+    ++timings_.factorizations;
+    return factorized;
+}
+
+bool Simulation::solve_linear(const VectorX& rhs, VectorX& solution) {
+    const auto start = Clock::now();
+    const bool solved = solver_->solve(rhs, solution);
+    timings_.solve += seconds_since(start);
+    return solved;
+}
+
+bool Simulation::solve_linear(const Eigen::MatrixXd& rhs, Eigen::MatrixXd& solution) {
+    // Column by column through the solver's factorization: for a direct solver that is what a
+    // blocked solve does too (two triangular solves per column); the column buffers are members.
+    solution.resize(rhs.rows(), rhs.cols());
+    for (Index j = 0; j < rhs.cols(); ++j) {
+        column_rhs_ = rhs.col(j);
+        if (!solve_linear(column_rhs_, column_solution_)) return false;
+        solution.col(j) = column_solution_;
+    }
+    return true;
+}
+
+void Simulation::build_constraint_rows() {
+    // One triplet per dense entry of each constraint's Jacobians; duplicates (a DOF listed twice
+    // by one constraint) are summed by the sparse matrix, and both entries map to one slot.
+    const Index n = dofs_.global_count();
+    std::vector<Eigen::Triplet<double, Index>> entries;
+    for (std::size_t i = 0; i < constraints_.size(); ++i)
+        for (Index r = 0; r < constraints_[i]->row_count(); ++r)
+            for (Index dof : constraints_[i]->dofs()) entries.emplace_back(constraint_first_row_[i] + r, dof, 0.0);
+    SparseMatrix pattern(constraint_rows_, n);
+    pattern.setFromTriplets(entries.begin(), entries.end());
+    pattern.makeCompressed();
+    constraint_row_slots_.clear();
+    for (std::size_t i = 0; i < constraints_.size(); ++i) {
+        std::vector<Index> slots;
+        for (Index r = 0; r < constraints_[i]->row_count(); ++r)
+            for (Index dof : constraints_[i]->dofs()) {
+                const Index row = constraint_first_row_[i] + r;
+                const Index* begin = pattern.innerIndexPtr() + pattern.outerIndexPtr()[dof];
+                const Index* end = pattern.innerIndexPtr() + pattern.outerIndexPtr()[dof + 1];
+                slots.push_back(static_cast<Index>(std::lower_bound(begin, end, row) - pattern.innerIndexPtr()));
+            }
+        constraint_row_slots_.push_back(std::move(slots));
+    }
+    constraint_rows_view_.value = VectorX::Zero(constraint_rows_);
+    constraint_rows_view_.compliance = VectorX::Zero(constraint_rows_);
+    constraint_rows_view_.force_jacobian = pattern;
+    constraint_rows_view_.position_jacobian = pattern;
+}
+
+const ConstraintRows& Simulation::constraint_rows() {
+    // Filled from the last evaluation's per-constraint results, on demand: Newton does not need it.
+    ConstraintRows& rows = constraint_rows_view_;
+    SparseMatrix& g_f = rows.force_jacobian;
+    SparseMatrix& g_q = rows.position_jacobian;
+    std::fill(g_f.valuePtr(), g_f.valuePtr() + g_f.nonZeros(), 0.0);
+    std::fill(g_q.valuePtr(), g_q.valuePtr() + g_q.nonZeros(), 0.0);
+    for (std::size_t i = 0; i < constraints_.size(); ++i) {
+        const ConstraintEvaluation& e = constraint_work_[i];
+        const Index first = constraint_first_row_[i];
+        const auto k = static_cast<Index>(constraints_[i]->dofs().size());
+        for (Index r = 0; r < constraints_[i]->row_count(); ++r) {
+            rows.value[first + r] = e.value[r];
+            rows.compliance[first + r] = constraints_[i]->compliance(r);
+            for (Index j = 0; j < k; ++j) {
+                const Index slot = constraint_row_slots_[i][static_cast<std::size_t>(r * k + j)];
+                g_f.valuePtr()[slot] += e.force_jacobian(r, j);
+                g_q.valuePtr()[slot] += e.position_jacobian(r, j);
+            }
+        }
+    }
+    return rows;
 }
 
 void Simulation::declare_constraint_stencils() {
@@ -196,112 +292,7 @@ void Simulation::add_constraint_rows(const VectorX& lambda, double c_q, Assembly
 }
 
 NewtonReport Simulation::solve(const AffineStep& step, VectorX& x) {
-    NewtonReport report;
-    // Actuation at the time this solve evaluates the forces (controller.hpp).
-    for (const auto& controller : controllers_) controller->apply(step.t_eval);
-    set_constrained_unknowns(step, x);
-    if (!constraints_.empty() && step.coefficients.c_q == 0.0) {
-        report.diagnosis = "constraints need a solve that moves q (c_q > 0): an acceleration-only solve (Newmark's "
-                           "initial acceleration) cannot treat them";
-        return report;
-    }
-    const auto& free_dofs = free_dofs_;
-    const Index nf = dofs_.free_count();
-    const double increment_scale = step.dt > 0.0 && step.coefficients.c_v > 0.0 ? 1.0 / step.dt : 1.0;
-
-    double norm = evaluate(step, x, lambda_, true);
-    report.initial_residual = force_norm_;
-    bool have_jacobian = true;
-    double last_increment = std::numeric_limits<double>::infinity();
-    // Largest |change of q| of the last undamped Newton step. The convergence tests use the
-    // undamped step: a line search that shortened the step says nothing about convergence.
-    double last_step_size = std::numeric_limits<double>::infinity();
-    for (int iteration = 0;; ++iteration) {
-        report.iterations = iteration;
-        report.residual = force_norm_;
-        if (!std::isfinite(norm)) {
-            report.diagnosis = diagnose(step, "the residual is not finite (NaN or infinity)");
-            return report;
-        }
-        // Besides the configured tests, a full Newton step that moves no DOF by more than
-        // round-off (1e-13 of the largest |q|) means the residual is at its floating-point
-        // floor: more iterations cannot lower it, so the step is converged.
-        const bool at_round_off = iteration > 0 && last_step_size <= 1e-13 * q_.cwiseAbs().maxCoeff();
-        const bool forces_converged =
-            force_norm_ <= newton_.absolute_tolerance ||
-            (newton_.relative_tolerance > 0.0 && force_norm_ <= newton_.relative_tolerance * report.initial_residual) ||
-            (newton_.increment_tolerance > 0.0 && last_increment <= newton_.increment_tolerance) || at_round_off;
-        const bool converged =
-            forces_converged && (constraints_.empty() || constraint_residual_ <= newton_.constraint_tolerance);
-        if (converged) {
-            report.converged = true;
-            // Leave q_ at the solution (v_, a_ and the manifold coordinates are already there).
-            q_.head(dofs_.global_count()) = step.q_pred + step.coefficients.c_q * x;
-            return report;
-        }
-        if (iteration == newton_.max_iterations) {
-            report.diagnosis = diagnose(
-                step, fmt::format("Newton did not converge in {} iterations: |F| = {:.3e} (first iterate {:.3e}; "
-                                  "absolute tolerance {:.1e}, relative {:.1e}){}",
-                                  iteration, force_norm_, report.initial_residual, newton_.absolute_tolerance,
-                                  newton_.relative_tolerance,
-                                  constraints_.empty() ? std::string()
-                                                       : fmt::format("; largest constraint violation {:.3e} m "
-                                                                     "(tolerance {:.1e})",
-                                                                     constraint_residual_, newton_.constraint_tolerance)));
-            return report;
-        }
-        if (!have_jacobian) evaluate(step, x, lambda_, true);
-
-        auto t0 = Clock::now();
-        const bool factorized = solver_->factorize(assembler_.jacobian());
-        timings_.factorization += seconds_since(t0);
-        ++timings_.factorizations;
-        if (!factorized) {
-            report.diagnosis = diagnose(step, "the linear solver failed to factorize the Jacobian: " + solver_->last_error());
-            return report;
-        }
-        residual_free_ *= -1.0;
-        t0 = Clock::now();
-        const bool solved = solver_->solve(residual_free_, step_free_);
-        timings_.solve += seconds_since(t0);
-        residual_free_ *= -1.0;
-        if (!solved || !step_free_.allFinite()) {
-            report.diagnosis = diagnose(step, "the linear solve failed: " +
-                                                  (solved ? std::string("non-finite Newton step") : solver_->last_error()));
-            return report;
-        }
-
-        // Backtracking line search on phi = 1/2 |F|^2 (Armijo, slope -|F|^2 for an exact Newton step),
-        // from iteration line_search_start on: the first full Newton steps of a stiff rod often
-        // raise |F| (stretching from linearized rotations) yet converge quadratically, and
-        // backtracking them makes Newton crawl (digest 000 §3.5 starts it after 10 iterations).
-        // A non-finite trial residual is always backtracked.
-        // Trial points are evaluated without the Jacobian: most steps converge after one
-        // iteration, and the Jacobian at the converged point would be wasted. The next
-        // iteration assembles it when needed.
-        double alpha = 1.0;
-        const double phi0 = 0.5 * norm * norm;
-        double trial_norm = 0.0;
-        for (int attempt = 0;; ++attempt) {
-            x_trial_ = x;
-            for (Index i = 0; i < nf; ++i) x_trial_[free_dofs[i]] += alpha * step_free_[i];
-            if (constraint_rows_ > 0) lambda_trial_ = lambda_ + alpha * step_free_.tail(constraint_rows_);
-            trial_norm = evaluate(step, x_trial_, lambda_trial_, false);
-            have_jacobian = false;
-            const double phi = 0.5 * trial_norm * trial_norm;
-            const bool searching = newton_.line_search && iteration >= newton_.line_search_start;
-            if (!searching && std::isfinite(phi)) break;
-            if (std::isfinite(phi) && phi <= (1.0 - 2.0e-4 * alpha) * phi0) break;
-            if (attempt + 1 >= newton_.line_search_steps) break;  // take the smallest step tried
-            alpha *= 0.5;
-        }
-        x.swap(x_trial_);
-        lambda_.swap(lambda_trial_);
-        last_step_size = step.coefficients.c_q * step_free_.head(nf).cwiseAbs().maxCoeff();
-        last_increment = last_step_size * increment_scale;
-        norm = trial_norm;
-    }
+    return newton_solve(*this, step, newton_, *newton_work_, x);
 }
 
 void Simulation::commit(State next) {

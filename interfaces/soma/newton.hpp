@@ -1,0 +1,49 @@
+#pragma once
+/// \file newton.hpp
+/// \brief The kernel's Newton iteration, as one function over the open System API (system.hpp).
+///
+/// System::solve runs it with the scene's `integrator.newton` options; an integrator may call it
+/// with its own options (e.g. a looser tolerance for a predictor solve) or run a different
+/// iteration over the same System calls.
+
+#include "soma/api.hpp"
+#include "soma/system.hpp"
+
+namespace soma {
+
+/// Settings of the Newton iteration (the scene's integrator.newton block).
+struct NewtonOptions {
+    double absolute_tolerance = 1e-8;
+    double relative_tolerance = 1e-10;
+    double increment_tolerance = 0.0;
+    double constraint_tolerance = 1e-10;
+    int max_iterations = 25;
+    bool line_search = true;
+    int line_search_steps = 10;
+    int line_search_start = 4;
+};
+
+/// \brief The work buffers of newton_solve, sized once for a System (Pinocchio's model/data
+/// split: the System is the model, this is the data). No allocation per iteration follows.
+struct NewtonWorkspace {
+    explicit NewtonWorkspace(const System& system);
+    VectorX x_trial;      ///< dof_count()
+    VectorX step;         ///< the Newton increment over the unknowns
+    VectorX rhs;          ///< -residual
+    VectorX lambda, lambda_trial;  ///< constraint_row_count()
+};
+
+/// \brief Solves F(x) = 0 and the constraint rows for x (full size; holds the initial guess)
+/// and the multipliers (System::multipliers, left at the solution on success and unchanged on
+/// failure).
+///
+/// Each iteration assembles J at the iterate, solves J dx = -F, and takes the step with an
+/// Armijo backtracking line search on |F|^2 / 2 from iteration options.line_search_start on.
+/// Converged when |F_free| <= absolute_tolerance, or <= relative_tolerance |F_free(first
+/// iterate)|, or the last increment moved q by less than increment_tolerance (per second in
+/// dynamics) or by round-off; and every constraint row satisfies |C + alpha lambda| <=
+/// constraint_tolerance.
+SOMA_API NewtonReport newton_solve(System& system, const AffineStep& step, const NewtonOptions& options,
+                                   NewtonWorkspace& work, VectorX& x);
+
+}  // namespace soma

@@ -1,0 +1,146 @@
+#pragma once
+/// \file system.hpp
+/// \brief The kernel's assembled model as an integrator drives it: the open System API.
+///
+/// An integrator sees the whole scene as one nonlinear system in its Newton unknown x (see
+/// integrator.hpp, AffineStep). Most integrators call solve(), the kernel's Newton iteration
+/// (newton.hpp) with the scene's options. An integrator that runs its own iteration (a
+/// non-smooth Newton over contact rows, a local-global solver) uses the pieces that iteration is
+/// made of, in this order:
+///
+///     system.begin_solve(step, x);                       // controllers at t_eval, fixed entries of x
+///     SystemEvaluation e = system.evaluate(step, x, lambda, true);   // F and J at (x, lambda)
+///     system.factorize();                                // J's numeric factorization
+///     system.solve_linear(-system.residual(), dx);       // one or several right-hand sides
+///     system.constraint_rows();                          // C, G, compliance at the last evaluation
+///
+/// The linear systems are over the *unknowns*: the free DOFs (in the order of free_dofs()),
+/// then one multiplier per constraint row. Fixed and prescribed DOFs are not unknowns: their
+/// entries of x are set by begin_solve. The Jacobian is assembled on the kernel's cached
+/// pattern; none of these calls allocates once the pattern is set (the symbolic analysis is
+/// redone only when a contributor's stencils add a nonzero, at begin_attempt).
+
+#include "soma/api.hpp"
+#include "soma/assembly.hpp"
+
+#include <string>
+#include <vector>
+
+namespace soma {
+
+/// \brief One Newton solve's evaluation point as an affine function of the unknown x.
+///
+/// All vectors have System::dof_count() entries. q_pred holds the step-start q's DOF entries
+/// plus the integrator's tangent predictor, so q = q_pred + c_q x is the evaluation point for
+/// vector DOFs and the tangent displacement from the step start for a manifold block's DOFs
+/// (the kernel turns the latter into the block's coordinates; element.hpp, ManifoldBlock).
+struct AffineStep {
+    double t_eval = 0.0;       ///< time at which F is evaluated
+    double dt = 0.0;           ///< the step size
+    double load_factor = 1.0;  ///< statics load ramp
+    VectorX q_pred, v_pred, a_pred;  ///< full size; integrators keep them allocated across steps
+    JacobianCoefficients coefficients;
+};
+
+/// The outcome of a Newton solve.
+struct NewtonReport {
+    bool converged = false;
+    int iterations = 0;
+    double initial_residual = 0.0;  ///< ||F_free|| at the first iterate
+    double residual = 0.0;          ///< ||F_free|| at the last iterate
+    std::string diagnosis;          ///< on failure: which test failed, the worst DOFs and their owners
+};
+
+/// What one System::evaluate measured at its iterate.
+struct SystemEvaluation {
+    /// ||F|| over the free DOFs' rows (N for a translation DOF, N m for a rotation).
+    double force_norm = 0.0;
+    /// Largest |C + alpha lambda| over the constraint rows (0 without constraints).
+    double constraint_violation = 0.0;
+    /// ||residual()||: every unknown's row, constraint rows included (a line search's merit).
+    double merit = 0.0;
+    /// Largest |q| over the DOFs at the iterate: round-off in q is about 1e-16 of it.
+    double configuration_scale = 0.0;
+};
+
+/// \brief The constraint rows at the last evaluation (constraint.hpp), stacked in the order of
+/// the scene's `constraints:` list.
+///
+/// The two Jacobians are sparse, rows x dof_count() (global DOF columns, fixed ones included),
+/// with a pattern fixed when the scene is built: their values are refilled in place.
+struct ConstraintRows {
+    VectorX value;                        ///< C(q)
+    VectorX compliance;                   ///< alpha per row (0: hard)
+    /// G_f: the constraint forces on the DOFs are G_f^T lambda; G_f v is the rows' rate.
+    SparseMatrix force_jacobian;
+    /// G_q = dC/dq in the Newton step's coordinates (equal to G_f for vector DOFs).
+    SparseMatrix position_jacobian;
+};
+
+/// The kernel's assembled model, as an integrator drives it.
+class SOMA_API System {
+public:
+    virtual ~System();
+
+    // ---- configuration ----
+    /// Velocity DOFs: the size of v, a, the Newton unknown and the predictors of AffineStep.
+    virtual Index dof_count() const = 0;
+    /// Size of q: dof_count() plus the coordinates of manifold blocks (element.hpp), which
+    /// follow the DOFs. A committed q holds zero at a manifold block's tangent DOFs.
+    virtual Index configuration_size() const = 0;
+    /// out = q (+) dv: every DOF moved by dv (vector DOFs: q + dv; manifold blocks: their
+    /// integrate). \p out may alias \p q.
+    virtual void integrate(const VectorX& q, const VectorX& dv, VectorX& out) const = 0;
+    /// dv = q1 (-) q0 (size dof_count()), so that integrate(q0, dv) = q1.
+    virtual void difference(const VectorX& q1, const VectorX& q0, VectorX& dv) const = 0;
+    /// The committed state the next step starts from.
+    virtual const State& state() const = 0;
+
+    // ---- the Newton solve with the scene's options ----
+    /// Solves F(t_eval, q(x), v(x), a(x)) = 0 (and the constraint rows) over the free entries of x
+    /// with the scene's Newton options (newton_solve of newton.hpp over the calls below); fixed
+    /// and prescribed entries of x are set so that q takes its prescribed value. x holds the
+    /// initial guess (full size) and returns the solution; the multipliers are left at theirs.
+    virtual NewtonReport solve(const AffineStep& step, VectorX& x) = 0;
+    /// Commits the next state (prescribed DOFs are set to their exact values at next.t) and
+    /// runs every contributor's commit_step.
+    virtual void commit(State next) = 0;
+
+    // ---- the open API: the pieces of an iteration ----
+    /// Unknowns of the linear systems: free_dofs().size() + constraint_row_count().
+    virtual Index unknown_count() const = 0;
+    /// The global DOF of each free unknown, in unknown order (fixed and prescribed DOFs omitted).
+    virtual const std::vector<Index>& free_dofs() const = 0;
+    /// Rows of all constraints (the multipliers follow the free DOFs among the unknowns).
+    virtual Index constraint_row_count() const = 0;
+    /// The multipliers a solve starts from and leaves at its solution (constraint_row_count()).
+    virtual VectorX& multipliers() = 0;
+    /// \brief Prepares the solves of \p step: applies the controllers at step.t_eval and sets the
+    /// fixed and prescribed entries of \p x. Returns an empty string, or why the step cannot be
+    /// solved (constraints in a solve that cannot move q: c_q = 0).
+    virtual std::string begin_solve(const AffineStep& step, VectorX& x) = 0;
+    /// \brief Assembles the residual at (x, lambda) and, with \p with_jacobian, the Jacobian
+    /// dF/dx (the KKT matrix when there are constraints). Constraint rows are scaled by 1/c_q
+    /// (docs/architecture.md, "Constraints").
+    virtual SystemEvaluation evaluate(const AffineStep& step, const VectorX& x, const VectorX& lambda,
+                                      bool with_jacobian) = 0;
+    /// The last evaluation's residual over the unknowns.
+    virtual const VectorX& residual() const = 0;
+    /// Numerically factorizes the last assembled Jacobian. False on failure (linear_solver_error()).
+    virtual bool factorize() = 0;
+    /// Solves J y = b with the last factorization (unknown_count() entries). False on failure.
+    virtual bool solve_linear(const VectorX& rhs, VectorX& solution) = 0;
+    /// Solves J Y = B for each column of \p rhs (several right-hand sides, e.g. J^-1 G^T for a
+    /// Schur complement). \p solution is resized to match.
+    virtual bool solve_linear(const Eigen::MatrixXd& rhs, Eigen::MatrixXd& solution) = 0;
+    /// Why the last factorize or solve_linear failed.
+    virtual std::string linear_solver_error() const = 0;
+    /// The constraint rows at the last evaluation (values, G_f and G_q on a fixed pattern, compliance).
+    virtual const ConstraintRows& constraint_rows() = 0;
+    /// \brief "at t = ... (dt = ...): \p what", followed by the unknowns with the largest residual
+    /// at the last evaluation and, for the worst, which terms push on it: the text a failed
+    /// step reports.
+    virtual std::string diagnose(const AffineStep& step, const std::string& what) = 0;
+};
+
+}  // namespace soma

@@ -1,0 +1,120 @@
+// The kernel's Newton iteration over the open System API (interfaces/soma/newton.hpp): the
+// damped Newton method of MAT-DiSMech (Lahoti & Jawed, section 3), generalised to the affine
+// step map of integrator.hpp and to constraint rows (a KKT system).
+#include "soma/newton.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+
+namespace soma {
+
+NewtonWorkspace::NewtonWorkspace(const System& system)
+    : x_trial(VectorX::Zero(system.dof_count())),
+      step(VectorX::Zero(system.unknown_count())),
+      rhs(VectorX::Zero(system.unknown_count())),
+      lambda(VectorX::Zero(system.constraint_row_count())),
+      lambda_trial(VectorX::Zero(system.constraint_row_count())) {}
+
+NewtonReport newton_solve(System& system, const AffineStep& step, const NewtonOptions& options, NewtonWorkspace& work,
+                          VectorX& x) {
+    NewtonReport report;
+    report.diagnosis = system.begin_solve(step, x);
+    if (!report.diagnosis.empty()) return report;
+
+    const std::vector<Index>& free_dofs = system.free_dofs();
+    const auto nf = static_cast<Index>(free_dofs.size());
+    const Index rows = system.constraint_row_count();
+    const double increment_scale = step.dt > 0.0 && step.coefficients.c_v > 0.0 ? 1.0 / step.dt : 1.0;
+    work.lambda = system.multipliers();
+
+    SystemEvaluation current = system.evaluate(step, x, work.lambda, true);
+    report.initial_residual = current.force_norm;
+    bool have_jacobian = true;
+    double last_increment = std::numeric_limits<double>::infinity();
+    // Largest |change of q| of the last undamped Newton step. The convergence tests use the
+    // undamped step: a line search that shortened the step says nothing about convergence.
+    double last_step_size = std::numeric_limits<double>::infinity();
+    for (int iteration = 0;; ++iteration) {
+        report.iterations = iteration;
+        report.residual = current.force_norm;
+        if (!std::isfinite(current.merit)) {
+            report.diagnosis = system.diagnose(step, "the residual is not finite (NaN or infinity)");
+            return report;
+        }
+        // Besides the configured tests, a full Newton step that moves no DOF by more than
+        // round-off (1e-13 of the largest |q|) means the residual is at its floating-point
+        // floor: more iterations cannot lower it, so the step is converged.
+        const bool at_round_off = iteration > 0 && last_step_size <= 1e-13 * current.configuration_scale;
+        const double force = current.force_norm;
+        const bool forces_converged =
+            force <= options.absolute_tolerance ||
+            (options.relative_tolerance > 0.0 && force <= options.relative_tolerance * report.initial_residual) ||
+            (options.increment_tolerance > 0.0 && last_increment <= options.increment_tolerance) || at_round_off;
+        const bool converged = forces_converged && (rows == 0 || current.constraint_violation <= options.constraint_tolerance);
+        if (converged) {
+            report.converged = true;
+            system.multipliers() = work.lambda;
+            return report;
+        }
+        if (iteration == options.max_iterations) {
+            report.diagnosis = system.diagnose(
+                step, fmt::format("Newton did not converge in {} iterations: |F| = {:.3e} (first iterate {:.3e}; "
+                                  "absolute tolerance {:.1e}, relative {:.1e}){}",
+                                  iteration, force, report.initial_residual, options.absolute_tolerance,
+                                  options.relative_tolerance,
+                                  rows == 0 ? std::string()
+                                            : fmt::format("; largest constraint violation {:.3e} m (tolerance {:.1e})",
+                                                          current.constraint_violation, options.constraint_tolerance)));
+            return report;
+        }
+        if (!have_jacobian) system.evaluate(step, x, work.lambda, true);
+
+        if (!system.factorize()) {
+            report.diagnosis =
+                system.diagnose(step, "the linear solver failed to factorize the Jacobian: " + system.linear_solver_error());
+            return report;
+        }
+        work.rhs = -system.residual();
+        const bool solved = system.solve_linear(work.rhs, work.step);
+        if (!solved || !work.step.allFinite()) {
+            report.diagnosis = system.diagnose(
+                step, "the linear solve failed: " +
+                          (solved ? std::string("non-finite Newton step") : system.linear_solver_error()));
+            return report;
+        }
+
+        // Backtracking line search on phi = 1/2 |F|^2 (Armijo, slope -|F|^2 for an exact Newton
+        // step), from iteration line_search_start on: the first full Newton steps of a stiff rod
+        // often raise |F| (stretching from linearized rotations) yet converge quadratically, and
+        // backtracking them makes Newton crawl (MAT-DiSMech starts its line search after 10
+        // iterations). A non-finite trial residual is always backtracked.
+        // Trial points are evaluated without the Jacobian: most steps converge after one
+        // iteration, and the Jacobian at the converged point would be wasted. The next
+        // iteration assembles it when needed.
+        double alpha = 1.0;
+        const double phi0 = 0.5 * current.merit * current.merit;
+        SystemEvaluation trial;
+        for (int attempt = 0;; ++attempt) {
+            work.x_trial = x;
+            for (Index i = 0; i < nf; ++i) work.x_trial[free_dofs[i]] += alpha * work.step[i];
+            if (rows > 0) work.lambda_trial = work.lambda + alpha * work.step.tail(rows);
+            trial = system.evaluate(step, work.x_trial, work.lambda_trial, false);
+            have_jacobian = false;
+            const double phi = 0.5 * trial.merit * trial.merit;
+            const bool searching = options.line_search && iteration >= options.line_search_start;
+            if (!searching && std::isfinite(phi)) break;
+            if (std::isfinite(phi) && phi <= (1.0 - 2.0e-4 * alpha) * phi0) break;
+            if (attempt + 1 >= options.line_search_steps) break;  // take the smallest step tried
+            alpha *= 0.5;
+        }
+        x.swap(work.x_trial);
+        work.lambda.swap(work.lambda_trial);
+        last_step_size = step.coefficients.c_q * work.step.head(nf).cwiseAbs().maxCoeff();
+        last_increment = last_step_size * increment_scale;
+        current = trial;
+    }
+}
+
+}  // namespace soma

@@ -1,0 +1,207 @@
+// The open System API (interfaces/soma/system.hpp) on a real scene with constraints: an
+// integrator's own iteration over evaluate / factorize / solve_linear reproduces the kernel's
+// Newton (newton.hpp); several right-hand sides solve J Y = B (checked against finite
+// differences of the residual, not against the same code); the constraint rows' sparse G_q is dC/dq.
+#include "scene_runner.hpp"
+
+#include "soma/newton.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+
+using namespace soma;
+using namespace soma::validation;
+
+namespace {
+
+// A rigid bar hanging from the world by a hard ball joint at its top, a bead on a compliant
+// joint at the bar's tip marker, gravity: rotations (manifold DOFs), hard and soft rows.
+const std::string kScene =
+    "simulation: {duration: 1}\n"
+    "integrator: {type: implicit_euler, dt: 0.01}\n"
+    "elements:\n"
+    "  - name: bar\n"
+    "    type: rigid_body\n"
+    "    position: [0, 0, 0]\n"
+    "    orientation: [0.9238795325112867, 0, 0.3826834323650898, 0]\n"
+    "    shape: {box: {size: [0.04, 0.04, 0.5]}}\n"
+    "    shape_center: [0, 0, -0.25]\n"
+    "    density: 500\n"
+    "    angular_velocity: [0.3, 1.0, -0.2]\n"
+    "    markers: [{position: [0, 0, -0.5]}]\n"
+    "  - {name: bead, type: point_mass, position: [-0.35355339059327373, 0, -0.35355339059327379], mass: 0.2}\n"
+    "constraints:\n"
+    "  - {type: ball_joint, name: pivot, first: {element: bar, node: 0}, second: {world: [0, 0, 0]}}\n"
+    "  - {type: ball_joint, name: tip, first: {element: bead}, second: {element: bar, node: 2}, compliance: 1.0e-4}\n"
+    "forces: [{type: gravity}]\n";
+
+/// The implicit Euler step map of integrator.hpp from the committed state: q = q_n + h v_n + h^2 x,
+/// v = v_n + h x, a = x.
+AffineStep euler_step(const System& system, double h) {
+    const State& s = system.state();
+    const Index n = system.dof_count();
+    AffineStep step;
+    step.t_eval = s.t + h;
+    step.dt = h;
+    step.q_pred = s.q.head(n) + h * s.v;
+    step.v_pred = s.v;
+    step.a_pred = VectorX::Zero(n);
+    step.coefficients = {h * h, h, 1.0};
+    return step;
+}
+
+/// Undamped Newton written against the open API only (what a custom integrator would write).
+int own_newton(System& system, const AffineStep& step, VectorX& x) {
+    REQUIRE(system.begin_solve(step, x).empty());
+    VectorX lambda = system.multipliers(), dx;
+    const auto& free = system.free_dofs();
+    for (int iteration = 0; iteration < 20; ++iteration) {
+        const SystemEvaluation e = system.evaluate(step, x, lambda, true);
+        if (e.force_norm < 1e-11 && e.constraint_violation < 1e-13) {
+            system.multipliers() = lambda;
+            return iteration;
+        }
+        REQUIRE(system.factorize());
+        REQUIRE(system.solve_linear(VectorX(-system.residual()), dx));
+        for (std::size_t i = 0; i < free.size(); ++i) x[free[i]] += dx[static_cast<Index>(i)];
+        lambda += dx.tail(system.constraint_row_count());
+    }
+    FAIL("the hand-written Newton did not converge");
+    return -1;
+}
+
+}  // namespace
+
+TEST_CASE("open System: an iteration written over evaluate/factorize/solve_linear matches System::solve",
+          "[validation][system]") {
+    auto kernel = build_scene(kScene);
+    auto own = build_scene(kScene);
+    const double h = 0.01;
+    // A few steps, so that the bar turns and the rows are nonlinear in the rotation.
+    for (int n = 0; n < 5; ++n) {
+        const AffineStep step = euler_step(*kernel, h);
+        VectorX x_kernel = VectorX::Zero(kernel->dof_count()), x_own = x_kernel;
+        const NewtonReport report = kernel->solve(step, x_kernel);
+        REQUIRE(report.converged);
+        const int iterations = own_newton(*own, step, x_own);
+        INFO("step " << n << ": kernel Newton " << report.iterations << " iterations, own " << iterations);
+        // Both stop within their tolerances (|F| <= 1e-11 N against the kernel's 1e-8 default, on
+        // accelerations of order 10 m/s^2 and masses of order 0.1 kg): the accelerations agree to
+        // the kernel's tolerance divided by the smallest mass-like Jacobian entry (~0.2 kg): 1e-7.
+        CHECK((x_kernel - x_own).cwiseAbs().maxCoeff() < 1e-7);
+        // The multipliers (N) agree to the same order as the forces they balance.
+        CHECK((kernel->multipliers() - own->multipliers()).cwiseAbs().maxCoeff() < 1e-6);
+        // Commit both from the kernel's solution so the next step starts from the same state.
+        for (System* system : {static_cast<System*>(kernel.get()), static_cast<System*>(own.get())}) {
+            State next;
+            next.t = step.t_eval;
+            next.v = step.v_pred + h * x_kernel;
+            next.a = x_kernel;
+            next.q = system->state().q;
+            next.q.head(system->dof_count()) = step.q_pred + h * h * x_kernel;
+            system->commit(std::move(next));
+        }
+    }
+}
+
+TEST_CASE("open System: several right-hand sides solve J Y = B (checked by finite differences of F)",
+          "[validation][system]") {
+    auto sim = build_scene(kScene);
+    const AffineStep step = euler_step(*sim, 0.01);
+    VectorX x = VectorX::Zero(sim->dof_count());
+    REQUIRE(sim->begin_solve(step, x).empty());
+    const VectorX lambda = VectorX::Constant(sim->constraint_row_count(), 0.7);
+    sim->evaluate(step, x, lambda, true);
+    const VectorX f0 = sim->residual();
+    REQUIRE(sim->factorize());
+    const Index m = sim->unknown_count();
+    Eigen::MatrixXd b(m, 3), y;
+    b.col(0) = VectorX::Unit(m, 0);
+    b.col(1) = VectorX::LinSpaced(m, -1.0, 1.0);
+    b.col(2) = f0;
+    REQUIRE(sim->solve_linear(b, y));
+    REQUIRE(y.rows() == m);
+    REQUIRE(y.cols() == 3);
+    const auto& free = sim->free_dofs();
+    const Index rows = sim->constraint_row_count();
+    for (Index j = 0; j < 3; ++j) {
+        // J y_j is the directional derivative of F along y_j: central differences in x and lambda,
+        // with a step that moves q by 1e-6 (m or rad): the constraint rows are C / c_q, so a
+        // smaller step would drown dC in the round-off of positions of order 1 m.
+        const double c_q = step.coefficients.c_q;
+        const double eps = 1e-6 / (c_q * std::max(1.0, y.col(j).cwiseAbs().maxCoeff()));
+        VectorX xp = x, xm = x;
+        for (std::size_t i = 0; i < free.size(); ++i) {
+            xp[free[i]] += eps * y(static_cast<Index>(i), j);
+            xm[free[i]] -= eps * y(static_cast<Index>(i), j);
+        }
+        const VectorX lp = lambda + eps * y.col(j).tail(rows), lm = lambda - eps * y.col(j).tail(rows);
+        sim->evaluate(step, xp, lp, false);
+        const VectorX fp = sim->residual();
+        sim->evaluate(step, xm, lm, false);
+        const VectorX fm = sim->residual();
+        const VectorX jy = (fp - fm) / (2 * eps);
+        INFO("column " << j << ": |J y - b| = " << (jy - b.col(j)).norm() << ", |b| = " << b.col(j).norm());
+        // Central differences: truncation O(1e-12) relative (q moves by 1e-6), round-off
+        // O(1e-16 / 1e-6) = 1e-10 relative; 1e-6 of |b| leaves room for both.
+        CHECK((jy - b.col(j)).norm() <= 1e-6 * b.col(j).norm());
+        // And the column equals a single-vector solve.
+        VectorX single;
+        REQUIRE(sim->solve_linear(VectorX(b.col(j)), single));
+        CHECK((single - y.col(j)).cwiseAbs().maxCoeff() <= 1e-14 * std::max(1.0, single.cwiseAbs().maxCoeff()));
+    }
+}
+
+TEST_CASE("open System: the constraint rows' G_q is dC/dq on its fixed sparse pattern", "[validation][system]") {
+    auto sim = build_scene(kScene);
+    const double h = 0.01;
+    const AffineStep step = euler_step(*sim, h);
+    VectorX x = VectorX::Constant(sim->dof_count(), 0.3);  // away from the committed state
+    REQUIRE(sim->begin_solve(step, x).empty());
+    const VectorX lambda = VectorX::Zero(sim->constraint_row_count());
+    sim->evaluate(step, x, lambda, false);
+    const ConstraintRows rows = sim->constraint_rows();
+    REQUIRE(rows.value.size() == 6);
+    CHECK(rows.compliance.head<3>().isZero());
+    CHECK(rows.compliance.tail<3>().isApproxToConstant(1e-4));
+    REQUIRE(rows.position_jacobian.rows() == 6);
+    REQUIRE(rows.position_jacobian.cols() == sim->dof_count());
+    const Eigen::MatrixXd g_q = rows.position_jacobian, g_f = rows.force_jacobian;
+    // The pivot row block depends on the bar only; the tip rows on the bar and the bead.
+    const Index nnz = static_cast<Index>(rows.position_jacobian.nonZeros());
+    CHECK(nnz == 3 * 6 + 3 * 9);
+    // x moves q by c_q x, so dC/dq = dC/dx / c_q: central differences of C in x.
+    const double c_q = h * h, eps = 1e-4;
+    double worst = 0.0;
+    for (Index dof = 0; dof < sim->dof_count(); ++dof) {
+        VectorX xp = x, xm = x;
+        xp[dof] += eps;
+        xm[dof] -= eps;
+        sim->evaluate(step, xp, lambda, false);
+        const VectorX cp = sim->constraint_rows().value;
+        sim->evaluate(step, xm, lambda, false);
+        const VectorX cm = sim->constraint_rows().value;
+        const VectorX fd = (cp - cm) / (2 * eps * c_q);
+        worst = std::max(worst, (fd - g_q.col(dof)).cwiseAbs().maxCoeff());
+    }
+    INFO("largest |G_q - FD| = " << worst);
+    // Steps in q of c_q eps = 1e-8 (m or rad): truncation ~1e-16, round-off ~1e-16 / 1e-8 = 1e-8.
+    CHECK(worst < 1e-6);
+    // The bead's columns (vector DOFs) of G_f and G_q agree; the bar's rotation columns differ by
+    // the right Jacobian of the step rotation (x != 0 rotates the bar).
+    const Element* bead = sim->find_element("bead");
+    for (Index k = 0; k < 3; ++k) CHECK((g_f.col(bead->global_dof(k)) - g_q.col(bead->global_dof(k))).norm() == 0.0);
+}
+
+TEST_CASE("open System: constraints refuse an acceleration-only solve", "[validation][system]") {
+    auto sim = build_scene(kScene);
+    AffineStep step = euler_step(*sim, 0.01);
+    step.coefficients = {0.0, 0.0, 1.0};
+    VectorX x = VectorX::Zero(sim->dof_count());
+    CHECK_THAT(sim->begin_solve(step, x), Catch::Contains("constraints need a solve that moves q"));
+    const NewtonReport report = sim->solve(step, x);
+    CHECK_FALSE(report.converged);
+    CHECK_THAT(report.diagnosis, Catch::Contains("acceleration-only"));
+}
