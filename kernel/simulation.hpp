@@ -1,16 +1,24 @@
 #pragma once
 /// \file simulation.hpp
-/// \brief A simulation built from a validated scene: elements, forces, DOF map, cached
-/// assembly, linear solver, integrator, observers, and the shared Newton solver.
+/// \brief A simulation built from a validated scene: the scene's objects (elements, forces,
+/// constraints, controllers, observers), its model pieces (DOF map, manifold coordinates,
+/// boundary conditions, constraint set), and the System an integrator drives (cached assembly,
+/// linear solver, evaluation, commit).
+///
+/// Where each part lives: scene_builder.cpp builds it; simulation.cpp answers SceneView queries;
+/// simulation_system.cpp implements System over the model pieces, each in its own file
+/// (manifold_coordinates.*, boundary_conditions.*, constraint_set.*); newton.cpp is the Newton
+/// iteration over System.
 
+#include "boundary_conditions.hpp"
+#include "constraint_set.hpp"
 #include "dof_map.hpp"
-#include "expression.hpp"
+#include "manifold_coordinates.hpp"
 #include "scene_file.hpp"
 #include "sparse_assembler.hpp"
 #include "soma/newton.hpp"
 #include "soma/soma.hpp"
 
-#include <array>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -67,7 +75,7 @@ public:
     void commit(State next) override;
     Index unknown_count() const override { return static_cast<Index>(free_dofs_.size()); }
     const std::vector<Index>& free_dofs() const override { return dofs_.free_dofs(); }
-    Index constraint_row_count() const override { return constraint_rows_; }
+    Index constraint_row_count() const override { return constraints_.row_count(); }
     VectorX& multipliers() override { return lambda_; }
     std::string begin_solve(const AffineStep& step, VectorX& x) override;
     SystemEvaluation evaluate(const AffineStep& step, const VectorX& x, const VectorX& lambda,
@@ -77,7 +85,7 @@ public:
     bool solve_linear(const VectorX& rhs, VectorX& solution) override;
     bool solve_linear(const Eigen::MatrixXd& rhs, Eigen::MatrixXd& solution) override;
     std::string linear_solver_error() const override { return solver_->last_error(); }
-    const ConstraintRows& constraint_rows() override;
+    const ConstraintRows& constraint_rows() override { return constraints_.rows(); }
     std::string diagnose(const AffineStep& step, const std::string& what) override;
     /// The scene's Newton options (integrator.newton).
     const NewtonOptions& newton_options() const { return newton_; }
@@ -107,7 +115,7 @@ public:
 
     /// The scene's constraints, and the multipliers of their rows at the committed state (the
     /// constraint forces: N for a position row), in constraint order.
-    const std::vector<std::unique_ptr<Constraint>>& constraints() const { return constraints_; }
+    const std::vector<std::unique_ptr<Constraint>>& constraints() const { return constraints_.constraints(); }
     const VectorX& constraint_multipliers() const { return lambda_; }
 
     /// Time spent in assembly, factorization, solves and pattern updates (declaring and placing
@@ -121,39 +129,10 @@ public:
     const Timings& timings() const { return timings_; }
 
 private:
-    /// Where one manifold block (element.hpp) lives: its tangent DOFs and its coordinates in q.
-    struct ManifoldSlot {
-        const Element* element = nullptr;
-        Index block = 0;                ///< index in element->manifold_blocks()
-        Index coordinate = 0;           ///< global index in q of its first coordinate
-        int tangent_size = 0, coordinate_count = 0;
-        std::array<Index, kMaxManifoldTangent> tangent{};  ///< global DOFs of its tangent components
-    };
-    /// q's manifold coordinates := base's coordinates (+) q's tangent entries (the displacement
-    /// since the step start); with `fold`, the tangent entries are then zeroed (a commit).
-    void update_manifold_coordinates(const VectorX& base, VectorX& q, bool fold) const;
-    bool is_manifold_dof(Index global) const;
-
-    struct Prescribed {
-        Index dof;                 ///< global DOF
-        double initial;            ///< its value at t = start
-        std::size_t expression;    ///< index into expressions_
-    };
-
     void build_shared_nodes(const Parameters& scene);
-    void build_boundary_conditions();
     void build_forces(const Parameters& scene, const TypeRegistry& registry);
     void build_solver_and_integrator(const Parameters& scene, const TypeRegistry& registry);
     void build_constraints(const Parameters& scene, const TypeRegistry& registry);
-    /// The sparse pattern of ConstraintRows' Jacobians and where each constraint's dense
-    /// entries go in it (constraint_row_slots_).
-    void build_constraint_rows();
-    /// Declares one stencil per constraint: its DOFs, then its multiplier rows (global ids
-    /// dof_count() + row), so the KKT matrix shares the cached pattern.
-    void declare_constraint_stencils();
-    /// Adds -G_f^T lambda to the residual and the rows -(C + alpha lambda)/c_q, with their
-    /// Jacobian blocks; records the largest |C + alpha lambda| in constraint_residual_.
-    void add_constraint_rows(const VectorX& lambda, double c_q, Assembly& assembly, bool with_jacobian);
     /// A note for each penalty contact force when the integrator does not damp unresolved modes.
     void note_penalty_contact_pairing(const Parameters& integrator_block);
     /// Every contributor declares its stencils again (ids may all change); the pattern grows.
@@ -163,10 +142,6 @@ private:
     /// Places stencils [first, end) in the pattern; analyzes when it grew.
     void place_stencils(StencilId first);
 
-    double prescribed_value(const Prescribed& p, double t) const;
-    /// First (order 1) or second (order 2) time derivative of a prescribed DOF's motion.
-    double prescribed_rate(const Prescribed& p, double t, int order) const;
-    void set_constrained_unknowns(const AffineStep& step, VectorX& x) const;
     std::string describe_global_dof(Index global) const;
     /// The evaluation context of the committed state (energies for observers).
     EvalContext committed_context() const;
@@ -188,26 +163,13 @@ private:
     std::unique_ptr<Integrator> integrator_;
     std::vector<std::unique_ptr<Observer>> observers_;
     std::vector<std::unique_ptr<Controller>> controllers_;
-    std::vector<TimeExpression> expressions_;
-    std::vector<Prescribed> prescribed_;
-    std::vector<Index> fixed_;
-    std::vector<ManifoldSlot> manifold_;
-
-    // Constraints: multipliers are unknowns after the free DOFs (free index n_f + row).
-    std::vector<std::unique_ptr<Constraint>> constraints_;
-    std::vector<Parameters> constraint_parameters_;
-    std::vector<Index> constraint_first_row_;       ///< first row of each constraint
-    std::vector<StencilId> constraint_stencils_;
-    std::vector<ConstraintEvaluation> constraint_work_;
-    std::vector<VectorX> constraint_residual_work_;
-    std::vector<Eigen::MatrixXd> constraint_block_work_;
-    Index constraint_rows_ = 0;
+    ManifoldCoordinates manifold_;
+    BoundaryConditions boundary_;
+    /// Multipliers are unknowns after the free DOFs (free index n_f + row).
+    ConstraintSet constraints_;
     std::vector<Index> free_index_, free_dofs_;     ///< the DOF map's, extended by the multipliers
     VectorX lambda_;  ///< the multipliers of the last converged solve
     double constraint_residual_ = 0.0;  ///< largest |C + alpha lambda| at the last evaluation
-    ConstraintRows constraint_rows_view_;
-    /// Per constraint: the value index in ConstraintRows' Jacobians of each dense entry (row major).
-    std::vector<std::vector<Index>> constraint_row_slots_;
 
     State state_;
     double start_time_ = 0.0, end_time_ = 0.0, nominal_dt_ = 0.0;

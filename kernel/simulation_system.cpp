@@ -31,7 +31,7 @@ void Simulation::rebuild_pattern() {
         c->declare_pattern(assembler_);
         stencil_ranges_.emplace_back(first, assembler_.stencil_count());
     }
-    declare_constraint_stencils();
+    constraints_.declare_stencils(assembler_, dofs_.global_count());
     place_stencils(0);
     timings_.pattern += seconds_since(start);
 }
@@ -94,40 +94,10 @@ void Simulation::reject_attempt() {
     for (Contributor* c : contributors_) c->reject_step();
 }
 
-double Simulation::prescribed_value(const Prescribed& p, double t) const {
-    return p.initial + expressions_[p.expression](t);
-}
-
-double Simulation::prescribed_rate(const Prescribed& p, double t, int order) const {
-    // Central differences of the expression: truncation O(h^2) times its third (fourth)
-    // derivative, round-off O(eps |f| / h^order); h = 1e-4 s resolves the smooth motions
-    // scenes prescribe.
-    constexpr double h = 1e-4;
-    const auto& f = expressions_[p.expression];
-    if (order == 1) return (f(t + h) - f(t - h)) / (2.0 * h);
-    return (f(t + h) - 2.0 * f(t) + f(t - h)) / (h * h);
-}
-
-void Simulation::set_constrained_unknowns(const AffineStep& step, VectorX& x) const {
-    // x is chosen so that q = q_pred + c_q x hits the constrained value exactly.
-    const double c_q = step.coefficients.c_q;
-    if (c_q != 0.0) {
-        for (Index dof : fixed_) x[dof] = (state_.q[dof] - step.q_pred[dof]) / c_q;
-        for (const Prescribed& p : prescribed_) x[p.dof] = (prescribed_value(p, step.t_eval) - step.q_pred[p.dof]) / c_q;
-        return;
-    }
-    // An acceleration-only solve (c = (0, 0, c_a), Newmark's initial acceleration): constrained
-    // DOFs take their own acceleration: 0 when fixed, the expression's second derivative when
-    // prescribed (central difference; 1e-4 s resolves the smooth motions scenes prescribe).
-    const double c_a = step.coefficients.c_a;
-    for (Index dof : fixed_) x[dof] = -step.a_pred[dof] / c_a;
-    for (const Prescribed& p : prescribed_) x[p.dof] = (prescribed_rate(p, step.t_eval, 2) - step.a_pred[p.dof]) / c_a;
-}
-
 std::string Simulation::begin_solve(const AffineStep& step, VectorX& x) {
     // Actuation at the time this solve evaluates the forces (controller.hpp).
     for (const auto& controller : controllers_) controller->apply(step.t_eval);
-    set_constrained_unknowns(step, x);
+    boundary_.set_unknowns(step, state_.q, x);
     if (!constraints_.empty() && step.coefficients.c_q == 0.0)
         return "constraints need a solve that moves q (c_q > 0): an acceleration-only solve (Newmark's initial "
                "acceleration) cannot treat them";
@@ -140,7 +110,7 @@ SystemEvaluation Simulation::evaluate(const AffineStep& step, const VectorX& x, 
     const JacobianCoefficients& c = step.coefficients;
     const Index n = dofs_.global_count();
     q_.head(n) = step.q_pred + c.c_q * x;
-    if (!manifold_.empty()) update_manifold_coordinates(state_.q, q_, false);
+    if (!manifold_.empty()) manifold_.update(state_.q, q_, false);
     v_ = step.v_pred + c.c_v * x;
     a_ = step.a_pred + c.c_a * x;
     residual_.setZero();
@@ -156,7 +126,7 @@ SystemEvaluation Simulation::evaluate(const AffineStep& step, const VectorX& x, 
     context_.coefficients = c;
     Assembly assembly = assembler_.assembly(residual_, with_jacobian);
     for (Contributor* term : contributors_) term->add_residual_and_jacobian(context_, assembly);
-    if (!constraints_.empty()) add_constraint_rows(lambda, c.c_q, assembly, with_jacobian);
+    if (!constraints_.empty()) constraint_residual_ = constraints_.add_rows(context_, lambda, c.c_q, assembly, with_jacobian);
     const Index nf = dofs_.free_count();
     for (Index i = 0; i < static_cast<Index>(free_dofs_.size()); ++i) residual_free_[i] = residual_[free_dofs_[i]];
     timings_.assembly += seconds_since(start);
@@ -196,101 +166,6 @@ bool Simulation::solve_linear(const Eigen::MatrixXd& rhs, Eigen::MatrixXd& solut
     return true;
 }
 
-void Simulation::build_constraint_rows() {
-    // One triplet per dense entry of each constraint's Jacobians; duplicates (a DOF listed twice
-    // by one constraint) are summed by the sparse matrix, and both entries map to one slot.
-    const Index n = dofs_.global_count();
-    std::vector<Eigen::Triplet<double, Index>> entries;
-    for (std::size_t i = 0; i < constraints_.size(); ++i)
-        for (Index r = 0; r < constraints_[i]->row_count(); ++r)
-            for (Index dof : constraints_[i]->dofs()) entries.emplace_back(constraint_first_row_[i] + r, dof, 0.0);
-    SparseMatrix pattern(constraint_rows_, n);
-    pattern.setFromTriplets(entries.begin(), entries.end());
-    pattern.makeCompressed();
-    constraint_row_slots_.clear();
-    for (std::size_t i = 0; i < constraints_.size(); ++i) {
-        std::vector<Index> slots;
-        for (Index r = 0; r < constraints_[i]->row_count(); ++r)
-            for (Index dof : constraints_[i]->dofs()) {
-                const Index row = constraint_first_row_[i] + r;
-                const Index* begin = pattern.innerIndexPtr() + pattern.outerIndexPtr()[dof];
-                const Index* end = pattern.innerIndexPtr() + pattern.outerIndexPtr()[dof + 1];
-                slots.push_back(static_cast<Index>(std::lower_bound(begin, end, row) - pattern.innerIndexPtr()));
-            }
-        constraint_row_slots_.push_back(std::move(slots));
-    }
-    constraint_rows_view_.value = VectorX::Zero(constraint_rows_);
-    constraint_rows_view_.compliance = VectorX::Zero(constraint_rows_);
-    constraint_rows_view_.force_jacobian = pattern;
-    constraint_rows_view_.position_jacobian = pattern;
-}
-
-const ConstraintRows& Simulation::constraint_rows() {
-    // Filled from the last evaluation's per-constraint results, on demand: Newton does not need it.
-    ConstraintRows& rows = constraint_rows_view_;
-    SparseMatrix& g_f = rows.force_jacobian;
-    SparseMatrix& g_q = rows.position_jacobian;
-    std::fill(g_f.valuePtr(), g_f.valuePtr() + g_f.nonZeros(), 0.0);
-    std::fill(g_q.valuePtr(), g_q.valuePtr() + g_q.nonZeros(), 0.0);
-    for (std::size_t i = 0; i < constraints_.size(); ++i) {
-        const ConstraintEvaluation& e = constraint_work_[i];
-        const Index first = constraint_first_row_[i];
-        const auto k = static_cast<Index>(constraints_[i]->dofs().size());
-        for (Index r = 0; r < constraints_[i]->row_count(); ++r) {
-            rows.value[first + r] = e.value[r];
-            rows.compliance[first + r] = constraints_[i]->compliance(r);
-            for (Index j = 0; j < k; ++j) {
-                const Index slot = constraint_row_slots_[i][static_cast<std::size_t>(r * k + j)];
-                g_f.valuePtr()[slot] += e.force_jacobian(r, j);
-                g_q.valuePtr()[slot] += e.position_jacobian(r, j);
-            }
-        }
-    }
-    return rows;
-}
-
-void Simulation::declare_constraint_stencils() {
-    constraint_stencils_.clear();
-    const Index n = dofs_.global_count();
-    std::vector<Index> stencil;
-    for (std::size_t i = 0; i < constraints_.size(); ++i) {
-        stencil = constraints_[i]->dofs();
-        for (Index r = 0; r < constraints_[i]->row_count(); ++r) stencil.push_back(n + constraint_first_row_[i] + r);
-        constraint_stencils_.push_back(assembler_.add_stencil(stencil));
-    }
-}
-
-void Simulation::add_constraint_rows(const VectorX& lambda, double c_q, Assembly& assembly, bool with_jacobian) {
-    // Rows scaled by 1/c_q so that the KKT block [[J, -G_f^T], [-G_q, -alpha/c_q]] is symmetric
-    // for vector DOFs (architecture.md, "Constraints"): the Newton unknown x moves q by c_q x.
-    constraint_residual_ = 0.0;
-    for (std::size_t i = 0; i < constraints_.size(); ++i) {
-        const Constraint& constraint = *constraints_[i];
-        ConstraintEvaluation& e = constraint_work_[i];
-        const Index rows = constraint.row_count();
-        const auto k = static_cast<Index>(constraint.dofs().size());
-        const double* multipliers = lambda.data() + constraint_first_row_[i];
-        constraint.evaluate(context_, multipliers, e);
-        const Eigen::Map<const VectorX> l(multipliers, rows);
-        VectorX& r = constraint_residual_work_[i];
-        r.head(k).noalias() = -e.force_jacobian.transpose() * l;
-        for (Index row = 0; row < rows; ++row) {
-            const double violation = e.value[row] + constraint.compliance(row) * l[row];
-            constraint_residual_ = std::max(constraint_residual_, std::abs(violation));
-            r[k + row] = -violation / c_q;
-        }
-        assembly.add_residual(constraint_stencils_[i], r);
-        if (!with_jacobian) continue;
-        Eigen::MatrixXd& block = constraint_block_work_[i];
-        block.topLeftCorner(k, k) = -c_q * e.curvature;
-        block.topRightCorner(k, rows) = -e.force_jacobian.transpose();
-        block.bottomLeftCorner(rows, k) = -e.position_jacobian;
-        block.bottomRightCorner(rows, rows).setZero();
-        for (Index row = 0; row < rows; ++row) block(k + row, k + row) = -constraint.compliance(row) / c_q;
-        assembly.add_jacobian(constraint_stencils_[i], block, 1.0);
-    }
-}
-
 NewtonReport Simulation::solve(const AffineStep& step, VectorX& x) {
     return newton_solve(*this, step, newton_, *newton_work_, x);
 }
@@ -301,61 +176,19 @@ void Simulation::commit(State next) {
     const double steps = std::round((next.t - start_time_) / nominal_dt_);
     const double grid = start_time_ + steps * nominal_dt_;
     if (std::abs(next.t - grid) <= 1e-9 * nominal_dt_) next.t = grid;
-    // Prescribed DOFs take their exact value, velocity and acceleration at the new time (the
-    // integrators' update formulas would give e.g. 2 v_mid - v_n for the midpoint rule).
-    for (const Prescribed& p : prescribed_) {
-        next.q[p.dof] = prescribed_value(p, next.t);
-        next.v[p.dof] = prescribed_rate(p, next.t, 1);
-        next.a[p.dof] = prescribed_rate(p, next.t, 2);
-    }
-    for (Index dof : fixed_) {
-        next.v[dof] = 0.0;
-        next.a[dof] = 0.0;
-    }
+    boundary_.impose(next);
     // Integrators leave a manifold block's step displacement at its tangent DOFs: fold it in.
-    if (!manifold_.empty()) update_manifold_coordinates(state_.q, next.q, true);
+    if (!manifold_.empty()) manifold_.update(state_.q, next.q, true);
     state_ = std::move(next);
     for (Contributor* c : contributors_) c->commit_step(state_);
 }
 
-void Simulation::update_manifold_coordinates(const VectorX& base, VectorX& q, bool fold) const {
-    std::array<double, kMaxManifoldTangent> d{};
-    for (const ManifoldSlot& slot : manifold_) {
-        for (int k = 0; k < slot.tangent_size; ++k) d[k] = q[slot.tangent[k]];
-        slot.element->integrate_block(slot.block, base.data() + slot.coordinate, d.data(), q.data() + slot.coordinate);
-        if (fold)
-            for (int k = 0; k < slot.tangent_size; ++k) q[slot.tangent[k]] = 0.0;
-    }
-}
-
-bool Simulation::is_manifold_dof(Index global) const {
-    for (const ManifoldSlot& slot : manifold_)
-        for (int k = 0; k < slot.tangent_size; ++k)
-            if (slot.tangent[k] == global) return true;
-    return false;
-}
-
 void Simulation::integrate(const VectorX& q, const VectorX& dv, VectorX& out) const {
-    const Index n = dofs_.global_count();
-    // Blocks read q's coordinates, so work on a copy when out aliases q.
-    const VectorX base = q;
-    out = base;
-    out.head(n) += dv;
-    if (manifold_.empty()) return;
-    for (const ManifoldSlot& slot : manifold_)
-        for (int k = 0; k < slot.tangent_size; ++k) out[slot.tangent[k]] = base[slot.tangent[k]] + dv[slot.tangent[k]];
-    // A tangent entry of q may hold a displacement not yet folded in; fold the sum.
-    update_manifold_coordinates(base, out, true);
+    manifold_.integrate(dofs_.global_count(), q, dv, out);
 }
 
 void Simulation::difference(const VectorX& q1, const VectorX& q0, VectorX& dv) const {
-    const Index n = dofs_.global_count();
-    dv = q1.head(n) - q0.head(n);
-    std::array<double, kMaxManifoldTangent> d{};
-    for (const ManifoldSlot& slot : manifold_) {
-        slot.element->difference_block(slot.block, q1.data() + slot.coordinate, q0.data() + slot.coordinate, d.data());
-        for (int k = 0; k < slot.tangent_size; ++k) dv[slot.tangent[k]] = d[k] + q1[slot.tangent[k]] - q0[slot.tangent[k]];
-    }
+    manifold_.difference(dofs_.global_count(), q1, q0, dv);
 }
 
 std::string Simulation::describe_global_dof(Index global) const {

@@ -1,0 +1,61 @@
+#pragma once
+/// \file constraint_set.hpp
+/// \brief The scene's constraints as the kernel assembles them: their rows stacked in scene
+/// order, one stencil each over their DOFs and multiplier rows (so the KKT matrix shares the
+/// cached pattern), the KKT residual and Jacobian blocks, and the rows' sparse view
+/// (system.hpp, ConstraintRows).
+
+#include "sparse_assembler.hpp"
+
+#include "soma/constraint.hpp"
+#include "soma/parameters.hpp"
+#include "soma/system.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace soma {
+
+class ConstraintSet {
+public:
+    /// Adds a bound constraint (rows after the previous ones) and sizes its work buffers;
+    /// \p parameters is its scene block, for located errors.
+    void add(std::unique_ptr<Constraint> constraint, Parameters parameters);
+    /// Builds the fixed sparse pattern of rows() over \p dof_count global DOF columns.
+    void finalize(Index dof_count);
+
+    bool empty() const { return constraints_.empty(); }
+    Index row_count() const { return rows_; }
+    const std::vector<std::unique_ptr<Constraint>>& constraints() const { return constraints_; }
+    const Parameters& parameters(std::size_t i) const { return parameters_[i]; }
+    /// The first constraint with a hard row (compliance 0), or null.
+    const Constraint* first_hard() const;
+
+    /// Declares one stencil per constraint: its DOFs, then its multiplier rows (global ids
+    /// dof_count + row).
+    void declare_stencils(SparseAssembler& assembler, Index dof_count);
+    /// \brief Adds -G_f^T lambda to the residual and the rows -(C + alpha lambda)/c_q, with their
+    /// Jacobian blocks; returns the largest |C + alpha lambda|.
+    ///
+    /// The rows are scaled by 1/c_q so that the KKT block [[J, -G_f^T], [-G_q, -alpha/c_q]] is
+    /// symmetric for vector DOFs (docs/architecture.md, "Constraints"): x moves q by c_q x.
+    double add_rows(const EvalContext& context, const VectorX& lambda, double c_q, Assembly& assembly,
+                    bool with_jacobian);
+    /// The rows at the last add_rows (filled on demand: Newton does not need it).
+    const ConstraintRows& rows();
+
+private:
+    std::vector<std::unique_ptr<Constraint>> constraints_;
+    std::vector<Parameters> parameters_;
+    std::vector<Index> first_row_;  ///< first row of each constraint
+    std::vector<StencilId> stencils_;
+    std::vector<ConstraintEvaluation> work_;
+    std::vector<VectorX> residual_work_;
+    std::vector<Eigen::MatrixXd> block_work_;
+    Index rows_ = 0;
+    ConstraintRows view_;
+    /// Per constraint: the value index in view_'s Jacobians of each dense entry (row major).
+    std::vector<std::vector<Index>> slots_;
+};
+
+}  // namespace soma

@@ -1,0 +1,294 @@
+// The scene builder: a Simulation built from a validated scene, in the order the objects depend
+// on each other: elements, the DOF map (shared nodes merged), manifold coordinates, the initial
+// state, boundary conditions, element connections, constraints, forces, the linear solver and
+// integrator, controllers and outputs, then the assembly pattern. Everything a scene can get
+// wrong is reported here, located at the input (file:line:col and key).
+#include "simulation.hpp"
+
+#include "dof_selection.hpp"
+#include "plugin_loader.hpp"
+#include "scene_validation.hpp"
+#include "type_registry.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <set>
+
+namespace soma {
+namespace {
+
+template <class T>
+const Factory<T>& factory_of(const TypeRegistry::Entry& entry) {
+    return std::get<Factory<T>>(entry.factory);
+}
+
+/// A validated block for a typed key absent from the scene (the documented default type).
+Parameters default_typed_block(const TypeRegistry& registry, const std::string& key, TypeKind kind,
+                               const std::string& type) {
+    ParameterSchema wrapper("default", "");
+    wrapper.typed(key, "", kind);
+    const SceneDocument doc = load_scene_text(key + ": {type: " + type + "}", "<default " + key + ">");
+    return make_scene_parameters(doc, wrapper, registry).block(key);
+}
+
+}  // namespace
+
+Simulation::Simulation(const SceneDocument& scene, const TypeRegistry& registry) {
+    const ParameterSchema schema = scene_schema();
+    const Parameters root = make_scene_parameters(scene, schema, registry);
+
+    const Parameters sim = root.block("simulation");
+    start_time_ = sim.real("start_time");
+    end_time_ = start_time_ + sim.real("duration");
+    output_directory_ = root.block("output").string("directory");
+
+    // Elements: construct, then number DOFs (shared nodes merge), then bind.
+    std::set<std::string> names;
+    for (const Parameters& block : root.blocks("elements")) {
+        const auto* entry = registry.find(TypeKind::element, block.type_name());
+        const std::string name = block.string("name");
+        if (!names.insert(name).second)
+            block.fail("name", fmt::format("duplicate element name '{}': element names must be unique", name));
+        std::unique_ptr<Element> element = factory_of<Element>(*entry)(block);
+        element->set_name(name);
+        element_views_.push_back(element.get());
+        elements_.push_back(std::move(element));
+        element_parameters_.push_back(block);
+    }
+    std::vector<Index> counts;
+    for (const auto& e : elements_) counts.push_back(e->dof_count());
+    dofs_ = DofMap(counts);
+    build_shared_nodes(root);
+    dofs_.finalize();
+    // Manifold blocks' coordinates go after the velocity DOFs in q (element.hpp, ManifoldBlock).
+    const Index n = dofs_.global_count();
+    manifold_.place(elements_, dofs_);
+
+    // Initial state; shared DOFs must start at the same value in every element.
+    state_.t = start_time_;
+    state_.q = VectorX::Zero(manifold_.configuration_size());
+    state_.v = VectorX::Zero(n);
+    state_.a = VectorX::Zero(n);
+    std::vector<char> written(static_cast<std::size_t>(n), 0);
+    for (std::size_t e = 0; e < elements_.size(); ++e) {
+        VectorX q_local(elements_[e]->dof_count()), v_local(elements_[e]->dof_count());
+        elements_[e]->initial_state(q_local, v_local);
+        for (Index l = 0; l < q_local.size(); ++l) {
+            const Index g = elements_[e]->global_dof(l);
+            if (written[g]) {
+                const double scale = std::max({1.0, std::abs(state_.q[g]), std::abs(q_local[l])});
+                const double v_scale = std::max({1.0, std::abs(state_.v[g]), std::abs(v_local[l])});
+                if (std::abs(state_.v[g] - v_local[l]) > 1e-9 * v_scale)
+                    element_parameters_[e].fail(
+                        "name", fmt::format("shared DOF '{}' starts with velocity {} in this element but {} in '{}': "
+                                            "shared nodes must move together initially",
+                                            elements_[e]->describe_dof(l), v_local[l], state_.v[g],
+                                            elements_[dofs_.owner(g).first]->name()));
+                if (std::abs(state_.q[g] - q_local[l]) > 1e-9 * scale)
+                    element_parameters_[e].fail(
+                        "name", fmt::format("shared DOF '{}' starts at {} in this element but at {} in '{}': shared "
+                                            "nodes must coincide initially",
+                                            elements_[e]->describe_dof(l), q_local[l], state_.q[g],
+                                            elements_[dofs_.owner(g).first]->name()));
+                written[g] = 2;
+                continue;
+            }
+            written[g] = 1;
+            state_.q[g] = q_local[l];
+            state_.v[g] = v_local[l];
+        }
+    }
+
+    std::vector<char> shared(written.size());
+    for (std::size_t g = 0; g < written.size(); ++g) shared[g] = written[g] > 1;
+    manifold_.initialize(state_.q, shared);
+
+    boundary_.build(elements_, element_parameters_, state_.q, [this](Index g) { return manifold_.contains(g); }, dofs_);
+    boundary_.start(state_);  // prescribed DOFs start with their motion's velocity and acceleration
+    for (const auto& e : elements_) contributors_.push_back(e.get());
+    // An element's connect() reports what it cannot build at the element (its own checks of
+    // boundary conditions or references); located errors (Parameters::fail) pass through.
+    for (std::size_t e = 0; e < elements_.size(); ++e) {
+        try {
+            elements_[e]->connect(*this);
+        } catch (const std::invalid_argument& error) {
+            element_parameters_[e].fail("", error.what());
+        } catch (const std::out_of_range& error) {
+            element_parameters_[e].fail("", error.what());
+        }
+    }
+    build_constraints(root, registry);
+    build_forces(root, registry);
+    build_solver_and_integrator(root, registry);
+
+    for (const Parameters& block : root.blocks("controllers")) {
+        const auto* entry = registry.find(TypeKind::controller, block.type_name());
+        controllers_.push_back(factory_of<Controller>(*entry)(block));
+        controllers_.back()->bind(*this);
+    }
+    for (const Parameters& block : root.blocks("outputs")) {
+        const auto* entry = registry.find(TypeKind::observer, block.type_name());
+        observers_.push_back(factory_of<Observer>(*entry)(block));
+        observers_.back()->bind(*this);
+    }
+
+    // Newton work buffers.
+    q_ = state_.q;
+    v_ = state_.v;
+    a_ = state_.a;
+    // The Newton unknowns: the free DOFs, then one multiplier per constraint row.
+    free_index_ = dofs_.free_index();
+    free_dofs_ = dofs_.free_dofs();
+    const Index constraint_rows = constraints_.row_count();
+    for (Index r = 0; r < constraint_rows; ++r) {
+        free_index_.push_back(dofs_.free_count() + r);
+        free_dofs_.push_back(n + r);
+    }
+    const Index unknowns = dofs_.free_count() + constraint_rows;
+    residual_ = VectorX::Zero(n + constraint_rows);
+    residual_free_ = VectorX::Zero(unknowns);
+    column_rhs_ = VectorX::Zero(unknowns);
+    column_solution_ = VectorX::Zero(unknowns);
+    lambda_ = VectorX::Zero(constraint_rows);
+    constraints_.finalize(n);
+    pattern_changed_.reserve(contributors_.size());
+    rebuild_pattern();
+    newton_work_ = std::make_unique<NewtonWorkspace>(*this);
+
+    // Elements see the initial state as committed (reference frames etc.).
+    for (Contributor* c : contributors_) c->commit_step(state_);
+}
+
+void Simulation::build_constraints(const Parameters& root, const TypeRegistry& registry) {
+    for (const Parameters& block : root.blocks("constraints")) {
+        const auto* entry = registry.find(TypeKind::constraint, block.type_name());
+        std::unique_ptr<Constraint> constraint = factory_of<Constraint>(*entry)(block);
+        constraint->set_name(block.has("name") ? block.string("name") : block.type_name());
+        constraint->bind(*this);
+        constraints_.add(std::move(constraint), block);
+    }
+}
+
+void Simulation::build_solver_and_integrator(const Parameters& root, const TypeRegistry& registry) {
+    // Default: LDLT, which reads one triangle; a scene whose Jacobian is unsymmetric by nature
+    // (rigid bodies' gyroscopic terms) gets LU, so that Newton stays exact.
+    const Contributor* unsymmetric = nullptr;
+    for (const Contributor* c : contributors_)
+        if (!unsymmetric && !c->symmetric_jacobian() && dynamic_cast<const Element*>(c)) unsymmetric = c;
+    // Hard constraints make the KKT matrix indefinite with zero pivots, which LDLT without
+    // pivoting may meet: LU as well.
+    const Constraint* hard = constraints_.first_hard();
+    const char* default_solver = unsymmetric || hard ? "eigen_lu" : "eigen_ldlt";
+    if (!root.has("linear_solver") && unsymmetric)
+        notes_.push_back(fmt::format("linear solver: eigen_lu (the default for scenes whose elements have an "
+                                     "unsymmetric Jacobian, here '{}'); name one under `linear_solver` to choose",
+                                     unsymmetric->name()));
+    else if (!root.has("linear_solver") && hard)
+        notes_.push_back(fmt::format("linear solver: eigen_lu (the default for scenes with hard constraints, here "
+                                     "'{}': their KKT matrix is indefinite); name one under `linear_solver` to choose",
+                                     hard->name()));
+    const Parameters solver_block = root.has("linear_solver")
+                                        ? root.block("linear_solver")
+                                        : default_typed_block(registry, "linear_solver", TypeKind::linear_solver, default_solver);
+    const auto* solver_entry = registry.find(TypeKind::linear_solver, solver_block.type_name());
+    if (!solver_entry)
+        throw InputError(solver_block.location(), registry.unknown_type_message(TypeKind::linear_solver, solver_block.type_name()));
+    solver_ = factory_of<LinearSolver>(*solver_entry)(solver_block);
+    const LinearSolverCapabilities caps = solver_->capabilities();
+    if (!caps.unsymmetric)
+        for (const Contributor* c : contributors_)
+            if (!c->symmetric_jacobian())
+                notes_.push_back(fmt::format(
+                    "'{}' makes the Jacobian unsymmetric, but linear solver '{}' reads only one triangle: "
+                    "Newton then takes quasi-Newton steps and may need more iterations; choose eigen_lu (or petsc "
+                    "with ksp_type gmres and pc_type ilu) for exact Newton steps",
+                    c->name(), solver_block.type_name()));
+
+    const Parameters integrator_block = root.block("integrator");
+    const auto* integrator_entry = registry.find(TypeKind::integrator, integrator_block.type_name());
+    integrator_ = factory_of<Integrator>(*integrator_entry)(integrator_block);
+    for (std::size_t i = 0; i < constraints_.constraints().size(); ++i)
+        if (!integrator_->supports(constraints_.constraints()[i]->kind()))
+            constraints_.parameters(i).fail("type", fmt::format("integrator '{}' does not treat constraints of this kind; "
+                                                               "implicit_euler, implicit_midpoint and statics do",
+                                                               integrator_block.type_name()));
+    nominal_dt_ = integrator_block.real("dt");
+    note_penalty_contact_pairing(integrator_block);
+    if (nominal_dt_ > end_time_ - start_time_)
+        integrator_block.fail("dt", fmt::format("dt = {} is longer than the simulated duration {}", nominal_dt_,
+                                                end_time_ - start_time_));
+    const Parameters newton = integrator_block.block("newton");
+    newton_.absolute_tolerance = newton.real("absolute_tolerance");
+    newton_.relative_tolerance = newton.real("relative_tolerance");
+    newton_.increment_tolerance = newton.real("increment_tolerance");
+    newton_.max_iterations = static_cast<int>(newton.integer("max_iterations"));
+    newton_.constraint_tolerance = newton.real("constraint_tolerance");
+    newton_.line_search = newton.boolean("line_search");
+    newton_.line_search_steps = static_cast<int>(newton.integer("line_search_steps"));
+    newton_.line_search_start = static_cast<int>(newton.integer("line_search_start"));
+    const Parameters adaptive = integrator_block.block("adaptive");
+    adaptive_.enabled = adaptive.boolean("enabled");
+    adaptive_.max_retries = static_cast<int>(adaptive.integer("max_retries"));
+    adaptive_.shrink = adaptive.real("shrink");
+    adaptive_.grow = adaptive.real("grow");
+    adaptive_.grow_after = static_cast<int>(adaptive.integer("grow_after"));
+}
+
+void Simulation::note_penalty_contact_pairing(const Parameters& integrator_block) {
+    // A stiff penalty's contact vibration is usually unresolved (omega h >> 1). An integrator
+    // that does not damp such modes keeps it bouncing, and the penalty's strong nonlinearity
+    // lets it gain energy (tests/validation/test_stiff_contact.cpp).
+    if (integrator_->is_static() || integrator_->damps_unresolved_modes()) return;
+    for (const Contributor* c : contributors_)
+        if (c->is_penalty_contact())
+            notes_.push_back(fmt::format(
+                "{}: integrator '{}' does not damp vibrations the time step cannot resolve, and '{}' is a penalty "
+                "contact: a stiff one (contact frequency omega with omega dt >> 1) keeps bouncing and may gain "
+                "energy; for stiff contact choose implicit_euler, or newmark with gamma > 1/2 "
+                "(docs/architecture.md, \"Choosing an integrator\")",
+                integrator_block.location("type").str(), integrator_block.type_name(), c->name()));
+}
+
+void Simulation::build_shared_nodes(const Parameters& root) {
+    for (const Parameters& block : root.blocks("shared_nodes")) {
+        const auto element_names = block.string_list("elements");
+        const auto nodes = block.integer_list("nodes");
+        if (element_names.size() != nodes.size())
+            block.fail("nodes", fmt::format("needs one node per element: {} elements but {} nodes",
+                                            element_names.size(), nodes.size()));
+        if (element_names.size() < 2) block.fail("elements", "a shared node joins at least two elements");
+        Index first_element = -1, first_node = -1;
+        for (std::size_t i = 0; i < element_names.size(); ++i) {
+            Index e = -1;
+            for (std::size_t k = 0; k < elements_.size(); ++k)
+                if (elements_[k]->name() == element_names[i]) e = static_cast<Index>(k);
+            if (e < 0) block.fail("elements", fmt::format("no element named '{}'", element_names[i]));
+            const auto groups = elements_[e]->dof_groups();
+            const DofGroup* g = find_dof_group(groups, "nodes");
+            if (!g) block.fail("elements", fmt::format("element '{}' has no nodes to share", element_names[i]));
+            const Index node = resolve_item_index(nodes[i], g->count, block, "nodes", "node");
+            if (i == 0) {
+                first_element = e;
+                first_node = node;
+                continue;
+            }
+            for (int c = 0; c < g->dofs_per_item; ++c)
+                dofs_.share(first_element, elements_[first_element]->group_dof("nodes", first_node, c), e,
+                            elements_[e]->group_dof("nodes", node, c));
+        }
+    }
+}
+
+void Simulation::build_forces(const Parameters& root, const TypeRegistry& registry) {
+    for (const Parameters& block : root.blocks("forces")) {
+        const auto* entry = registry.find(TypeKind::force, block.type_name());
+        std::unique_ptr<Force> force = factory_of<Force>(*entry)(block);
+        force->set_name(block.has("name") ? block.string("name") : block.type_name());
+        force->bind(*this);
+        contributors_.push_back(force.get());
+        forces_.push_back(std::move(force));
+    }
+}
+
+}  // namespace soma
