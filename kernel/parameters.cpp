@@ -7,6 +7,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <regex>
 
@@ -463,8 +464,44 @@ SOMA_API SourceLocation Parameters::location() const {
 SOMA_API SourceLocation Parameters::location(const std::string& key) const {
     const Impl& p = checked(impl_.get());
     const std::string path = join_path(p.path, key);
-    const YAML::Node k = find_key(p.node, key);
-    if (k.IsDefined()) return location_of(p.file, k.Mark(), path);
+    // A dotted key ("material.density", "probes[2].at") names a key of a nested block or list item:
+    // point at the deepest part present, so errors from an object's nested settings land on the
+    // line that set them. reset() rebinds a YAML::Node; operator= would write into the document.
+    YAML::Node map;
+    map.reset(p.node);
+    YAML::Node found(YAML::NodeType::Undefined);
+    std::size_t begin = 0;
+    bool more = true;
+    while (more) {
+        const std::size_t dot = key.find('.', begin);
+        more = dot != std::string::npos;
+        const std::string part = key.substr(begin, more ? dot - begin : std::string::npos);
+        begin = dot + 1;
+        const std::size_t bracket = part.find('[');
+        const YAML::Node k = find_key(map, part.substr(0, bracket));
+        if (!k.IsDefined()) break;
+        found.reset(k);
+        const YAML::Node& current = map;  // const lookup: never inserts
+        YAML::Node value;
+        value.reset(current[part.substr(0, bracket)]);
+        // Indices: "probes[2]" is item 2 of the list at `probes`.
+        bool indexed = true;
+        for (std::size_t open = bracket; open != std::string::npos && indexed; open = part.find('[', open + 1)) {
+            const std::size_t close = part.find(']', open);
+            std::size_t index = 0;
+            indexed = close != std::string::npos && value.IsSequence() &&
+                      std::sscanf(part.substr(open + 1, close - open - 1).c_str(), "%zu", &index) == 1 && index < value.size();
+            if (!indexed) break;
+            const YAML::Node& list = value;
+            YAML::Node item;
+            item.reset(list[index]);
+            value.reset(item);
+            found.reset(item);
+        }
+        if (!indexed) break;
+        map.reset(value);
+    }
+    if (found.IsDefined()) return location_of(p.file, found.Mark(), path);
     return SourceLocation{p.file, p.line, p.column, path};  // absent: point at the block
 }
 

@@ -9,8 +9,14 @@
 /// Parameters::fail; an object built directly from its settings struct throws a plain
 /// soma::InputError naming its type and the key.
 ///
+/// This is the one channel for a setting's error, in every plugin: an object built from settings
+/// takes a SettingsErrors and calls fail(key, message), with a dotted key for a nested setting
+/// ("material.density"); its registration passes scene_errors(block). Pure helpers that read a file
+/// or generate a mesh throw std::invalid_argument, and the registration that called them fails the
+/// key their input came from.
+///
 /// \code
-///   SettingsErrors errors(type, [p](const std::string& k, const std::string& m) { p.fail(k, m); });
+///   return std::make_unique<Gravity>(settings, scene_errors(block));
 /// \endcode
 
 #include "soma/parameters.hpp"
@@ -45,5 +51,11 @@ private:
     std::string type_name_;
     Handler handler_;
 };
+
+/// \brief Errors located in the scene: fail(key, ...) points at \p block's key (its line and column).
+inline SettingsErrors scene_errors(const Parameters& block) {
+    return SettingsErrors(block.type_name(),
+                          [block](const std::string& key, const std::string& message) { block.fail(key, message); });
+}
 
 }  // namespace soma

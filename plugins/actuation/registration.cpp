@@ -11,17 +11,6 @@ namespace {
 using namespace soma;
 using namespace soma::actuation;
 
-/// Errors found while building or binding the controller, pointed at their key in the scene. A
-/// dotted key ("table.file") points inside a nested block.
-SettingsErrors scene_errors(const Parameters& params) {
-    return SettingsErrors("actuation", [params](const std::string& key, const std::string& message) {
-        const auto dot = key.find('.');
-        if (dot != std::string::npos && params.has(key.substr(0, dot)))
-            params.block(key.substr(0, dot)).fail(key.substr(dot + 1), message);
-        params.fail(key, message);
-    });
-}
-
 ParameterSchema actuation_schema() {
     ParameterSchema box("box", "Items whose actuation point (initial position) lies in an axis-aligned box, bounds included.");
     box.vec3("min", "lower corner").unit("m").require();

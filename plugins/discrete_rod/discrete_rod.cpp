@@ -17,9 +17,9 @@
 namespace soma::rod {
 namespace {
 
-void require_positive(double value, const char* what) {
+void require_positive(const SettingsErrors& errors, double value, const char* key) {
     if (!(value > 0.0) || !std::isfinite(value))
-        throw std::invalid_argument(std::string(what) + " must be positive and finite, got " + std::to_string(value));
+        errors.fail(key, "must be positive and finite, got " + std::to_string(value));
 }
 
 // Actuation channel names (discrete_rod.hpp).
@@ -45,7 +45,7 @@ constexpr double kMinChi = 1e-6;
 
 }  // namespace
 
-DiscreteRod::DiscreteRod(RodDescription d)
+DiscreteRod::DiscreteRod(RodDescription d, const SettingsErrors& errors)
     : initial_positions_(std::move(d.positions)),
       initial_velocity_(d.initial_velocity),
       section_(d.section),
@@ -54,18 +54,19 @@ DiscreteRod::DiscreteRod(RodDescription d)
       planar_axis_(d.planar_axis) {
     const auto& x = initial_positions_;
     if (x.size() < 3)
-        throw std::invalid_argument("a discrete rod needs at least 3 nodes, got " + std::to_string(x.size()));
+        errors.fail("geometry", "a discrete rod needs at least 3 nodes, got " + std::to_string(x.size()));
     for (std::size_t i = 0; i < x.size(); ++i)
-        if (!x[i].allFinite()) throw std::invalid_argument("node " + std::to_string(i) + " has a non-finite coordinate");
-    require_positive(material_.density, "density");
-    require_positive(material_.youngs_modulus, "youngs_modulus");
+        if (!x[i].allFinite()) errors.fail("geometry", "node " + std::to_string(i) + " has a non-finite coordinate");
+    require_positive(errors, material_.density, "material.density");
+    require_positive(errors, material_.youngs_modulus, "material.youngs_modulus");
     if (!(material_.poisson_ratio >= 0.0 && material_.poisson_ratio <= 0.5))
-        throw std::invalid_argument("poisson_ratio must be in [0, 0.5]");
-    require_positive(material_.shear(), "shear_modulus");
-    require_positive(section_.area, "cross-section area");
-    require_positive(section_.second_moment1, "cross-section second moment I1");
-    require_positive(section_.second_moment2, "cross-section second moment I2");
-    require_positive(section_.torsion_constant, "cross-section torsion constant");
+        errors.fail("material.poisson_ratio", "must be in [0, 0.5], got " + std::to_string(material_.poisson_ratio));
+    require_positive(errors, material_.shear(), "material.shear_modulus");
+    // The section's constants come from its dimensions (cross_section.hpp): a bad one is a bad dimension.
+    require_positive(errors, section_.area, "cross_section");
+    require_positive(errors, section_.second_moment1, "cross_section");
+    require_positive(errors, section_.second_moment2, "cross_section");
+    require_positive(errors, section_.torsion_constant, "cross_section");
 
     node_count_ = static_cast<Index>(x.size());
     edge_count_ = node_count_ - 1;
@@ -79,13 +80,13 @@ DiscreteRod::DiscreteRod(RodDescription d)
         const Vec3 edge = x[e + 1] - x[e];
         rest_length[e] = edge.norm();
         if (!(rest_length[e] > 0.0))
-            throw std::invalid_argument("nodes " + std::to_string(e) + " and " + std::to_string(e + 1) +
+            errors.fail("geometry", "nodes " + std::to_string(e) + " and " + std::to_string(e + 1) +
                                         " coincide (zero-length edge)");
         tangent_[e] = edge / rest_length[e];
     }
     for (std::size_t e = 0; e + 1 < E; ++e)
         if (1.0 + tangent_[e].dot(tangent_[e + 1]) < kMinChi)
-            throw std::invalid_argument("the rod folds back onto itself at node " + std::to_string(e + 1));
+            errors.fail("geometry", "the rod folds back onto itself at node " + std::to_string(e + 1));
 
     // Stiffnesses (digest 000 §2.0).
     const double EA = material_.youngs_modulus * section_.area;
@@ -115,7 +116,7 @@ DiscreteRod::DiscreteRod(RodDescription d)
     if (d.first_director) {
         const Vec3& m1 = *d.first_director;
         if (!m1.allFinite() || (m1 - m1.dot(tangent_[0]) * tangent_[0]).norm() < 1e-6 * m1.norm() || m1.norm() == 0.0)
-            throw std::invalid_argument("the first material director must be finite and not parallel to the first edge");
+            errors.fail("geometry", "the first material director must be finite and not parallel to the first edge");
         space_parallel_frames(tangent_, director_, m1);
     } else {
         space_parallel_frames(tangent_, director_);

@@ -52,6 +52,7 @@
 #include "stretching_spring.hpp"
 
 #include "soma/element.hpp"
+#include "soma/settings_errors.hpp"
 
 #include <array>
 #include <optional>
@@ -64,9 +65,9 @@ class DiscreteRod final : public Element {
 public:
     /// \brief Builds the rod in its natural state: rest lengths, Voronoi lengths, masses,
     /// stiffnesses, space-parallel reference frames, natural curvatures and twists.
-    /// \throws std::invalid_argument when the description cannot make a rod (fewer than 3
-    /// nodes, a zero-length edge, a fold-back of 180 degrees, non-positive constants).
-    explicit DiscreteRod(RodDescription description);
+    /// Fails through \p errors, at the scene key responsible, when the description cannot make a
+    /// rod (fewer than 3 nodes, a zero-length edge, a fold-back of 180 degrees, non-positive constants).
+    explicit DiscreteRod(RodDescription description, const SettingsErrors& errors = SettingsErrors("discrete_rod"));
 
     // ---- Element ----
     Index dof_count() const override { return 3 * node_count_ + edge_count_; }

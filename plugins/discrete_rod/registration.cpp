@@ -231,11 +231,7 @@ std::unique_ptr<soma::Element> make_discrete_rod(const Parameters& p) {
             p.fail("initial_velocity", "has a component along the planar normal, which the plane holds at 0: give an "
                                        "initial velocity in the plane");
     }
-    try {
-        return std::make_unique<DiscreteRod>(std::move(d));
-    } catch (const std::invalid_argument& error) {
-        p.fail("geometry", error.what());  // zero-length edges, fold-backs: geometry problems
-    }
+    return std::make_unique<DiscreteRod>(std::move(d), soma::scene_errors(p));
 }
 
 ParameterSchema rod_joint_schema() {
@@ -288,16 +284,12 @@ ParameterSchema rod_shell_joint_schema() {
     return s;
 }
 
-soma::rod::JointErrorReporter reporter(const Parameters& p) {
-    return [p](const std::string& key, const std::string& message) { p.fail(key, message); };
-}
-
 std::unique_ptr<soma::Element> make_rod_joint(const Parameters& p) {
     RodJointDescription d;
     d.elements = p.string_list("elements");
     d.nodes = p.integer_list("nodes");
     d.symmetric_jacobian = p.boolean("symmetric_jacobian");
-    return std::make_unique<RodJoint>(std::move(d), reporter(p));
+    return std::make_unique<RodJoint>(std::move(d), soma::scene_errors(p));
 }
 
 std::unique_ptr<soma::Element> make_rod_shell_joint(const Parameters& p) {
@@ -308,7 +300,7 @@ std::unique_ptr<soma::Element> make_rod_shell_joint(const Parameters& p) {
     d.shell_node = p.integer("shell_node");
     d.edge_slots = static_cast<soma::Index>(p.integer("edge_slots"));
     d.symmetric_jacobian = p.boolean("symmetric_jacobian");
-    return std::make_unique<RodShellJoint>(std::move(d), reporter(p));
+    return std::make_unique<RodShellJoint>(std::move(d), soma::scene_errors(p));
 }
 
 }  // namespace

@@ -11,17 +11,12 @@
 
 namespace soma::rod {
 
-RodJoint::RodJoint(RodJointDescription description, JointErrorReporter fail)
-    : description_(std::move(description)), fail_(std::move(fail)) {
+RodJoint::RodJoint(RodJointDescription description, SettingsErrors errors)
+    : description_(std::move(description)), errors_(std::move(errors)) {
     if (description_.elements.size() != description_.nodes.size())
         this->fail("nodes", "needs one node per element: " + std::to_string(description_.elements.size()) +
                                 " elements but " + std::to_string(description_.nodes.size()) + " nodes");
     if (description_.elements.size() < 2) this->fail("elements", "a rod joint joins at least two rods");
-}
-
-void RodJoint::fail(const std::string& key, const std::string& message) const {
-    if (fail_) fail_(key, message);
-    throw std::invalid_argument("rod_joint: " + key + ": " + message);
 }
 
 void RodJoint::initial_state(VectorX& q, VectorX& v) const {

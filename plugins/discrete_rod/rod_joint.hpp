@@ -30,16 +30,12 @@
 #include "joint_springs.hpp"
 
 #include "soma/element.hpp"
+#include "soma/settings_errors.hpp"
 
-#include <functional>
 #include <string>
 #include <vector>
 
 namespace soma::rod {
-
-/// Reports an error in a scene key and does not return (the factory passes Parameters::fail;
-/// the default throws std::invalid_argument).
-using JointErrorReporter = std::function<void(const std::string& key, const std::string& message)>;
 
 /// What a rod_joint needs from the scene.
 struct RodJointDescription {
@@ -50,8 +46,8 @@ struct RodJointDescription {
 
 class RodJoint final : public Element {
 public:
-    /// \throws std::invalid_argument for fewer than 2 entries or mismatched list sizes.
-    explicit RodJoint(RodJointDescription description, JointErrorReporter fail = {});
+    /// Fails through \p errors (settings_errors.hpp) for fewer than 2 entries or mismatched list sizes.
+    explicit RodJoint(RodJointDescription description, SettingsErrors errors = SettingsErrors("rod_joint"));
 
     // ---- Element ----
     Index dof_count() const override { return 0; }
@@ -82,10 +78,10 @@ protected:
     void on_bind() override;
 
 private:
-    [[noreturn]] void fail(const std::string& key, const std::string& message) const;
+    [[noreturn]] void fail(const std::string& key, const std::string& message) const { errors_.fail(key, message); }
 
     RodJointDescription description_;
-    JointErrorReporter fail_;
+    SettingsErrors errors_;
     JointSpringSet springs_;
     Geometry geometry_;
 };

@@ -15,17 +15,12 @@
 
 namespace soma::rod {
 
-RodShellJoint::RodShellJoint(RodShellJointDescription description, JointErrorReporter fail)
-    : description_(std::move(description)), fail_(std::move(fail)) {
+RodShellJoint::RodShellJoint(RodShellJointDescription description, SettingsErrors errors)
+    : description_(std::move(description)), errors_(std::move(errors)) {
     if (description_.edge_slots < 1) this->fail("edge_slots", "must be at least 1");
     const auto slots = static_cast<std::size_t>(description_.edge_slots);
     inertia_.assign(slots, 0.0);
     slot_stiffness_.assign(slots, 0.0);
-}
-
-void RodShellJoint::fail(const std::string& key, const std::string& message) const {
-    if (fail_) fail_(key, message);
-    throw std::invalid_argument("rod_shell_joint: " + key + ": " + message);
 }
 
 void RodShellJoint::initial_state(VectorX& q, VectorX& v) const {

@@ -52,7 +52,7 @@ struct RodShellJointDescription {
 
 class RodShellJoint final : public Element {
 public:
-    explicit RodShellJoint(RodShellJointDescription description, JointErrorReporter fail = {});
+    explicit RodShellJoint(RodShellJointDescription description, SettingsErrors errors = SettingsErrors("rod_shell_joint"));
 
     // ---- Element ----
     Index dof_count() const override { return description_.edge_slots; }
@@ -86,10 +86,10 @@ protected:
     void on_bind() override;
 
 private:
-    [[noreturn]] void fail(const std::string& key, const std::string& message) const;
+    [[noreturn]] void fail(const std::string& key, const std::string& message) const { errors_.fail(key, message); }
 
     RodShellJointDescription description_;
-    JointErrorReporter fail_;
+    SettingsErrors errors_;
     JointSpringSet springs_;
     std::vector<std::array<Index, 2>> shell_edges_;
     std::vector<double> inertia_;         ///< per slot (used and unused)

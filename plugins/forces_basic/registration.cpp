@@ -16,13 +16,6 @@ namespace {
 using namespace soma;
 using namespace soma::forces_basic;
 
-/// Errors found while building or binding a force point at its key in the scene.
-SettingsErrors scene_errors(const std::string& type, const Parameters& params) {
-    return SettingsErrors(type, [params](const std::string& key, const std::string& message) {
-        params.fail(key, message);
-    });
-}
-
 void declare_elements(ParameterSchema& schema) {
     schema.string_list("elements", "names of the elements acted on; empty: every element")
         .fallback(std::vector<std::string>{});
@@ -133,20 +126,20 @@ SOMA_PLUGIN("forces_basic") {
         s.acceleration = p.vec3("acceleration");
         s.medium_density = p.real("medium_density");
         s.elements = p.string_list("elements");
-        return std::make_unique<Gravity>(std::move(s), scene_errors("gravity", p));
+        return std::make_unique<Gravity>(std::move(s), scene_errors(p));
     });
     registry.add_force(viscous_drag_schema(), [](const Parameters& p) -> std::unique_ptr<Force> {
         ViscousDragSettings s;
         s.viscosity = p.real("viscosity");
         s.elements = p.string_list("elements");
-        return std::make_unique<ViscousDrag>(std::move(s), scene_errors("viscous_drag", p));
+        return std::make_unique<ViscousDrag>(std::move(s), scene_errors(p));
     });
     registry.add_force(aerodynamic_drag_schema(), [](const Parameters& p) -> std::unique_ptr<Force> {
         AerodynamicDragSettings s;
         s.medium_density = p.real("medium_density");
         s.drag_coefficient = p.real("drag_coefficient");
         s.elements = p.string_list("elements");
-        return std::make_unique<AerodynamicDrag>(std::move(s), scene_errors("aerodynamic_drag", p));
+        return std::make_unique<AerodynamicDrag>(std::move(s), scene_errors(p));
     });
     registry.add_force(floor_contact_schema(), [](const Parameters& p) -> std::unique_ptr<Force> {
         FloorContactSettings s;
@@ -157,7 +150,7 @@ SOMA_PLUGIN("forces_basic") {
         s.friction = p.real("friction");
         s.slip_velocity = p.real("slip_velocity");
         s.elements = p.string_list("elements");
-        return std::make_unique<FloorContact>(std::move(s), scene_errors("floor_contact", p));
+        return std::make_unique<FloorContact>(std::move(s), scene_errors(p));
     });
     registry.add_force(point_load_schema(), [](const Parameters& p) -> std::unique_ptr<Force> {
         PointLoadSettings s;
@@ -171,9 +164,9 @@ SOMA_PLUGIN("forces_basic") {
         if (!p.has("nodes") && !p.has("at"))
             p.fail("", "give the loaded nodes: `nodes: [indices]` or `at: [x, y, z]` (the node nearest a position)");
         s.force = p.vec3("force");
-        return std::make_unique<PointLoad>(std::move(s), scene_errors("point_load", p));
+        return std::make_unique<PointLoad>(std::move(s), scene_errors(p));
     });
     registry.add_force(rayleigh_damping_schema(), [](const Parameters& p) -> std::unique_ptr<Force> {
-        return std::make_unique<RayleighDamping>(rayleigh_damping_settings(p), scene_errors("rayleigh_damping", p));
+        return std::make_unique<RayleighDamping>(rayleigh_damping_settings(p), scene_errors(p));
     });
 }

@@ -2,12 +2,14 @@
 
 #include "soma/lumped_mass.hpp"
 
-#include <stdexcept>
+#include <cmath>
+#include <string>
 
 namespace soma::particles {
 
-PointMass::PointMass(const PointMassDescription& description) : description_(description) {
-    if (!(description.mass > 0.0)) throw std::invalid_argument("point_mass: the mass must be positive");
+PointMass::PointMass(const PointMassDescription& description, const SettingsErrors& errors) : description_(description) {
+    if (!(description.mass > 0.0) || !std::isfinite(description.mass))
+        errors.fail("mass", "must be positive and finite, got " + std::to_string(description.mass));
 }
 
 void PointMass::initial_state(VectorX& q, VectorX& v) const {

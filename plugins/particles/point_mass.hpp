@@ -8,6 +8,7 @@
 /// Jacobian c_a m I.
 
 #include "soma/element.hpp"
+#include "soma/settings_errors.hpp"
 
 namespace soma::particles {
 
@@ -20,7 +21,8 @@ struct PointMassDescription {
 
 class PointMass final : public Element {
 public:
-    explicit PointMass(const PointMassDescription& description);
+    /// Fails through \p errors at `mass` unless the mass is positive.
+    explicit PointMass(const PointMassDescription& description, const SettingsErrors& errors = SettingsErrors("point_mass"));
 
     Index dof_count() const override { return 3; }
     void initial_state(VectorX& q_local, VectorX& v_local) const override;

@@ -20,6 +20,6 @@ SOMA_PLUGIN("particles") {
         d.mass = p.real("mass");
         d.velocity = p.vec3("initial_velocity");
         d.radius = p.real("radius");
-        return std::make_unique<particles::PointMass>(d);
+        return std::make_unique<particles::PointMass>(d, scene_errors(p));
     });
 }

@@ -12,22 +12,22 @@
 namespace soma::shells {
 namespace {
 
-void require_positive(double value, const char* what) {
+void require_positive(const SettingsErrors& errors, double value, const char* key) {
     if (!(value > 0.0) || !std::isfinite(value))
-        throw std::invalid_argument(std::string(what) + " must be positive and finite, got " + std::to_string(value));
+        errors.fail(key, "must be positive and finite, got " + std::to_string(value));
 }
 
 }  // namespace
 
-HingeShell::HingeShell(HingeShellDescription d)
+HingeShell::HingeShell(HingeShellDescription d, const SettingsErrors& errors)
     : positions_(std::move(d.mesh.positions)),
       triangles_(std::move(d.mesh.triangles)),
       thickness_(d.thickness),
       material_(d.material),
       initial_velocity_(d.initial_velocity) {
-    require_positive(thickness_, "thickness");
-    require_positive(material_.density, "density");
-    require_positive(material_.youngs_modulus, "youngs_modulus");
+    require_positive(errors, thickness_, "thickness");
+    require_positive(errors, material_.density, "material.density");
+    require_positive(errors, material_.youngs_modulus, "material.youngs_modulus");
     topology_ = build_topology(TriangleMesh{positions_, triangles_});
 
     const double E = material_.youngs_modulus;

@@ -24,6 +24,7 @@
 #include "triangle_mesh.hpp"
 
 #include "soma/element.hpp"
+#include "soma/settings_errors.hpp"
 
 #include <array>
 #include <vector>
@@ -46,9 +47,9 @@ public:
     static constexpr const char* kNaturalHingeAngle = "natural_hinge_angle";
 
     /// \brief Builds the shell in its natural state.
-    /// \throws MeshError for an invalid mesh (triangle_mesh.hpp) and std::invalid_argument for
-    /// non-positive thickness or material constants.
-    explicit HingeShell(HingeShellDescription description);
+    /// \throws MeshError for an invalid mesh (triangle_mesh.hpp); fails through \p errors at the
+    /// key of a non-positive thickness or material constant.
+    explicit HingeShell(HingeShellDescription description, const SettingsErrors& errors = SettingsErrors("hinge_shell"));
 
     // ---- Element ----
     Index dof_count() const override { return 3 * node_count(); }

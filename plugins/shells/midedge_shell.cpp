@@ -17,20 +17,23 @@
 namespace soma::shells {
 namespace {
 
-void require_positive(double value, const char* what) {
+void require_positive(const SettingsErrors& errors, double value, const char* key) {
     if (!(value > 0.0) || !std::isfinite(value))
-        throw std::invalid_argument(std::string(what) + " must be positive and finite, got " + std::to_string(value));
+        errors.fail(key, "must be positive and finite, got " + std::to_string(value));
 }
 
 }  // namespace
 
-MidedgeShell::MidedgeShell(MidedgeShellDescription d)
+MidedgeShell::MidedgeShell(MidedgeShellDescription d, const SettingsErrors& errors)
     : mesh_(std::move(d.mesh)),
       thickness_(d.thickness),
       material_(d.material),
       initial_velocity_(d.initial_velocity) {
-    require_positive(thickness_, "thickness");
-    require_positive(material_.density, "density");
+    require_positive(errors, thickness_, "thickness");
+    require_positive(errors, material_.density, "material.density");
+    require_positive(errors, material_.youngs_modulus, "material.youngs_modulus");
+    if (!(material_.poisson_ratio >= 0.0 && material_.poisson_ratio <= 0.5))
+        errors.fail("material.poisson_ratio", "must be in [0, 0.5], got " + std::to_string(material_.poisson_ratio));
     // Checks E > 0, h > 0 and nu in [0, 0.5] (nu = 1 would divide by zero, digest §2.7).
     const double k_b = midedge_bending_stiffness(material_.youngs_modulus, material_.poisson_ratio, thickness_);
     topology_ = build_topology(mesh_);  // throws MeshError

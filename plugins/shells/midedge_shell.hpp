@@ -39,6 +39,7 @@
 #include "triangle_mesh.hpp"
 
 #include "soma/element.hpp"
+#include "soma/settings_errors.hpp"
 
 #include <array>
 #include <vector>
@@ -58,9 +59,9 @@ class MidedgeShell final : public Element {
 public:
     /// \brief Builds the shell in its natural state (topology, springs, masses, natural shape
     /// coefficients), with every xi free.
-    /// \throws MeshError for an invalid mesh (triangle_mesh.hpp), std::invalid_argument for
-    /// non-positive constants or nu outside [0, 0.5].
-    explicit MidedgeShell(MidedgeShellDescription description);
+    /// \throws MeshError for an invalid mesh (triangle_mesh.hpp); fails through \p errors at the
+    /// key of a non-positive constant or nu outside [0, 0.5].
+    explicit MidedgeShell(MidedgeShellDescription description, const SettingsErrors& errors = SettingsErrors("midedge_shell"));
 
     // ---- Element ----
     Index dof_count() const override { return 3 * node_count_ + edge_count_; }

@@ -8,9 +8,9 @@
 
 #include "soma/element.hpp"
 #include "soma/parameters.hpp"
+#include "soma/settings_errors.hpp"
 
 #include <memory>
-#include <stdexcept>
 #include <string>
 
 namespace soma::shells {
@@ -33,11 +33,9 @@ std::unique_ptr<Element> make_shell(const Parameters& p) {
     d.material.poisson_ratio = m.real("poisson_ratio");
     d.initial_velocity = p.vec3("initial_velocity");
     try {
-        return std::make_unique<ShellElement>(std::move(d));
-    } catch (const MeshError& error) {
+        return std::make_unique<ShellElement>(std::move(d), scene_errors(p));
+    } catch (const MeshError& error) {  // the mesh checks are a pure helper's (triangle_mesh.hpp)
         p.fail("mesh", error.what());
-    } catch (const std::invalid_argument& error) {
-        p.fail("", error.what());
     }
 }
 

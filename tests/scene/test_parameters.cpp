@@ -141,6 +141,26 @@ TEST_CASE("locations and fail() point at the key, or at the block when it is abs
     CHECK(f.root.location().str() == "scene.yaml:1:1");
 }
 
+TEST_CASE("a dotted key points at a key of a nested block, or at the deepest part present", "[scene][parameters]") {
+    Fixture f;
+    const Parameters beam = f.root.blocks("elements")[0];
+    // Objects built from settings report nested keys this way (settings_errors.hpp).
+    CHECK(beam.location("material.youngs_modulus").str() == "scene.yaml:7:7: elements[0].material.youngs_modulus");
+    CHECK_THROWS_WITH(beam.fail("material.youngs_modulus", "must be positive"),
+                      "scene.yaml:7:7: elements[0].material.youngs_modulus: must be positive");
+    // material is written, density is not: the error lands on `material`.
+    CHECK(beam.location("material.density").str() == "scene.yaml:6:5: elements[0].material.density");
+    // A flow map: the nested key keeps its own column.
+    const Parameters arm = f.root.blocks("elements")[1];
+    CHECK(arm.location("material.density").str() == "scene.yaml:12:37: elements[1].material.density");
+    // List items: "weights[2]" is the third item; out of range stops at the list.
+    CHECK(f.root.location("weights[2]").str() == "scene.yaml:27:19: weights[2]");
+    CHECK(f.root.location("weights[7]").str() == "scene.yaml:27:1: weights[7]");
+    CHECK(f.root.location("elements[1].material.density").str() == "scene.yaml:12:37: elements[1].material.density");
+    // An absent top-level part: the block itself.
+    CHECK(beam.location("shape.radius").str() == "scene.yaml:2:5: elements[0].shape.radius");
+}
+
 TEST_CASE("programming errors are std::logic_error, not InputError", "[scene][parameters]") {
     Fixture f;
     const Parameters integrator = f.root.block("integrator");

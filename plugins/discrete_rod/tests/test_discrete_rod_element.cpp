@@ -113,9 +113,19 @@ TEST_CASE("DOF layout, groups and descriptions", "[discrete_rod][element]") {
     CHECK(rod.describe_dof(18) == "edge 3 twist");
     CHECK_THROWS(rod.group_dof("nodes", 5, 0));
     CHECK_THROWS(rod.group_dof("faces", 0, 0));
-    CHECK_THROWS_AS(DiscreteRod(describe({Vec3(0, 0, 0), Vec3(1, 0, 0)})), std::invalid_argument);
-    CHECK_THROWS_AS(DiscreteRod(describe({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1, 0, 0)})), std::invalid_argument);
-    CHECK_THROWS_AS(DiscreteRod(describe({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 0, 0)})), std::invalid_argument);
+    // Built without a scene, errors name the type and the key (settings_errors.hpp).
+    CHECK_THROWS_WITH(DiscreteRod(describe({Vec3(0, 0, 0), Vec3(1, 0, 0)})),
+                      Catch::StartsWith("discrete_rod: geometry: a discrete rod needs at least 3 nodes"));
+    CHECK_THROWS_WITH(DiscreteRod(describe({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1, 0, 0)})),
+                      Catch::Contains("geometry: nodes 1 and 2 coincide"));
+    CHECK_THROWS_WITH(DiscreteRod(describe({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 0, 0)})),
+                      Catch::Contains("geometry: the rod folds back onto itself at node 1"));
+    RodDescription soft = describe({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(2, 0, 0)});
+    soft.material.youngs_modulus = 0.0;
+    CHECK_THROWS_WITH(DiscreteRod(soft), Catch::Contains("material.youngs_modulus: must be positive"));
+    soft.material.youngs_modulus = 1e6;
+    soft.material.poisson_ratio = 0.7;
+    CHECK_THROWS_WITH(DiscreteRod(soft), Catch::Contains("material.poisson_ratio: must be in [0, 0.5]"));
 }
 
 TEST_CASE("F matches FD of the energy and J matches FD of F at a deformed, twisted state", "[discrete_rod][element][derivatives]") {
@@ -600,5 +610,5 @@ TEST_CASE("discrete_rod: actuation directions are the directions the natural cur
     // A given first director that is parallel to the first edge is refused.
     RodDescription bad = describe(x);
     bad.first_director = x[1] - x[0];
-    CHECK_THROWS_AS(DiscreteRod(bad), std::invalid_argument);
+    CHECK_THROWS_WITH(DiscreteRod(bad), Catch::Contains("geometry: the first material director"));
 }

@@ -226,7 +226,7 @@ TEST_CASE("hinge_shell: natural_hinge_angle actuation channel", "[hinge_shell][a
 TEST_CASE("hinge_shell: invalid descriptions are refused", "[hinge_shell]") {
     HingeShellDescription d = describe(rectangle_mesh(Vec3(0, 0, 0), 0.3, 0.25, 0.1));
     d.thickness = 0.0;
-    CHECK_THROWS_AS(HingeShell(d), std::invalid_argument);
+    CHECK_THROWS_WITH(HingeShell(d), Catch::StartsWith("hinge_shell: thickness: must be positive"));
     d = describe(rectangle_mesh(Vec3(0, 0, 0), 0.3, 0.25, 0.1));
     d.mesh.positions.push_back(Vec3(5, 5, 5));
     CHECK_THROWS_AS(HingeShell(d), MeshError);
