@@ -34,6 +34,21 @@ void Element::point_kinematics(Index point, const EvalContext& context, PointKin
 void Element::add_point_geometric_stiffness(Index, const EvalContext&, const Vec3&, PointStiffness&) const {}
 
 namespace {
+[[noreturn]] void no_frame(const Element& e, Index frame) {
+    throw std::logic_error("element '" + e.name() + "' has no frame " + std::to_string(frame) + " (it has " +
+                           std::to_string(e.frame_count()) + ")");
+}
+}  // namespace
+
+std::string Element::frame_name(Index frame) const { no_frame(*this, frame); }
+Index Element::frame_point(Index frame) const { no_frame(*this, frame); }
+void Element::frame_kinematics(Index frame, const EvalContext&, FrameKinematics&) const { no_frame(*this, frame); }
+void Element::add_frame_geometric_stiffness(Index frame, const EvalContext&, const Vec3&, const Vec3&,
+                                            FrameStiffness&) const {
+    no_frame(*this, frame);
+}
+
+namespace {
 [[noreturn]] void no_channel(const Element& e, const std::string& channel) {
     throw std::logic_error("element '" + e.name() + "' has no actuation channel '" + channel + "'");
 }

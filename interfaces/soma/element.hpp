@@ -4,6 +4,7 @@
 
 #include "soma/api.hpp"
 #include "soma/contributor.hpp"
+#include "soma/frame_kinematics.hpp"
 #include "soma/point_kinematics.hpp"
 
 #include <array>
@@ -126,6 +127,22 @@ public:
     /// applyDJT): the geometric stiffness of a force applied through the map. Identity: nothing.
     virtual void add_point_geometric_stiffness(Index point, const EvalContext& context, const Vec3& force,
                                                PointStiffness& stiffness) const;
+
+    /// \brief Number of frames the element exposes (frame_kinematics.hpp): a rigid body's body frame,
+    /// a rod's end material frames. Joints that transmit torque (a clamp) attach to them. Default: 0.
+    virtual Index frame_count() const { return 0; }
+    /// \brief The name a scene gives frame \p frame (e.g. "start", "end", "body").
+    virtual std::string frame_name(Index frame) const;
+    /// \brief The point (of geometry()) at the origin of frame \p frame.
+    virtual Index frame_point(Index frame) const;
+    /// \brief Origin, rotation, velocities and Jacobians of frame \p frame at the iterate of
+    /// \p context (frame_kinematics.hpp). Must not allocate.
+    virtual void frame_kinematics(Index frame, const EvalContext& context, FrameKinematics& out) const;
+    /// \brief Adds to \p stiffness (frame_kinematics' dof_count square, Newton coordinates) the
+    /// derivative of J^T [f; tau] with respect to the frame's DOFs for a fixed world force \p force
+    /// at the origin and a fixed world torque \p torque (the frame map's geometric stiffness).
+    virtual void add_frame_geometric_stiffness(Index frame, const EvalContext& context, const Vec3& force,
+                                               const Vec3& torque, FrameStiffness& stiffness) const;
 
     /// \brief DOFs this element's own parameters hold at their initial value (default: none).
     ///

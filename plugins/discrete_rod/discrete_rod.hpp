@@ -49,6 +49,7 @@
 
 #include "bend_twist_spring.hpp"
 #include "rod_description.hpp"
+#include "rod_end_frames.hpp"
 #include "stretching_spring.hpp"
 
 #include "soma/element.hpp"
@@ -104,6 +105,16 @@ public:
     /// D1 = m1, D2 = m2. Other channels: none.
     std::vector<Vec3> actuation_directions(const std::string& channel, Index item) const override;
 
+    /// \brief Two frames (rod_end_frames.hpp): 0 "start", the material frame {m1, m2, t} of the first
+    /// edge with node 0 as origin; 1 "end", that of the last edge with the last node as origin.
+    /// t points from the first node toward the last at both ends.
+    Index frame_count() const override { return 2; }
+    std::string frame_name(Index frame) const override;
+    Index frame_point(Index frame) const override;
+    void frame_kinematics(Index frame, const EvalContext& context, FrameKinematics& out) const override;
+    void add_frame_geometric_stiffness(Index frame, const EvalContext& context, const Vec3& force, const Vec3& torque,
+                                       FrameStiffness& stiffness) const override;
+
     // ---- Contributor ----
     void declare_pattern(PatternBuilder& pattern) override;
     void add_residual_and_jacobian(const EvalContext& context, Assembly& assembly) override;
@@ -147,6 +158,8 @@ private:
     double evaluate(const VectorX& q, Assembly* assembly, double c_q) const;
     /// The spring behind an actuation item; throws std::out_of_range for a bad channel/item/component.
     std::size_t actuation_spring(const std::string& channel, Index item, int component) const;
+    /// The end edge of frame \p frame and what its material frame depends on at \p q.
+    EdgeFrameInput end_frame_input(Index frame, const VectorX& q) const;
     Vec3 node_position(const VectorX& q, Index node) const {
         const auto& d = node_dofs_[static_cast<std::size_t>(node)];
         return Vec3(q[d[0]], q[d[1]], q[d[2]]);

@@ -6,7 +6,8 @@
 /// The points are any points of the elements (point_map.hpp): a rod or shell node, a rigid
 /// body's origin, centre of mass or marker. So one type is a joint between two bodies, a body
 /// hung from a rod's node, or a point pinned in space. With the multipliers lambda (N) the
-/// joint acts on point 1 with -lambda and on point 2 with +lambda:
+/// joint acts on point 1 with +lambda and on point 2 with -lambda (the residual holds
+/// F - G_f^T lambda, so G_f^T lambda is a generalised force on the DOFs):
 ///
 ///     G_f = [J_1, -J_2],   G_q = [dx_1/dq, -dx_2/dq],
 ///     d(G_f^T lambda)/dq = d(J_1^T lambda)/dq - d(J_2^T lambda)/dq   (the maps' geometric stiffness)

@@ -1,6 +1,8 @@
 #include "rigid_body.hpp"
 
+#include <algorithm>
 #include <stdexcept>
+#include <string>
 
 namespace soma::rigid_body {
 
@@ -141,6 +143,53 @@ void RigidBody::add_point_geometric_stiffness(Index point, const EvalContext& c,
     const Vec3& r = body_points_[static_cast<std::size_t>(point)];
     const Mat3 R = orientation(c).toRotationMatrix();
     stiffness.bottomRightCorner<3, 3>() += skew(r) * skew(R.transpose() * force) * right_jacobian(rotation_displacement(*c.q));
+}
+
+std::string RigidBody::frame_name(Index frame) const {
+    if (frame == 0) return "body";
+    if (frame == 1) return "center_of_mass";
+    return "marker_" + std::to_string(frame - 2);
+}
+
+Index RigidBody::frame_point(Index frame) const {
+    if (frame < 0 || frame >= frame_count())
+        throw std::out_of_range("rigid_body '" + name() + "' has no frame " + std::to_string(frame));
+    return frame;  // frame f sits on point f: origin, centre of mass, markers
+}
+
+void RigidBody::frame_kinematics(Index frame, const EvalContext& c, FrameKinematics& out) const {
+    const Vec3& r = body_points_[static_cast<std::size_t>(frame_point(frame))];
+    const Mat3 R = orientation(c).toRotationMatrix();
+    const Mat3 Jr = right_jacobian(rotation_displacement(*c.q));
+    const Vec3 p((*c.q)[dofs_[0]], (*c.q)[dofs_[1]], (*c.q)[dofs_[2]]);
+    out.dof_count = 6;
+    std::copy(dofs_.begin(), dofs_.end(), out.dofs.begin());
+    out.origin = p + R * r;
+    out.rotation = R;
+    const Mat3 R_r = R * skew(r);
+    out.jacobian.setZero();
+    out.jacobian.topLeftCorner<3, 3>().setIdentity();
+    out.jacobian.block<3, 3>(0, 3) = -R_r;
+    out.jacobian.block<3, 3>(3, 3) = R;
+    out.position_jacobian.setZero();
+    out.position_jacobian.topLeftCorner<3, 3>().setIdentity();
+    out.position_jacobian.block<3, 3>(0, 3) = -R_r * Jr;
+    out.position_jacobian.block<3, 3>(3, 3) = R * Jr;
+    if (c.v) {
+        const Vec3 p_dot((*c.v)[dofs_[0]], (*c.v)[dofs_[1]], (*c.v)[dofs_[2]]);
+        const Vec3 omega((*c.v)[dofs_[3]], (*c.v)[dofs_[4]], (*c.v)[dofs_[5]]);
+        out.velocity = p_dot + R * omega.cross(r);
+        out.angular_velocity = R * omega;
+    }
+}
+
+void RigidBody::add_frame_geometric_stiffness(Index frame, const EvalContext& c, const Vec3& force, const Vec3& torque,
+                                              FrameStiffness& stiffness) const {
+    // J^T [f; tau] = (f, r x R^T f + R^T tau); d(R^T u)/dd = [R^T u] Jr(d) (R = R_start exp([d])).
+    const Vec3& r = body_points_[static_cast<std::size_t>(frame_point(frame))];
+    const Mat3 R = orientation(c).toRotationMatrix();
+    const Mat3 Jr = right_jacobian(rotation_displacement(*c.q));
+    stiffness.block<3, 3>(3, 3) += (skew(r) * skew(R.transpose() * force) + skew(R.transpose() * torque)) * Jr;
 }
 
 void RigidBody::declare_pattern(PatternBuilder& pattern) { stencil_ = pattern.add_stencil(dofs_); }

@@ -65,6 +65,19 @@ public:
     void add_point_geometric_stiffness(Index point, const EvalContext& context, const Vec3& force,
                                        PointStiffness& stiffness) const override;
 
+    /// \brief Frames with the body's orientation R: frame 0 "body" at the origin (point 0),
+    /// 1 "center_of_mass" (point 1), then "marker_k" at marker k (point 2 + k).
+    ///
+    ///     x = p + R r,   [xdot; omega] = [I, -R [r]; 0, R] [pdot; omega_body],
+    ///     J_q = [I, -R [r] Jr(d); 0, R Jr(d)]                     (dR = R [Jr dd] = [R Jr dd] R)
+    ///     J^T [f; tau] = [f; r x R^T f + R^T tau],   d/dd = [r][R^T f] Jr + [R^T tau] Jr
+    Index frame_count() const override { return 2 + static_cast<Index>(description_.markers.size()); }
+    std::string frame_name(Index frame) const override;
+    Index frame_point(Index frame) const override;
+    void frame_kinematics(Index frame, const EvalContext& context, FrameKinematics& out) const override;
+    void add_frame_geometric_stiffness(Index frame, const EvalContext& context, const Vec3& force, const Vec3& torque,
+                                       FrameStiffness& stiffness) const override;
+
     void declare_pattern(PatternBuilder& pattern) override;
     void add_residual_and_jacobian(const EvalContext& context, Assembly& assembly) override;
 

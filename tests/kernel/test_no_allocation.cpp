@@ -287,6 +287,33 @@ TEST_CASE("Newton iterations allocate nothing: rigid bodies, floor contact and c
     CHECK(tight.allocations == loose.allocations);
 }
 
+TEST_CASE("Newton iterations allocate nothing: clamps through rod and rigid-body frames", "[kernel][performance]") {
+    // A rod clamped into a spinning body (hard), and the rod's end clamped to the world (compliant).
+    const auto scene = [](const std::string& tolerance) {
+        return "simulation: {duration: 1.0}\n"
+               "integrator: {type: implicit_euler, dt: 2.0e-2, newton: {absolute_tolerance: " + tolerance +
+               ", relative_tolerance: 0, line_search_start: 0, constraint_tolerance: 1.0e-14}}\n"
+               "linear_solver: {type: test_dense_lu}\n"
+               "elements:\n"
+               "  - {name: hub, type: rigid_body, position: [0, 0, 0], angular_velocity: [5, 0, 15], mass: 1,\n"
+               "     inertia: [0.01, 0.01, 0.01, 0, 0, 0]}\n"
+               "  - {name: rod, type: discrete_rod, geometry: {line: {from: [0, 0, 0], to: [0.2, 0, 0], nodes: 8}},\n"
+               "     cross_section: {circle: {radius: 0.003}}, material: {density: 1000, youngs_modulus: 1.0e7, poisson_ratio: 0.4}}\n"
+               "constraints:\n"
+               "  - {type: clamp, first: {element: rod, frame: start}, second: {element: hub}}\n"
+               "  - {type: clamp, first: {element: rod, frame: end}, second: {world: [0.2, 0, 0]}, compliance: 1.0e-3,\n"
+               "     rotational_compliance: 1.0e-1}\n"
+               "forces:\n"
+               "  - {type: gravity}\n";
+    };
+    const Count loose = one_step_of(scene("1.0e-2"));
+    const Count tight = one_step_of(scene("1.0e-12"));
+    INFO("loose: " << loose.iterations << " iterations, " << loose.allocations << " allocations; tight: "
+                   << tight.iterations << " iterations, " << tight.allocations << " allocations");
+    REQUIRE(tight.iterations > loose.iterations);
+    CHECK(tight.allocations == loose.allocations);
+}
+
 TEST_CASE("the open System calls allocate nothing once sized: evaluate, factorize, solve, constraint rows",
           "[kernel][performance]") {
     // What an integrator running its own iteration (system.hpp) calls in every iteration.

@@ -3,6 +3,7 @@
 #include "rigid_body_fixture.hpp"
 
 #include "soma/point_map.hpp"
+#include "soma/testing/frame_differences.hpp"
 #include "soma/rotation.hpp"
 #include "soma/testing/dense_assembly.hpp"
 
@@ -114,6 +115,66 @@ TEST_CASE("rigid body: point kinematics and geometric stiffness against finite d
         const Eigen::MatrixXd numeric = finite_difference_jacobian(generalized_of, dofs, 1e-6);
         CHECK(max_relative_error(Eigen::MatrixXd(K), numeric) < 1e-8);
     }
+}
+
+TEST_CASE("rigid body: frame kinematics and geometric stiffness against finite differences", "[rigid_body][frames]") {
+    // Body frame, centre of mass and a marker-less body's shape point are frames 0, 1; the
+    // lopsided body has no markers, so frame_count is 2.
+    Fixture f;
+    REQUIRE(f.body.frame_count() == 2);
+    CHECK(f.body.frame_name(0) == "body");
+    CHECK(f.body.frame_name(1) == "center_of_mass");
+    CHECK_THROWS_AS(f.body.frame_point(2), std::out_of_range);
+    const VectorX dofs = f.it.q.head<6>();
+    Iterate probe = f.it;
+    for (Index frame : {0, 1}) {
+        INFO("frame " << frame);
+        FrameKinematics k;
+        f.body.frame_kinematics(frame, f.it.context(), k);
+        REQUIRE(k.dof_count == 6);
+        // The frame sits on its point and turns with the body.
+        CHECK((k.origin - point_position(f.body, f.body.frame_point(frame), f.it.q)).norm() < 1e-15);
+        CHECK((k.rotation - f.body.orientation(f.it.context()).toRotationMatrix()).norm() < 1e-15);
+        const auto frame_of = [&](const VectorX& x) {
+            probe.set_dofs(x);
+            FrameKinematics kp;
+            f.body.frame_kinematics(frame, probe.context(), kp);
+            return std::make_pair(kp.origin, kp.rotation);
+        };
+        // Truncation O(h^2) ~ 1e-12 and round-off O(eps/h) ~ 1e-10 relative: 1e-8 leaves margin.
+        CHECK(max_relative_error(Eigen::MatrixXd(k.position_jacobian.leftCols(6)),
+                                 soma::testing::finite_difference_frame_jacobian(frame_of, dofs, 1e-6)) < 1e-8);
+        // J maps DOF velocities to the origin's velocity and the world angular velocity R omega_body.
+        VecN<6> rates;
+        rates << k.velocity, k.angular_velocity;
+        CHECK((rates - k.jacobian.leftCols(6) * f.it.v).norm() < 1e-14 * rates.norm());
+        CHECK((k.angular_velocity - k.rotation * f.it.v.tail<3>()).norm() < 1e-14 * k.angular_velocity.norm());
+        // d(J^T [f; tau])/dq at fixed world force and torque.
+        const Vec3 force(1.5, -2.0, 0.7), torque(-0.4, 0.9, 1.3);
+        FrameStiffness K = FrameStiffness::Zero();
+        f.body.add_frame_geometric_stiffness(frame, f.it.context(), force, torque, K);
+        probe = f.it;
+        const auto generalized_of = [&](const VectorX& x) {
+            probe.set_dofs(x);
+            FrameKinematics kp;
+            f.body.frame_kinematics(frame, probe.context(), kp);
+            VecN<6> wrench;
+            wrench << force, torque;
+            return VectorX(kp.jacobian.leftCols(6).transpose() * wrench);
+        };
+        const Eigen::MatrixXd numeric = finite_difference_jacobian(generalized_of, dofs, 1e-6);
+        CHECK(max_relative_error(Eigen::MatrixXd(K.topLeftCorner(6, 6)), numeric) < 1e-8);
+    }
+}
+
+TEST_CASE("rigid body: markers are frames after the centre of mass", "[rigid_body][frames]") {
+    RigidBodyDescription d = lopsided_body();
+    d.markers = {Vec3(0.3, 0.0, 0.0), Vec3(0.0, -0.2, 0.1)};
+    const RigidBody body(d);
+    REQUIRE(body.frame_count() == 4);
+    CHECK(body.frame_name(2) == "marker_0");
+    CHECK(body.frame_name(3) == "marker_1");
+    CHECK(body.frame_point(3) == 3);
 }
 
 namespace {

@@ -1,0 +1,186 @@
+#include "clamp.hpp"
+
+#include "soma/rotation.hpp"
+#include "soma/scene_view.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace soma::joints {
+
+namespace {
+
+Vec3 vee_antisymmetric(const Mat3& Q) {  // 1/2 vee(Q - Q^T)
+    return 0.5 * Vec3(Q(2, 1) - Q(1, 2), Q(0, 2) - Q(2, 0), Q(1, 0) - Q(0, 1));
+}
+
+std::string frame_list(const Element& element) {
+    std::string names;
+    for (Index f = 0; f < element.frame_count(); ++f) names += (f ? ", " : "") + element.frame_name(f);
+    return names;
+}
+
+/// Adds block(r, c) of a frame's DOFs into the constraint's columns.
+template <class Block>
+void scatter(Eigen::MatrixXd& out, const std::vector<Index>& rows, const std::vector<Index>& columns, const Block& block,
+             int row_count, int column_count) {
+    for (int r = 0; r < row_count; ++r)
+        for (int c = 0; c < column_count; ++c)
+            out(rows[static_cast<std::size_t>(r)], columns[static_cast<std::size_t>(c)]) += block(r, c);
+}
+
+}  // namespace
+
+Clamp::Clamp(ClampSettings settings, Parameters parameters)
+    : settings_(std::move(settings)), parameters_(std::move(parameters)) {}
+
+Clamp::End Clamp::resolve(const SceneView& scene, const ClampEnd& end, const std::string& key) {
+    End out;
+    if (end.element.empty()) {
+        out.world = end.world;
+        return out;
+    }
+    const Parameters block = parameters_.block(key);
+    out.element = scene.find_element(end.element);
+    if (!out.element) block.fail("element", "no element named '" + end.element + "'");
+    const Element& element = *out.element;
+    if (element.frame_count() == 0)
+        block.fail("element", "element '" + end.element +
+                                  "' has no frames: a clamp holds a frame (a discrete_rod's end, a rigid_body's body "
+                                  "frame); to hold a point use a ball_joint");
+    if (end.frame) {
+        out.frame = -1;
+        for (Index f = 0; f < element.frame_count(); ++f)
+            if (element.frame_name(f) == *end.frame) out.frame = f;
+        if (out.frame < 0)
+            block.fail("frame", "element '" + end.element + "' has no frame '" + *end.frame + "' (its frames: " +
+                                    frame_list(element) + ")");
+    }
+    EvalContext context;
+    context.q = &scene.state().q;
+    FrameKinematics k;
+    element.frame_kinematics(out.frame, context, k);
+    for (int c = 0; c < k.dof_count; ++c) {
+        const Index dof = k.dofs[static_cast<std::size_t>(c)];
+        auto it = std::find(dofs_.begin(), dofs_.end(), dof);  // the two ends may share DOFs
+        if (it == dofs_.end()) it = dofs_.insert(dofs_.end(), dof);
+        out.columns.push_back(static_cast<Index>(it - dofs_.begin()));
+    }
+    return out;
+}
+
+void Clamp::kinematics(const End& end, const EvalContext& context, FrameKinematics& k) const {
+    if (end.element) {
+        end.element->frame_kinematics(end.frame, context, k);
+        return;
+    }
+    k.dof_count = 0;
+    k.origin = end.world;
+    k.rotation.setIdentity();
+}
+
+void Clamp::bind(const SceneView& scene) {
+    dofs_.clear();
+    first_ = resolve(scene, settings_.first, "first");
+    second_ = resolve(scene, settings_.second, "second");
+    EvalContext context;
+    context.q = &scene.state().q;
+    FrameKinematics k1, k2;
+    kinematics(first_, context, k1);
+    kinematics(second_, context, k2);
+    // A clamp holds coincident origins: starting apart would snap them together in the first step.
+    const Vec3& x1 = k1.origin;
+    const Vec3& x2 = k2.origin;
+    const double scale = std::max({1.0, x1.cwiseAbs().maxCoeff(), x2.cwiseAbs().maxCoeff()});
+    if ((x1 - x2).norm() > 1e-9 * scale) {
+        std::ostringstream text;
+        text << "the clamp's two frames are " << (x1 - x2).norm() << " m apart in the initial configuration (origins ["
+             << x1.transpose() << "] and [" << x2.transpose() << "]): a clamp holds frames with coincident origins";
+        parameters_.fail("second", text.str());
+    }
+    const Mat3 initial = k2.rotation.transpose() * k1.rotation;
+    offset_ = settings_.rotation_offset.value_or(initial);
+    if (settings_.rotation_offset && settings_.rotational_compliance == 0.0) {
+        // A hard clamp must hold in the initial configuration, as its origins must.
+        const double angle = rotation_log(Quaternion(Mat3(initial * offset_.transpose()))).norm();
+        if (angle > 1e-9) {
+            std::ostringstream text;
+            text << "the frames are turned by " << angle
+                 << " rad from this offset in the initial configuration: a hard clamp (rotational_compliance 0) "
+                    "must hold as built; omit rotation_offset to hold the initial relative rotation";
+            parameters_.fail("rotation_offset", text.str());
+        }
+    }
+}
+
+void Clamp::evaluate(const EvalContext& context, const double* lambda, ConstraintEvaluation& out) const {
+    out.force_jacobian.setZero();
+    out.position_jacobian.setZero();
+    out.curvature.setZero();
+    FrameKinematics k1, k2;
+    kinematics(first_, context, k1);
+    kinematics(second_, context, k2);
+    const Vec3 lambda_x(lambda[0], lambda[1], lambda[2]);
+    const Vec3 lambda_r(lambda[3], lambda[4], lambda[5]);
+
+    const Mat3 Q = k1.rotation * offset_.transpose() * k2.rotation.transpose();
+    const double trace = Q.trace();
+    const Mat3 M1 = 0.5 * (trace * Mat3::Identity() - Q);
+    const Mat3 M2 = 0.5 * (trace * Mat3::Identity() - Q.transpose());
+    out.value.head<3>() = k1.origin - k2.origin;
+    out.value.tail<3>() = vee_antisymmetric(Q);
+
+    // Torques on the frames, and their derivatives with respect to each frame's rotation vector
+    // (columns k: dQ = [e_k] Q for frame 1, -Q [e_k] for frame 2).
+    const Vec3 tau1 = M1.transpose() * lambda_r;
+    const Vec3 tau2 = -M2.transpose() * lambda_r;
+    Mat3 dtau1_dphi1, dtau1_dphi2, dtau2_dphi1, dtau2_dphi2;
+    for (int c = 0; c < 3; ++c) {
+        const Mat3 dQ1 = skew(Vec3::Unit(c)) * Q;   // d Q / d phi_1,c
+        const Mat3 dQ2 = -Q * skew(Vec3::Unit(c));  // d Q / d phi_2,c
+        dtau1_dphi1.col(c) = 0.5 * (dQ1.trace() * lambda_r - dQ1.transpose() * lambda_r);
+        dtau1_dphi2.col(c) = 0.5 * (dQ2.trace() * lambda_r - dQ2.transpose() * lambda_r);
+        dtau2_dphi1.col(c) = -0.5 * (dQ1.trace() * lambda_r - dQ1 * lambda_r);
+        dtau2_dphi2.col(c) = -0.5 * (dQ2.trace() * lambda_r - dQ2 * lambda_r);
+    }
+
+    const End* ends[2] = {&first_, &second_};
+    const FrameKinematics* frames[2] = {&k1, &k2};
+    for (int i = 0; i < 2; ++i) {
+        const End& end = *ends[i];
+        if (!end.element) continue;
+        const FrameKinematics& k = *frames[i];
+        const int n = k.dof_count;
+        const double sign = i == 0 ? 1.0 : -1.0;
+        const Mat3& M = i == 0 ? M1 : M2;
+        Eigen::Matrix<double, 6, kMaxFrameDofs> G_f, G_q;
+        G_f.topRows<3>() = sign * k.jacobian.topRows<3>();
+        G_f.bottomRows<3>() = sign * M * k.jacobian.bottomRows<3>();
+        G_q.topRows<3>() = sign * k.position_jacobian.topRows<3>();
+        G_q.bottomRows<3>() = sign * M * k.position_jacobian.bottomRows<3>();
+        for (int r = 0; r < 6; ++r)
+            for (int c = 0; c < n; ++c) {
+                const Index column = end.columns[static_cast<std::size_t>(c)];
+                out.force_jacobian(r, column) += G_f(r, c);
+                out.position_jacobian(r, column) += G_q(r, c);
+            }
+        // The map's geometric stiffness at this frame's force and torque.
+        FrameStiffness stiffness = FrameStiffness::Zero();
+        end.element->add_frame_geometric_stiffness(end.frame, context, sign * lambda_x, i == 0 ? tau1 : tau2, stiffness);
+        scatter(out.curvature, end.columns, end.columns, stiffness, n, n);
+        // J_iw^T dtau_i/dq: the torques turn with both frames.
+        const Mat3& dtau_dphi1 = i == 0 ? dtau1_dphi1 : dtau2_dphi1;
+        const Mat3& dtau_dphi2 = i == 0 ? dtau1_dphi2 : dtau2_dphi2;
+        for (int j = 0; j < 2; ++j) {
+            const End& other = *ends[j];
+            if (!other.element) continue;
+            const FrameKinematics& ko = *frames[j];
+            const Eigen::Matrix<double, kMaxFrameDofs, kMaxFrameDofs> block =
+                k.jacobian.bottomRows<3>().transpose() * (j == 0 ? dtau_dphi1 : dtau_dphi2) * ko.position_jacobian.bottomRows<3>();
+            scatter(out.curvature, end.columns, other.columns, block, n, ko.dof_count);
+        }
+    }
+}
+
+}  // namespace soma::joints
