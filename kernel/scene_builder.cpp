@@ -176,8 +176,9 @@ void Simulation::build_solver_and_integrator(const Parameters& root, const TypeR
     const Contributor* unsymmetric = nullptr;
     for (const Contributor* c : contributors_)
         if (!unsymmetric && !c->symmetric_jacobian() && dynamic_cast<const Element*>(c)) unsymmetric = c;
-    // Hard constraints make the KKT matrix indefinite with zero pivots, which LDLT without
-    // pivoting may meet: LU as well.
+    // Hard constraints make the KKT matrix a saddle point (zero diagonal on the multiplier rows),
+    // which LDLT without pivoting meets as a zero pivot: LU as well, and a named solver without
+    // the saddle_point capability is refused below.
     const Constraint* hard = constraints_.first_hard();
     const char* default_solver = unsymmetric || hard ? "eigen_lu" : "eigen_ldlt";
     if (!root.has("linear_solver") && unsymmetric)
@@ -196,11 +197,13 @@ void Simulation::build_solver_and_integrator(const Parameters& root, const TypeR
         throw InputError(solver_block.location(), registry.unknown_type_message(TypeKind::linear_solver, solver_block.type_name()));
     solver_ = factory_of<LinearSolver>(*solver_entry)(solver_block);
     const LinearSolverCapabilities caps = solver_->capabilities();
+    if (hard && !caps.saddle_point) refuse_saddle_point_solver(solver_block, *hard, registry);
     if (!caps.unsymmetric)
         for (const Contributor* c : contributors_)
             if (!c->symmetric_jacobian())
                 notes_.push_back(fmt::format(
-                    "'{}' makes the Jacobian unsymmetric, but linear solver '{}' reads only one triangle: "
+                    "'{}' makes the Jacobian unsymmetric, but linear solver '{}' assumes a symmetric matrix (it reads "
+                    "one triangle, or treats the two as transposes): "
                     "Newton then takes quasi-Newton steps and may need more iterations; choose eigen_lu (or petsc "
                     "with ksp_type gmres and pc_type ilu) for exact Newton steps",
                     c->name(), solver_block.type_name()));
@@ -233,6 +236,37 @@ void Simulation::build_solver_and_integrator(const Parameters& root, const TypeR
     adaptive_.shrink = adaptive.real("shrink");
     adaptive_.grow = adaptive.real("grow");
     adaptive_.grow_after = static_cast<int>(adaptive.integer("grow_after"));
+}
+
+void Simulation::refuse_saddle_point_solver(const Parameters& solver_block, const Constraint& hard,
+                                            const TypeRegistry& registry) const {
+    // The solvers that would work: every registered type whose default configuration has the
+    // flag (a third-party solver included). Building one is cheap; one that throws is skipped.
+    std::vector<std::string> working;
+    for (const TypeRegistry::Entry* entry : registry.entries()) {
+        if (entry->kind != TypeKind::linear_solver) continue;
+        try {
+            const Parameters defaults =
+                default_typed_block(registry, "linear_solver", TypeKind::linear_solver, entry->name);
+            if (factory_of<LinearSolver>(*entry)(defaults)->capabilities().saddle_point) working.push_back(entry->name);
+        } catch (const std::exception&) {
+        }
+    }
+    const bool petsc = registry.find(TypeKind::linear_solver, "petsc") != nullptr;
+    const auto join = [](const std::vector<std::string>& names) {
+        std::string out;
+        for (const auto& name : names) out += (out.empty() ? "" : ", ") + name;
+        return out;
+    };
+    solver_block.fail(
+        "type",
+        fmt::format("linear solver '{}' cannot solve the saddle-point (KKT) system of hard constraints (here '{}', "
+                    "compliance 0): the multiplier rows have a zero diagonal, which a factorization without "
+                    "pivoting may divide by (docs/architecture.md, \"Constraints and linear solvers\"). Choose a "
+                    "solver with the saddle_point capability ({}{}), or give the constraints a compliance > 0 "
+                    "(the matrix is then quasi-definite, and eigen_ldlt works)",
+                    solver_block.type_name(), hard.name(), working.empty() ? std::string("eigen_lu") : join(working),
+                    petsc ? "; petsc with ksp_type gmres and pc_type none or jacobi" : ""));
 }
 
 void Simulation::note_penalty_contact_pairing(const Parameters& integrator_block) {

@@ -135,6 +135,9 @@ private:
     void build_constraints(const Parameters& scene, const TypeRegistry& registry);
     /// A note for each penalty contact force when the integrator does not damp unresolved modes.
     void note_penalty_contact_pairing(const Parameters& integrator_block);
+    /// Throws the located error for a hard constraint paired with a solver without saddle_point.
+    [[noreturn]] void refuse_saddle_point_solver(const Parameters& solver_block, const Constraint& hard,
+                                                 const TypeRegistry& registry) const;
     /// Every contributor declares its stencils again (ids may all change); the pattern grows.
     void rebuild_pattern();
     /// Only the contributors in pattern_changed_ declare again (or everyone, see the .cpp).

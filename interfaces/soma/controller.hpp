@@ -1,7 +1,7 @@
 #pragma once
 /// \file controller.hpp
 /// \brief Time-varying inputs: natural curvature and twist of rods, natural hinge angles of
-/// shells, tendon tensions (digest 000 §6, "actuation").
+/// shells, tendon tensions (MAT-DiSMech §6.1, "Actuation").
 ///
 /// A controller drives an element's actuation channels (element.hpp). The kernel calls
 /// apply(t) at the start of every Newton solve with the time at which that solve evaluates the

@@ -1,4 +1,4 @@
-// The `actuation` controller (actuation_controller.hpp; digest 000 §6, §7.1-7.2).
+// The `actuation` controller (actuation_controller.hpp; MAT-DiSMech §6.1, §7.1, Fig. 4-5).
 #include "actuation_controller.hpp"
 
 #include "soma/scene_view.hpp"

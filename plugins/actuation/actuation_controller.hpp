@@ -1,7 +1,7 @@
 #pragma once
 /// \file actuation_controller.hpp
 /// \brief The `actuation` controller: drives one actuation channel of one element over time
-/// (digest 000 §6 "actuation"; §7.1 natural curvature of the PneuNet rod; §7.2 natural hinge
+/// (MAT-DiSMech §6.1 "Actuation"; Fig. 4: natural curvature of the PneuNet rod; Fig. 5: natural hinge
 /// angles of the manta ray).
 ///
 /// Before every Newton solve the kernel calls apply(t) with the solve's evaluation time; the
@@ -10,7 +10,7 @@
 ///  - values: one muparser expression per component, evaluated for each selected item with the
 ///    variables of ItemVariables (t; i the item's index in the channel; j its position in the
 ///    selection; n the number of selected items; s = j/(n-1); x, y, z its actuation point).
-///    Example, the manta ray's centre-line hinges (§7.2): `(A/2)*(cos(2*_pi*f*t + _pi*s) - 1)`.
+///    Example, the manta ray's centre-line hinges (MAT-DiSMech Fig. 5): `(A/2)*(cos(2*_pi*f*t + _pi*s) - 1)`.
 ///  - table: a CSV file (time_table.hpp) whose first column is t and whose other columns are the
 ///    components, the same values for every selected item, linearly interpolated in t and held
 ///    at the first/last row outside the table's time range.

@@ -1,6 +1,6 @@
 #pragma once
 /// \file time_table.hpp
-/// \brief Values tabulated in time, read from a CSV file, linearly interpolated (digest 000 §6:
+/// \brief Values tabulated in time, read from a CSV file, linearly interpolated (MAT-DiSMech §6.1:
 /// the reference code reads actuation histories from .xls/.txt tables).
 ///
 /// File format:

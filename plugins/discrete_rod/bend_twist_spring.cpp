@@ -1,4 +1,4 @@
-// Bend-twist spring: digest 000 §2.3 (bending, curvature derivatives) and §2.4 (twisting).
+// Bend-twist spring: MAT-DiSMech eq. 11-14 (bending, curvature derivatives) and eq. 15-16 (twisting).
 #include "bend_twist_spring.hpp"
 
 #include "rod_frames.hpp"
@@ -30,8 +30,8 @@ constexpr int kThetaF = 7;
 
 /// Gradient of kappa = 1/2 (n_e + n_f) . kb, the common form of both curvatures:
 ///   kappa1: n = m2, p = dn/dtheta = -m1;   kappa2: n = -m1, p = -m2.
-/// With these substitutions the digest's kappa1 formulas (§2.3) give the kappa2 ones (its
-/// d2 -> -d1, m2 -> -m1 and m1 -> m2 replacements).
+/// With these substitutions the kappa1 gradient (Bergou et al. 2010, as in MAT-DiSMech's
+/// reference code) gives the kappa2 one (d2 -> -d1, m2 -> -m1 and m1 -> m2).
 void curvature_gradient(const BendTwistKinematics& k, double kappa, const Vec3& n_e,
                         const Vec3& n_f, const Vec3& p_e, const Vec3& p_f, VecN<8>& g) {
     const Vec3 d = (n_e + n_f) / k.chi;
@@ -41,7 +41,7 @@ void curvature_gradient(const BendTwistKinematics& k, double kappa, const Vec3& 
     g(kThetaF) = 0.5 * k.kb.dot(p_f);
 }
 
-/// Hessian of kappa = 1/2 (n_e + n_f) . kb (digest 000 §2.3, Panetta-corrected D_ee, D_ff),
+/// Hessian of kappa = 1/2 (n_e + n_f) . kb (MAT-DiSMech eq. 12-13; the reference code's Panetta-corrected D_ee, D_ff),
 /// written into H. Every term is linear in (kappa, n, p), so a weighted sum of the Hessians of
 /// kappa1 and kappa2 is this function evaluated at the weighted sums (used by the energy).
 void curvature_hessian(const BendTwistKinematics& k, double kappa, const Vec3& n_e,
@@ -84,7 +84,7 @@ void curvature_hessian(const BendTwistKinematics& k, double kappa, const Vec3& n
     H(kThetaF, kThetaE) = 0.0;
 }
 
-/// Adds scale * (Hessian of the twist) to the position blocks of H (digest 000 §2.4,
+/// Adds scale * (Hessian of the twist) to the position blocks of H (tau of MAT-DiSMech eq. 15,
 /// Panetta-corrected; the twist is linear in theta).
 void add_twist_hessian(const BendTwistKinematics& k, double scale, MatN<8>& H) {
     const double inv_e = 1.0 / k.len_e;
@@ -107,7 +107,7 @@ void twist_gradient(const BendTwistKinematics& k, VecN<8>& g) {
     g(kThetaF) = 1.0;
 }
 
-/// The three strain measures of the energy (digest 000 §2.3-2.4) at one configuration: their
+/// The three strain measures of the energy (MAT-DiSMech eq. 12, 13 and 15) at one configuration: their
 /// edge-space gradients g_i and weights, with E = 1/2 sum_i w_i (s_i - s_i_bar)^2, w_i the
 /// stiffness over dl and c_i = w_i (s_i - s_i_bar). Shared by the gradient-only and the Hessian
 /// paths, so both assemble the same gradient, bit for bit:

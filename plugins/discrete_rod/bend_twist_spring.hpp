@@ -1,6 +1,6 @@
 #pragma once
 /// \file bend_twist_spring.hpp
-/// \brief Bending and twisting energy at one interior rod node (digest 000 §2.3, §2.4; paper
+/// \brief Bending and twisting energy at one interior rod node (MAT-DiSMech §3.2,
 /// eq. 11-16; Bergou et al. 2010 with the Panetta-corrected Hessians of the reference code).
 ///
 /// A bend-twist spring has a center node x_c, an incoming edge e = x_c - x_p and an outgoing
@@ -15,7 +15,7 @@
 /// kappa1 measures bending in the (t, m1) plane (rotation about m2), so EI1 uses the second
 /// moment of area about the m2 axis; kappa2 bending in the (t, m2) plane, about the m1 axis.
 ///
-/// Reference frames are time-parallel transported (digest 000 §2.2) from the source tangents s
+/// Reference frames are time-parallel transported (MAT-DiSMech §3.2) from the source tangents s
 /// (the committed ones) to the current tangents t, so the energy is a function of the DOFs for
 /// a given s. The gradient and Hessian here are its exact derivatives at any t, s: the textbook
 /// DER formulas (frames moving by the minimal rotation of their tangent) are exact only at
@@ -42,7 +42,7 @@ namespace soma::rod {
 
 /// Rest state and stiffness of one bend-twist spring.
 struct BendTwistSpring {
-    double voronoi_length = 1.0;  ///< dl = 1/2 (|e_bar| + |f_bar|) (m), digest 000 §2.3
+    double voronoi_length = 1.0;  ///< dl = 1/2 (|e_bar| + |f_bar|) (m), MAT-DiSMech after eq. 14
     double bend_stiffness1 = 0.0;  ///< EI1 (N m^2), for kappa1
     double bend_stiffness2 = 0.0;  ///< EI2 (N m^2), for kappa2
     double twist_stiffness = 0.0;  ///< GJ (N m^2)
@@ -62,8 +62,8 @@ struct BendTwistConfiguration {
     Vec3 source_e = Vec3::Zero(), source_f = Vec3::Zero();
 };
 
-/// One edge's share of the kinematics: unit tangent, length and material frame (digest 000
-/// §2.2). A rod computes it once per edge for the two springs on either side of the edge.
+/// One edge's share of the kinematics: unit tangent, length and material frame (MAT-DiSMech
+/// §3.2). A rod computes it once per edge for the two springs on either side of the edge.
 struct EdgeKinematics {
     Vec3 tangent;
     double length = 0.0;
@@ -84,7 +84,7 @@ struct BendTwistKinematics {
     double kappa1 = 0.0, kappa2 = 0.0, twist = 0.0;
 };
 
-/// \brief Curvature binormal 2 e x f / (|e||f| + e.f) (digest 000 §2.3, eq. 11).
+/// \brief Curvature binormal 2 e x f / (|e||f| + e.f) (MAT-DiSMech eq. 11).
 Vec3 curvature_binormal(const Vec3& e, const Vec3& f);
 
 /// \brief Tangents, material frames, curvature binormal, kappa1, kappa2 and twist.
@@ -95,13 +95,13 @@ BendTwistKinematics bend_twist_kinematics(const EdgeKinematics& e, const EdgeKin
                                           double twist);
 
 /// \brief Gradient and Hessian of kappa1 in edge space [e, f, theta_e, theta_f]
-/// (digest 000 §2.3; Panetta-corrected D_ee, D_ff). H(i, j) = d g_i / d v_j.
+/// (MAT-DiSMech eq. 12; the reference code's Panetta-corrected D_ee, D_ff). H(i, j) = d g_i / d v_j.
 void curvature1_derivatives(const BendTwistKinematics& k, VecN<8>& gradient, MatN<8>& hessian);
 
-/// \brief Gradient and Hessian of kappa2 in edge space (digest 000 §2.3).
+/// \brief Gradient and Hessian of kappa2 in edge space (MAT-DiSMech eq. 13).
 void curvature2_derivatives(const BendTwistKinematics& k, VecN<8>& gradient, MatN<8>& hessian);
 
-/// \brief Gradient and Hessian of the twist tau in edge space (digest 000 §2.4; Panetta-
+/// \brief Gradient and Hessian of the twist tau in edge space (MAT-DiSMech eq. 15; Panetta-
 /// corrected position blocks). tau is linear in theta, so the theta rows/columns are zero.
 void twist_derivatives(const BendTwistKinematics& k, VecN<8>& gradient, MatN<8>& hessian);
 
@@ -127,7 +127,7 @@ double bend_twist_energy_gradient(const BendTwistSpring& spring,
                                   const BendTwistConfiguration& config, VecN<11>& gradient);
 
 /// \brief Energy, gradient and Hessian of the spring over its 11 local DOFs
-/// [x_p, x_c, x_n, theta_e, theta_f] (digest 000 §2.3-2.4):
+/// [x_p, x_c, x_n, theta_e, theta_f] (MAT-DiSMech eq. 11-16):
 ///
 ///     g = (1/dl) [ EI1 dk1 grad k1 + EI2 dk2 grad k2 + GJ dtau grad tau ]
 ///     H = (1/dl) [ EI1 (grad k1 grad k1^T + dk1 Hess k1) + EI2 (...) + GJ (...) ]

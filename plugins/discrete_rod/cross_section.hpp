@@ -1,9 +1,9 @@
 #pragma once
 /// \file cross_section.hpp
 /// \brief Cross-section constants of a rod: area, second moments of area, torsion constant
-/// (digest 000 §2.0, §7.5).
+/// (MAT-DiSMech §3.1-3.2; the rectangle of its §7.2 cantilever).
 ///
-/// Orientation relative to the material frame {m1, m2, t} (digest 000 §2.3): kappa1 measures
+/// Orientation relative to the material frame {m1, m2, t} (MAT-DiSMech eq. 12-13): kappa1 measures
 /// bending in the (t, m1) plane, i.e. rotation about the m2 axis, so its stiffness uses
 /// I1 = integral of (coordinate along m1)^2 dA; kappa2 bends in the (t, m2) plane and uses
 /// I2 = integral of (coordinate along m2)^2 dA.
@@ -21,18 +21,18 @@ struct CrossSection {
     double contact_radius = 0.0;    ///< radius used by contact and drag forces (m)
 
     /// \brief Polar second moment of area I1 + I2 (m^4); the twist inertia of an edge is
-    /// rho * (I1 + I2) * rest length (digest 000 §1.3).
+    /// rho * (I1 + I2) * rest length (MAT-DiSMech's reference code).
     double polar_moment() const { return second_moment1 + second_moment2; }
 };
 
 /// \brief Circle of radius r: A = pi r^2, I1 = I2 = pi r^4/4, J = pi r^4/2.
 ///
-/// J = pi r^4/2 follows the reference code; the paper prints pi r^2/2, a typo (digest 000 §2.4
-/// and erratum §9.1). The contact radius is r.
+/// J = pi r^4/2 follows the reference code; the paper prints pi r^2/2, a typo (after MAT-DiSMech
+/// eq. 16). The contact radius is r.
 CrossSection circular_cross_section(double radius);
 
 /// \brief Rectangle of width b (along m2) and height h (along m1), as the reference code's
-/// cantilever (digest 000 §7.5): A = b h, I1 = b h^3/12 (kappa1, bending across the height),
+/// cantilever (MAT-DiSMech §7.2, Fig. 8; section from its reference code): A = b h, I1 = b h^3/12 (kappa1, bending across the height),
 /// I2 = h b^3/12 (kappa2, bending across the width), J = b h^3/6 unless `torsion_constant` is
 /// given. Note: b h^3/6 is the reference code's value; Saint-Venant's thin-strip value is
 /// b h^3/3 (b >> h), hence the override. The contact radius is h/2, the half-thickness along

@@ -1,5 +1,5 @@
-// The discrete_rod Element: digest 000 §1.3 (lumped mass), §2.1 (stretching), §2.2 (frames),
-// §2.3 (bending), §2.4 (twisting).
+// The discrete_rod Element: MAT-DiSMech §2 (lumped mass), §3.1 (stretching, eq. 9-10), §3.2 (frames,
+// bending eq. 11-14, twisting eq. 15-16).
 #include "discrete_rod.hpp"
 
 #include "rod_frames.hpp"
@@ -27,7 +27,7 @@ const std::string kNaturalCurvature = "natural_curvature";
 const std::string kNaturalTwist = "natural_twist";
 
 // 2 tan(x/2)/x, the discrete curvature per physical turning angle x = |kappa| dl of an arc
-// (digest 000 §2.3: |kb| = 2 tan(phi/2)); 1 + x^2/12 below 1e-6 (relative error < 1e-24).
+// (|kb| of MAT-DiSMech eq. 11 is 2 tan(phi/2)); 1 + x^2/12 below 1e-6 (relative error < 1e-24).
 double arc_tan_ratio(double x) {
     const double h = 0.5 * x;
     return h < 1e-6 ? 1.0 + h * h / 3.0 : std::tan(h) / h;
@@ -88,13 +88,13 @@ DiscreteRod::DiscreteRod(RodDescription d, const SettingsErrors& errors)
         if (1.0 + tangent_[e].dot(tangent_[e + 1]) < kMinChi)
             errors.fail("geometry", "the rod folds back onto itself at node " + std::to_string(e + 1));
 
-    // Stiffnesses (digest 000 §2.0).
+    // Stiffnesses (MAT-DiSMech §3.1-3.3).
     const double EA = material_.youngs_modulus * section_.area;
     const double EI1 = material_.youngs_modulus * section_.second_moment1;
     const double EI2 = material_.youngs_modulus * section_.second_moment2;
     const double GJ = material_.shear() * section_.torsion_constant;
 
-    // Voronoi lengths and lumped masses (digest 000 §1.3).
+    // Voronoi lengths and lumped masses (MAT-DiSMech §2; lumping of its reference code).
     voronoi_length_.assign(N, 0.0);
     for (std::size_t e = 0; e < E; ++e) {
         voronoi_length_[e] += 0.5 * rest_length[e];
@@ -109,8 +109,8 @@ DiscreteRod::DiscreteRod(RodDescription d, const SettingsErrors& errors)
     stretching_.resize(E);
     for (std::size_t e = 0; e < E; ++e) stretching_[e] = StretchingSpring{rest_length[e], EA};
 
-    // Space-parallel reference frames at t = 0 and the initial reference twist (digest 000 §2.2,
-    // §2.4). Space-parallel frames give zero reference twist up to round-off; it is computed
+    // Space-parallel reference frames at t = 0 and the initial reference twist (MAT-DiSMech §3.2,
+    // eq. 15). Space-parallel frames give zero reference twist up to round-off; it is computed
     // anyway so that any initial frame would be valid.
     director_.resize(E);
     if (d.first_director) {
@@ -126,12 +126,12 @@ DiscreteRod::DiscreteRod(RodDescription d, const SettingsErrors& errors)
         reference_twist_[k] = reference_twist(director_[k], tangent_[k], director_[k + 1], tangent_[k + 1], 0.0);
 
     // Bend-twist springs with natural curvature and twist of the initial geometry and initial
-    // material frames, theta = 0 (digest 000 §2.3 "setkappa", §2.4 "undef_refTwist").
+    // material frames, theta = 0 (MAT-DiSMech's reference code, "setkappa", "undef_refTwist").
     bend_twist_.resize(E - 1);
     for (std::size_t k = 0; k + 1 < E; ++k) {
         BendTwistSpring& s = bend_twist_[k];
         // Voronoi length from BOTH edges, 1/2 (|e_bar| + |f_bar|): the reference code uses the
-        // first edge twice (a bug, digest 000 §2.3), which matters on non-uniform meshes.
+        // first edge twice (a bug in MAT-DiSMech's reference code; eq. 14 uses both), which matters on non-uniform meshes.
         s.voronoi_length = 0.5 * (rest_length[k] + rest_length[k + 1]);
         s.bend_stiffness1 = EI1;
         s.bend_stiffness2 = EI2;
@@ -281,7 +281,7 @@ double DiscreteRod::evaluate(const VectorX& q, Assembly* assembly, double c_q) c
         const Vec3 edge_vector = x_b - x_a;
         edge.length = edge_vector.norm();
         edge.tangent = edge_vector / edge.length;
-        // Time-parallel transport from the committed tangent (digest 000 §2.2).
+        // Time-parallel transport from the committed tangent (MAT-DiSMech §3.2).
         const Vec3 a1 = time_parallel_transport(director_[ue], tangent_[ue], edge.tangent);
         const Vec3 a2 = edge.tangent.cross(a1);
         const double theta = q[edge_dof_[ue]];
@@ -295,7 +295,7 @@ double DiscreteRod::evaluate(const VectorX& q, Assembly* assembly, double c_q) c
 
         if (e > 0) {
             const auto k = ue - 1;
-            // Reference twist updated from its committed value (digest 000 §2.4).
+            // Reference twist updated from its committed value (MAT-DiSMech eq. 15; incremental as in its reference code).
             const double m_ref = reference_twist(a1_prev, prev.tangent, a1, edge.tangent, reference_twist_[k]);
             BendTwistKinematics kin = bend_twist_kinematics(prev, edge, theta - theta_prev + m_ref);
             // The frames were transported from the committed tangents: exact derivatives need them.
@@ -322,7 +322,7 @@ void DiscreteRod::add_residual_and_jacobian(const EvalContext& context, Assembly
     const JacobianCoefficients& w = context.coefficients;
     evaluate(*context.q, &assembly, w.c_q);
     // Lumped inertia M a and c_a M of the nodes and the edges' twist angles (MAT-DiSMech's
-    // diagonal mass matrix, digest 000 §1.3).
+    // diagonal mass matrix, §2).
     add_lumped_inertia(context, assembly, node_mass_stencil_, node_mass_);
     add_lumped_inertia(context, assembly, edge_mass_stencil_, edge_inertia_);
 }
@@ -431,7 +431,7 @@ Vec3 DiscreteRod::actuation_point(const std::string& channel, Index item) const 
 
 void DiscreteRod::commit_step(const State& end) {
     // New tangents and directors first, then the reference twists from the new directors
-    // (digest 000 §2.2 time-parallel update, §2.4 incremental reference twist).
+    // (MAT-DiSMech §3.2 time-parallel update, incremental reference twist of eq. 15).
     const auto E = static_cast<std::size_t>(edge_count_);
     for (std::size_t e = 0; e < E; ++e) {
         const Vec3 t = (node_position(end.q, static_cast<Index>(e) + 1) - node_position(end.q, static_cast<Index>(e))).normalized();

@@ -1,33 +1,33 @@
 #pragma once
 /// \file discrete_rod.hpp
 /// \brief The `discrete_rod` Element: a Discrete Elastic Rod (Bergou et al. 2010) as in
-/// MAT-DiSMech (digest 000 §1-2).
+/// MAT-DiSMech (§2-3).
 ///
 /// Local DOFs: node positions x_0 .. x_{N-1} interleaved (3N), then one twist angle theta per
 /// edge (N-1). Residual and Jacobian contributions (assembly.hpp):
 ///
 ///     F += grad E_elastic(q) + M a,          J += c_q Hess E_elastic + c_a M
 ///
-///     E_elastic = sum_edges E_stretch + sum_interior_nodes (E_bend + E_twist)   (digest eq. 8)
+///     E_elastic = sum_edges E_stretch + sum_interior_nodes (E_bend + E_twist)   (MAT-DiSMech eq. 8)
 ///
-/// M is the lumped mass (digest 000 §1.3): node mass rho A dl_i (Voronoi length dl_i), edge twist
+/// M is the lumped mass (MAT-DiSMech §2): node mass rho A dl_i (Voronoi length dl_i), edge twist
 /// inertia rho (I1 + I2) l_e (polar moment of area times density times rest length; for a circle
 /// 1/2 m r^2, for a rectangle m (b^2 + h^2)/12).
 ///
-/// Reference frames (digest 000 §2.2, §2.4): space-parallel at t = 0; at every evaluation they
+/// Reference frames (MAT-DiSMech §3.2): space-parallel at t = 0; at every evaluation they
 /// are time-parallel transported from the committed (start-of-step) tangents to the current
 /// ones and the reference twist is updated from its committed value, so an evaluation is a pure
 /// function of q. commit_step() stores the frames, tangents and reference twists of the end
 /// state; reject_step() leaves the committed ones untouched.
 ///
-/// Actuation channels (element.hpp; digest 000 §2.3-2.4, §6 "actuation"), one item per
+/// Actuation channels (element.hpp; MAT-DiSMech eq. 14 and 16, §6.1 "Actuation"), one item per
 /// bend-twist spring k (at interior node k+1, actuation_point = its initial position):
 ///
 ///  - "natural_curvature", components kappa1, kappa2 (1/m): the PHYSICAL curvature vector
 ///    (kappa1, kappa2) of the natural shape at the node, in the material frame (kappa1 bends in
 ///    the (t, m1) plane). It is converted to the spring's discrete, dimensionless natural
 ///    curvature as the exact turning of a circular arc of that curvature over the spring's
-///    Voronoi length dl (digest §2.3: |kb| = 2 tan(phi/2) for a turning angle phi):
+///    Voronoi length dl (|kb| of MAT-DiSMech eq. 11 is 2 tan(phi/2) for a turning angle phi):
 ///
 ///        kappa_bar_i = kappa_i * 2 tan(|kappa| dl / 2) / |kappa|      (-> kappa_i dl as |kappa| -> 0)
 ///
@@ -183,7 +183,7 @@ private:
     std::vector<double> initial_rest_twist_;    ///< tau_bar_0 per spring: zero of "natural_twist"
     std::vector<std::array<Vec3, 2>> bend_directions_;  ///< {D1, D2} per spring (actuation_directions)
 
-    // Committed frames (digest 000 §2.2, §2.4).
+    // Committed frames (MAT-DiSMech §3.2, eq. 15).
     std::vector<Vec3> tangent_;           ///< per edge
     std::vector<Vec3> director_;          ///< a1 per edge
     std::vector<double> reference_twist_; ///< per interior node

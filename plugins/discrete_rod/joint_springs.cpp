@@ -1,5 +1,5 @@
-// Joint bend-twist springs: digest 000 §2.2 (frames), §2.3-2.4 (bending, twisting), §2.5
-// (orientation rule of rod networks), §2.8 (rod-shell joints).
+// Joint bend-twist springs: MAT-DiSMech §3.2 (frames; bending and twisting, eq. 11-16; the
+// orientation rule of rod networks, Fig. 2(g)), §3.4 (rod-shell joints).
 #include "joint_springs.hpp"
 
 #include "discrete_rod.hpp"
@@ -44,7 +44,7 @@ void JointSpringSet::add_spring(std::size_t i, std::size_t j, const std::array<I
     JointSpring s;
     s.edge_e = i;
     s.edge_f = j;
-    // Digest §2.5: e must point into the center, f out of it; a reversed edge gets sign -1.
+    // MAT-DiSMech §3.2 (Fig. 2(g)): e must point into the center, f out of it; a reversed edge gets sign -1.
     std::array<Index, 3> prev{}, next{};
     if (e.node_b == center) s.sign_e = 1.0, prev = e.node_a;
     else if (e.node_a == center) s.sign_e = -1.0, prev = e.node_b;
@@ -54,7 +54,7 @@ void JointSpringSet::add_spring(std::size_t i, std::size_t j, const std::array<I
     else throw std::invalid_argument("joint spring: " + f.label + " does not touch the joint node");
     s.dofs = {prev[0], prev[1], prev[2], center[0], center[1], center[2], next[0], next[1], next[2],
               e.twist_dof, f.twist_dof};
-    // Voronoi length from both edges (digest §2.3, without the reference code's e1 + e1 slip).
+    // Voronoi length from both edges (MAT-DiSMech after eq. 14, without the reference code's e1 + e1 slip).
     s.spring.voronoi_length = 0.5 * (e.rest_length + f.rest_length);
     s.spring.bend_stiffness1 = bend_stiffness1;
     s.spring.bend_stiffness2 = bend_stiffness2;
@@ -71,7 +71,7 @@ JointSpringSet::EdgeFrame JointSpringSet::edge_frame(const VectorX& q, std::size
     const auto k = static_cast<std::size_t>(edge.rod_edge);
     const Vec3& a1_committed = edge.rod ? edge.rod->committed_reference_director()[k] : owned_director_[i];
     const Vec3& t_committed = edge.rod ? edge.rod->committed_tangent()[k] : owned_tangent_[i];
-    // Time-parallel transport from the committed frame (digest §2.2), as the rod itself does.
+    // Time-parallel transport from the committed frame (MAT-DiSMech §3.2), as the rod itself does.
     frame.a1 = time_parallel_transport(a1_committed, t_committed, frame.tangent);
     frame.theta = q[edge.twist_dof];
     frame.source_tangent = t_committed;
@@ -79,7 +79,7 @@ JointSpringSet::EdgeFrame JointSpringSet::edge_frame(const VectorX& q, std::size
 }
 
 EdgeKinematics JointSpringSet::oriented(const EdgeFrame& frame, double sign) const {
-    // Digest §2.5 [C]: t -> sign t, a1 kept, a2 = t x a1 (-> sign a2), theta -> sign theta.
+    // MAT-DiSMech's reference code: t -> sign t, a1 kept, a2 = t x a1 (-> sign a2), theta -> sign theta.
     EdgeKinematics k;
     k.tangent = sign * frame.tangent;
     k.length = frame.length;
@@ -94,7 +94,7 @@ double JointSpringSet::spring_energy(const JointSpring& s, const VectorX& q, Vec
     const EdgeFrame ff = edge_frame(q, s.edge_f);
     const EdgeKinematics ke = oriented(fe, s.sign_e);
     const EdgeKinematics kf = oriented(ff, s.sign_f);
-    // Reference twist in the spring's orientation, updated from its committed value (digest §2.4).
+    // Reference twist in the spring's orientation, updated from its committed value (MAT-DiSMech eq. 15).
     const double m_ref = reference_twist(fe.a1, ke.tangent, ff.a1, kf.tangent, s.reference_twist);
     const double twist = s.sign_f * ff.theta - s.sign_e * fe.theta + m_ref;
     BendTwistKinematics kin = bend_twist_kinematics(ke, kf, twist);
@@ -109,7 +109,7 @@ double JointSpringSet::spring_energy(const JointSpring& s, const VectorX& q, Vec
     } else {
         energy = symmetric ? bend_twist_energy_gradient_symmetric_hessian(s.spring, kin, *gradient, *hessian)
                            : bend_twist_energy_gradient_hessian(s.spring, kin, *gradient, *hessian);
-        // theta_spring = sign theta_edge: scale the theta rows and columns (digest §2.5).
+        // theta_spring = sign theta_edge: scale the theta rows and columns (MAT-DiSMech §3.2, Fig. 2(g)).
         hessian->row(9) *= s.sign_e;
         hessian->col(9) *= s.sign_e;
         hessian->row(10) *= s.sign_f;
@@ -133,7 +133,7 @@ void JointSpringSet::set_rest_state(const VectorX& q) {
         s.reference_twist = reference_twist(fe.a1, ke.tangent, ff.a1, kf.tangent, 0.0);
         const BendTwistKinematics kin =
             bend_twist_kinematics(ke, kf, s.sign_f * ff.theta - s.sign_e * fe.theta + s.reference_twist);
-        // Natural curvature and twist of the initial geometry (digest §2.3 "setkappa", §2.4).
+        // Natural curvature and twist of the initial geometry (MAT-DiSMech's reference code, "setkappa").
         s.spring.rest_kappa1 = kin.kappa1;
         s.spring.rest_kappa2 = kin.kappa2;
         s.spring.rest_twist = kin.twist;
@@ -156,8 +156,8 @@ double JointSpringSet::evaluate(const VectorX& q, Assembly* assembly, double c_q
 }
 
 void JointSpringSet::commit(const VectorX& q) {
-    // Joint-owned frames first (time-parallel update, digest §2.2), then the reference twists
-    // from the end-state frames (digest §2.4).
+    // Joint-owned frames first (time-parallel update, MAT-DiSMech §3.2), then the reference twists
+    // from the end-state frames (MAT-DiSMech eq. 15).
     for (std::size_t i = 0; i < edges_.size(); ++i) {
         if (edges_[i].rod != nullptr) continue;
         const EdgeFrame frame = edge_frame(q, i);

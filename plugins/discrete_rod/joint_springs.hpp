@@ -1,28 +1,28 @@
 #pragma once
 /// \file joint_springs.hpp
-/// \brief Bend-twist springs across joints of rod networks and rod-shell joints (digest 000
-/// §2.5, §2.8; paper §3.4), evaluated on global DOFs that other elements own.
+/// \brief Bend-twist springs across joints of rod networks and rod-shell joints (MAT-DiSMech
+/// §3.2 and §3.4), evaluated on global DOFs that other elements own.
 ///
 /// A joint spring couples two "rod-like" edges that meet at a center node. Each edge has its own
 /// orientation (from its node a to its node b), a twist angle theta and a reference frame
 /// {a1, a2 = t x a1, t} committed at the start of the step, owned either by a DiscreteRod (rod
-/// edges) or by the joint (shell edges of a rod-shell joint, digest §2.8). The spring formulas
+/// edges) or by the joint (shell edges of a rod-shell joint, MAT-DiSMech §3.4). The spring formulas
 /// (bend_twist_spring.hpp) assume the orientation "edge e goes INTO the center, edge f comes OUT
-/// of it". The orientation rule of digest §2.5 [C] makes any pair fit: an edge pointing the other
+/// of it". The orientation rule of MAT-DiSMech §3.2 (Fig. 2(g)) makes any pair fit: an edge pointing the other
 /// way is used with its tangent and theta negated and a1 kept, so
 ///
 ///     t -> -t,   a2 = t x a1 -> -a2,   theta -> -theta,   hence m1 -> m1, m2 -> -m2
 ///
 /// (the frame {a1, -a2, -t} stays right-handed), and the theta rows and columns of the spring's
 /// gradient and Hessian are multiplied by the same sign s = -1 (chain rule, theta_spring =
-/// s theta). The sign pairs are (+1, -1) into/into, (-1, +1) out/out, (+1, +1) into/out (digest
-/// §2.5). Positions need no sign: the spring's e = x_center - x_prev and f = x_next - x_center
+/// s theta). The sign pairs are (+1, -1) into/into, (-1, +1) out/out, (+1, +1) into/out (MAT-DiSMech's
+/// reference code). Positions need no sign: the spring's e = x_center - x_prev and f = x_next - x_center
 /// are formed from the far node of each edge, whatever its own orientation.
 ///
-/// Frames (digest §2.2): at each evaluation an edge's committed a1 is time-parallel transported
+/// Frames (MAT-DiSMech §3.2): at each evaluation an edge's committed a1 is time-parallel transported
 /// from its committed tangent to the current one (exactly what its owning rod does, so a joint
 /// spring sees the rod's own frames); the spring's reference twist is updated from its committed
-/// value (digest §2.4). Transport along t or along -t is the same rotation, so the flipped frame
+/// value (MAT-DiSMech eq. 15). Transport along t or along -t is the same rotation, so the flipped frame
 /// is transported consistently. commit() stores the end-of-step reference twists (and the frames
 /// of joint-owned edges); it reads a rod's committed frame and transports it to the end tangent,
 /// which gives the same result whether or not the rod has already committed its own frames, so
@@ -57,7 +57,7 @@ struct JointSpring {
     BendTwistSpring spring;          ///< stiffness, Voronoi length, natural curvature and twist
     std::size_t edge_e = 0;          ///< the spring's incoming edge
     std::size_t edge_f = 0;          ///< the spring's outgoing edge
-    double sign_e = 1.0;             ///< +1: edge e points into the center; -1: reversed (digest §2.5)
+    double sign_e = 1.0;             ///< +1: edge e points into the center; -1: reversed (MAT-DiSMech Fig. 2(g))
     double sign_f = 1.0;             ///< +1: edge f points out of the center; -1: reversed
     std::array<Index, 11> dofs{};    ///< [x_prev, x_center, x_next, theta_e, theta_f] (global)
     double reference_twist = 0.0;    ///< committed reference twist (rad)
@@ -107,7 +107,7 @@ public:
     EdgeFrame edge_frame(const VectorX& q, std::size_t i) const;
 
 private:
-    /// The edge's kinematics in the spring's orientation (sign = -1 flips it, digest §2.5).
+    /// The edge's kinematics in the spring's orientation (sign = -1 flips it, MAT-DiSMech Fig. 2(g)).
     EdgeKinematics oriented(const EdgeFrame& frame, double sign) const;
     /// Energy (and derivatives) of one spring at q.
     double spring_energy(const JointSpring& s, const VectorX& q, VecN<11>* gradient, MatN<11>* hessian,

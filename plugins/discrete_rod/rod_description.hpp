@@ -17,7 +17,7 @@ struct RodMaterial {
     double density = 0.0;         ///< rho (kg/m^3)
     double youngs_modulus = 0.0;  ///< E (Pa)
     double poisson_ratio = 0.5;   ///< nu, in [0, 0.5]
-    std::optional<double> shear_modulus;  ///< G (Pa); default E / (2 (1 + nu)) (digest 000 §2.4)
+    std::optional<double> shear_modulus;  ///< G (Pa); default E / (2 (1 + nu)) (MAT-DiSMech after eq. 16)
 
     /// \brief G: the override when given, else E / (2 (1 + nu)).
     double shear() const {

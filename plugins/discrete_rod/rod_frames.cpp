@@ -1,5 +1,5 @@
-// Rod frames: digest 000 §2.2 (parallel transport, space/time-parallel frames, material frame)
-// and §2.4 (reference twist).
+// Rod frames: MAT-DiSMech §3.2 (parallel transport, space/time-parallel frames, material frame)
+// and eq. 15 (reference twist).
 #include "rod_frames.hpp"
 
 #include <Eigen/Geometry>
@@ -14,12 +14,12 @@ Vec3 parallel_transport(const Vec3& u, const Vec3& t1, const Vec3& t2) {
     // The rotation about b = t1 x t2 by the angle between the tangents, in Rodrigues' form
     // without normalising b (|b| = sin, c = cos):
     //     P(u) = c u + b x u + (b.u) b / (1 + c)
-    // It is the digest's (u.t1) t2 + (u.n1) n2 + (u.b^) b^ (same rotation), with no square root
+    // It is the reference code's (u.t1) t2 + (u.n1) n2 + (u.b^) b^ (same rotation), with no square root
     // and no special case for parallel tangents (b = 0 gives the identity exactly).
     const Vec3 b = t1.cross(t2);
     const double c = t1.dot(t2);
     if (1.0 + c > 1e-12) return c * u + b.cross(u) + (b.dot(u) / (1.0 + c)) * b;
-    // (Nearly) antiparallel tangents: the transport is ill-defined (digest 000 §2.2 formula,
+    // (Nearly) antiparallel tangents: the transport is ill-defined (the reference code's formula,
     // kept for robustness; a rod edge never reverses within one Newton iterate in practice).
     const double b_norm = b.norm();
     if (b_norm < 1e-300) return u;
@@ -64,7 +64,7 @@ Vec3 time_parallel_transport(const Vec3& a1_old, const Vec3& t_old, const Vec3& 
 
 double reference_twist(const Vec3& a1_e, const Vec3& t_e, const Vec3& a1_f, const Vec3& t_f,
                        double previous) {
-    // Digest: u = Rot(t_f, previous) P(a1_e); twist = previous + angle(u, a1_f; t_f). Turning u
+    // MAT-DiSMech's reference code: u = Rot(t_f, previous) P(a1_e); twist = previous + angle(u, a1_f; t_f). Turning u
     // by `previous` lowers its angle to a1_f by `previous`, modulo 2 pi, so this equals
     //     previous + remainder(angle(P(a1_e), a1_f; t_f) - previous, 2 pi),
     // computed here without the rotation's sine and cosine.

@@ -1,4 +1,4 @@
-// Node positions of a rod (digest 000 §1.1: the geometry is a list of node positions).
+// Node positions of a rod (MAT-DiSMech §6.1: the geometry is a list of node positions).
 #include "rod_geometry.hpp"
 
 #include <cmath>

@@ -1,7 +1,7 @@
 #pragma once
 /// \file rod_geometry.hpp
 /// \brief Node positions of a rod from the scene's `geometry` alternatives: a straight line, a
-/// helix, a flat list of coordinates, or an xyz text file (digest 000 §1.1).
+/// helix, a flat list of coordinates, or an xyz text file (MAT-DiSMech §6.1).
 ///
 /// Every function throws std::invalid_argument with a message meant for the user when the input
 /// cannot describe a rod (fewer than 3 nodes, malformed file); the factory turns it into an

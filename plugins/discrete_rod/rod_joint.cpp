@@ -1,4 +1,4 @@
-// The rod_joint element: bend-twist springs across a junction of rods (digest 000 §2.5).
+// The rod_joint element: bend-twist springs across a junction of rods (MAT-DiSMech §3.2, Fig. 2(g)).
 #include "rod_joint.hpp"
 
 #include "discrete_rod.hpp"
@@ -95,7 +95,7 @@ void RodJoint::connect_rods(const std::vector<const DiscreteRod*>& rods, const V
             entry_of.push_back(i);
         }
     }
-    // One spring per pair of edges from different entries (digest §2.5), series stiffness.
+    // One spring per pair of edges from different entries (MAT-DiSMech §3.2, Fig. 2(g)), series stiffness.
     const auto& edges = springs_.edges();
     auto stiffness = [](const DiscreteRod& rod) {
         const double E = rod.material().youngs_modulus, G = rod.material().shear();

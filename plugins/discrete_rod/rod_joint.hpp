@@ -1,16 +1,16 @@
 #pragma once
 /// \file rod_joint.hpp
 /// \brief The `rod_joint` element: bending and twisting across a node where discrete rods meet
-/// (rod networks, digest 000 §2.5).
+/// (rod networks, MAT-DiSMech §3.2, Fig. 2(g)).
 ///
 /// The rods' junction nodes are merged into one node by the scene's `shared_nodes` (the kernel's
 /// shared DOFs); the joint only adds the bend-twist springs that make the junction stiff. Without
 /// it the shared node is a ball joint (the rods keep stretching continuity only).
 ///
 /// Springs: every rod listed contributes the edges touching its junction node (one at a rod end,
-/// two at an interior node). One bend-twist spring (digest §2.3-2.4) couples every PAIR of these
+/// two at an interior node). One bend-twist spring (MAT-DiSMech eq. 11-16) couples every PAIR of these
 /// edges that belong to different entries (the two edges of one rod at an interior node are
-/// already coupled by that rod's own spring), with the orientation rule of §2.5
+/// already coupled by that rod's own spring), with the orientation rule of MAT-DiSMech §3.2
 /// (joint_springs.hpp): C(n, 2) springs for n edges from n rod ends.
 ///
 ///  - Stiffness: for two edges a, b of rods with stiffness k_a, k_b (each of EI1, EI2, GJ) the
@@ -22,7 +22,7 @@
 ///    material frames need not be aligned: use isotropic sections (circles) at junctions of
 ///    differently oriented rods when the difference matters.
 ///  - Natural curvature and twist from the initial geometry and frames (the initial network is
-///    stress-free, digest §2.3 "setkappa"); reference twist updated from its committed value.
+///    stress-free, MAT-DiSMech's reference code "setkappa"); reference twist updated from its committed value.
 ///  - Frames are the rods' own (committed director and tangent, transported to the current
 ///    tangent); the joint owns no DOFs and no mass: dof_count 0, no DOF groups, kinetic energy 0.
 ///    Its potential energy is its springs' energy; commit_step stores its reference twists.

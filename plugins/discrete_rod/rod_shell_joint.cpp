@@ -1,4 +1,4 @@
-// The rod_shell_joint element (digest 000 §2.8, paper §3.4).
+// The rod_shell_joint element (MAT-DiSMech §3.4).
 #include "rod_shell_joint.hpp"
 
 #include "discrete_rod.hpp"
@@ -24,7 +24,7 @@ RodShellJoint::RodShellJoint(RodShellJointDescription description, SettingsError
 }
 
 void RodShellJoint::initial_state(VectorX& q, VectorX& v) const {
-    q.setZero(dof_count());  // theta = 0 (digest §1.2)
+    q.setZero(dof_count());  // theta = 0 (MAT-DiSMech §6.1, initial values)
     v.setZero(dof_count());
 }
 
@@ -86,7 +86,7 @@ void RodShellJoint::connect_to(const DiscreteRod& rod, const Element& shell, con
                                description_.shell + "], nodes: [" + std::to_string(rod_node) + ", " +
                                std::to_string(shell_node) + "]}");
 
-    // Shell edges of the triangles around the node (digest §2.8), oriented from the lower to the
+    // Shell edges of the triangles around the node (MAT-DiSMech §3.4), oriented from the lower to the
     // higher point index.
     for (const auto& tri : mesh.triangles) {
         if (std::find(tri.begin(), tri.end(), static_cast<Index>(shell_node)) == tri.end()) continue;
@@ -136,7 +136,7 @@ void RodShellJoint::connect_to(const DiscreteRod& rod, const Element& shell, con
         edge.rest_length = d.norm();
         if (!(edge.rest_length > 0.0)) fail("shell", "a shell edge at the joint has zero length");
         edge.label = "shell edge (" + std::to_string(shell_edges_[i][0]) + ", " + std::to_string(shell_edges_[i][1]) + ")";
-        // Space-parallel reference frame per edge (digest §2.2): a1 = unit(t x y), or t x (0,0,-1).
+        // Space-parallel reference frame per edge (MAT-DiSMech §3.2): a1 = unit(t x y), or t x (0,0,-1).
         const Vec3 t = d / edge.rest_length;
         Vec3 a1;
         space_parallel_frames(std::span<const Vec3>(&t, 1), std::span<Vec3>(&a1, 1));
@@ -150,7 +150,7 @@ void RodShellJoint::connect_to(const DiscreteRod& rod, const Element& shell, con
         slot_stiffness_[i] = GJ / rod_length;
     }
 
-    // Every pair of rod-like edges meeting at a node (digest §2.8 [C]), except the rod's own pair.
+    // Every pair of rod-like edges meeting at a node (MAT-DiSMech §3.4, as its reference code does), except the rod's own pair.
     const auto& edges = springs_.edges();
     std::map<Index, std::vector<std::size_t>> at_node;  // keyed by the node's x DOF
     std::map<Index, std::array<Index, 3>> node_dofs;
@@ -185,8 +185,8 @@ void RodShellJoint::add_residual_and_jacobian(const EvalContext& context, Assemb
     const JacobianCoefficients& w = context.coefficients;
     const VectorX& q = *context.q;
     springs_.evaluate(q, &assembly, w.c_q, description_.symmetric_jacobian);
-    // Twist inertia M a and c_a M of every slot (MAT-DiSMech's diagonal mass matrix, digest 000
-    // §1.3), and the unused slots' spring k theta, c_q k that holds them at zero.
+    // Twist inertia M a and c_a M of every slot (MAT-DiSMech's diagonal mass matrix,
+    // §2), and the unused slots' spring k theta, c_q k that holds them at zero.
     add_lumped_inertia(context, assembly, slot_stencil_, inertia_);
     for (std::size_t i = 0; i < inertia_.size(); ++i) {
         if (slot_stiffness_[i] == 0.0) continue;

@@ -1,25 +1,25 @@
 #pragma once
 /// \file rod_shell_joint.hpp
-/// \brief The `rod_shell_joint` element: a rod end clamped into a shell (digest 000 §2.8; paper
-/// §3.4, Fig. 2(g)).
+/// \brief The `rod_shell_joint` element: a rod end clamped into a shell (MAT-DiSMech §3.4,
+/// Fig. 2(f)-(g)).
 ///
 /// The rod node and the shell node are one node through the scene's `shared_nodes`; without this
 /// element that node is a ball joint. The joint makes every shell edge of the triangles around the
-/// node "rod-like" (digest §2.8): it OWNS one twist angle theta per such edge (DOF group "edges",
+/// node "rod-like" (MAT-DiSMech §3.4): it OWNS one twist angle theta per such edge (DOF group "edges",
 /// component "twist", initial value 0) with a reference frame (space-parallel per edge at t = 0,
-/// time-parallel transported and committed at each step, digest §2.2), and couples every pair of
+/// time-parallel transported and committed at each step, MAT-DiSMech §3.2), and couples every pair of
 /// rod-like edges meeting at a node, among the rod edge(s) at the joint and these shell edges,
-/// with a bend-twist spring (digest §2.3-2.5, orientation rule in joint_springs.hpp). For one
+/// with a bend-twist spring (MAT-DiSMech eq. 11-16, orientation rule in joint_springs.hpp). For one
 /// triangle (x_l, x_m, x_n) and the rod edge e^k at x_m this gives the 5 springs of Fig. 2(g);
 /// for a fan of T triangles around an interior node, C(T+1, 2) at the joint node and 3 at each
 /// fan vertex. The rod's own pair of edges (an interior rod node) is not repeated.
 ///
 ///  - Stiffness: the rod's EI1, EI2 and GJ for every joint spring, as the reference code gives
-///    joint edges the rod's material and section (digest §2.8 [C]): the joint is as stiff in
+///    joint edges the rod's material and section (MAT-DiSMech §3.4, as its reference code does): the joint is as stiff in
 ///    bending as the rod, not as the shell.
 ///  - Natural curvature and twist from the initial geometry: the initial structure is stress-free.
 ///  - Twist inertia of each owned theta: rho (I1 + I2) l_bar with the rod's density and section
-///    and the shell edge's rest length (digest §1.3, rod-like edges). The joint adds no node mass
+///    and the shell edge's rest length (MAT-DiSMech's reference code, rod-like edges). The joint adds no node mass
 ///    (the rod and the shell already lump theirs on the shared node).
 ///
 /// DOF count: the kernel numbers DOFs before elements connect, so the joint cannot know the shell's

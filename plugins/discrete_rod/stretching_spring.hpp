@@ -1,6 +1,6 @@
 #pragma once
 /// \file stretching_spring.hpp
-/// \brief Rod edges use the SDK's stretching spring (digest 000 §2.1) with k_s = E A.
+/// \brief Rod edges use the SDK's stretching spring (MAT-DiSMech §3.1, eq. 9-10) with k_s = E A.
 
 #include "soma/springs/stretching_spring.hpp"
 

@@ -1,5 +1,7 @@
 #include "cholmod_solver.hpp"
 
+#include "soma/saddle_point.hpp"
+
 #include <Eigen/CholmodSupport>
 
 namespace soma::eigen_solvers {
@@ -65,6 +67,7 @@ LinearSolverCapabilities CholmodSolver::capabilities() const {
     // mode may pick a supernodal LL^T.
     caps.symmetric_indefinite = settings_.mode == CholmodMode::simplicial;
     caps.unsymmetric = false;  // reads the lower triangle only
+    caps.saddle_point = false;  // no pivoting in either mode: a zero diagonal can be a zero pivot
     return caps;
 }
 
@@ -103,7 +106,7 @@ bool CholmodSolver::factorize(const SparseMatrix& matrix) {
         // In LDL^T mode CHOLMOD flags only a zero pivot (as "not positive definite").
         const std::string what = factor->is_ll ? status_meaning(impl_->chol.cholmod().status)
                                                : "matrix is singular (zero pivot)";
-        error_ = "CHOLMOD factorization failed: " + what + where;
+        error_ = "CHOLMOD factorization failed: " + what + where + saddle_point_advice(matrix, "cholmod");
         return false;
     }
     factorized_size_ = static_cast<Index>(matrix.rows());

@@ -141,6 +141,7 @@ LinearSolverCapabilities ConjugateGradientSolver::capabilities() const {
     caps.symmetric_positive_definite = true;
     caps.unsymmetric = false;  // CG needs a symmetric matrix
     caps.iterative = true;
+    caps.saddle_point = false;  // CG needs a positive definite matrix; a KKT matrix is indefinite
     return caps;
 }
 
@@ -158,6 +159,9 @@ LinearSolverCapabilities BicgstabSolver::capabilities() const {
     caps.symmetric_indefinite = true;
     caps.unsymmetric = true;
     caps.iterative = true;
+    // BiCGSTAB never divides by a diagonal entry, and both preconditioners tolerate a zero one
+    // (Eigen's Jacobi uses 1 there, its ILUT shifts a zero pivot to sqrt(droptol) |row|).
+    caps.saddle_point = true;
     return caps;
 }
 

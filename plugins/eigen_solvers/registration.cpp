@@ -39,14 +39,16 @@ ParameterSchema ldlt_schema() {
         "Sparse LDL^T (Eigen SimplicialLDLT, no pivoting) with AMD ordering; reads the lower "
         "triangle. The default direct solver: symbolic analysis is done once per Jacobian "
         "pattern and reused at every Newton iteration. Handles SPD and quasi-definite "
-        "(regularised saddle-point) systems; a zero pivot fails with its column.");
+        "(compliant constraints) systems; a zero pivot fails with its column. Not for hard "
+        "constraints (compliance 0): their KKT matrix has a zero diagonal, so such a scene is refused.");
 }
 
 ParameterSchema llt_schema() {
     return ParameterSchema(
         "eigen_llt",
         "Sparse Cholesky LL^T (Eigen SimplicialLLT) with AMD ordering; reads the lower triangle. "
-        "SPD systems only: fails on the first non-positive pivot.");
+        "SPD systems only: fails on the first non-positive pivot (refused with constraints of "
+        "compliance 0).");
 }
 
 #ifdef SOMA_HAVE_CHOLMOD
@@ -55,7 +57,7 @@ ParameterSchema cholmod_schema() {
         "cholmod",
         "SuiteSparse CHOLMOD sparse Cholesky (through Eigen's CholmodSupport); reads the lower "
         "triangle. Supernodal factorization uses dense BLAS kernels and is the fastest direct "
-        "solver on large 3D meshes.");
+        "solver on large 3D meshes. No pivoting: refused with hard constraints (compliance 0).");
     schema.string("mode",
                   "auto: CHOLMOD chooses supernodal LL^T when the factor is dense enough "
                   "(flops/nnz(L) >= 40), else simplicial LDL^T; simplicial: LDL^T, also for "
@@ -79,7 +81,8 @@ ParameterSchema lu_schema() {
     ParameterSchema schema(
         "eigen_lu",
         "Sparse LU (Eigen SparseLU, supernodal) with COLAMD column ordering, for unsymmetric "
-        "Jacobians (follower loads, friction). Reads the whole matrix.");
+        "Jacobians (follower loads, friction), and the saddle-point (KKT) matrix of hard constraints "
+        "(compliance 0): pivoting never picks a zero diagonal. Reads the whole matrix.");
     schema.real("pivot_threshold",
                 "threshold partial pivoting: the diagonal entry is kept as pivot when "
                 "|a_jj| >= pivot_threshold * max_i |a_ij|; 1 = partial pivoting, smaller values "
@@ -122,7 +125,8 @@ ConjugateGradientSettings cg_settings(const Parameters& p) {
 ParameterSchema bicgstab_schema() {
     ParameterSchema schema(
         "eigen_bicgstab",
-        "Preconditioned BiCGSTAB (Eigen) for general, unsymmetric Jacobians; starts from zero at "
+        "Preconditioned BiCGSTAB (Eigen) for general, unsymmetric Jacobians, hard constraints' KKT "
+        "matrices included (both preconditioners tolerate a zero diagonal); starts from zero at "
         "every solve.");
     schema.string("preconditioner", "diagonal: Jacobi; ilut: incomplete LU with thresholding")
         .one_of_strings({"diagonal", "ilut"})

@@ -1,5 +1,7 @@
 #include "simplicial_cholesky_solver.hpp"
 
+#include "soma/saddle_point.hpp"
+
 namespace soma::eigen_solvers {
 
 // ---- eigen_ldlt -----------------------------------------------------------------------------
@@ -11,6 +13,9 @@ LinearSolverCapabilities SimplicialLdltSolver::capabilities() const {
     // indefinite matrix may hit a zero pivot, which factorize() reports.
     caps.symmetric_indefinite = true;
     caps.unsymmetric = false;  // reads the lower triangle only
+    // A hard constraint's zero diagonal is a zero pivot whenever AMD orders a multiplier before
+    // the DOFs it constrains: not a saddle-point solver.
+    caps.saddle_point = false;
     return caps;
 }
 
@@ -36,7 +41,7 @@ bool SimplicialLdltSolver::factorize(const SparseMatrix& matrix) {
         if (k < d.size()) {
             const Index column = ldlt_.permutationPinv().indices()[k];
             error_ = "LDLT factorization failed: matrix is singular (zero pivot) at column " +
-                     std::to_string(column);
+                     std::to_string(column) + saddle_point_advice(matrix, "eigen_ldlt");
         } else {
             error_ = std::string("LDLT factorization failed: ") + info_meaning(ldlt_.info());
         }
@@ -77,8 +82,10 @@ bool SimplicialLltSolver::factorize(const SparseMatrix& matrix) {
     llt_.factorize(matrix);
     if (llt_.info() != Eigen::Success) {
         // Eigen does not expose the failing column of an LL^T (the pivot is not stored).
-        error_ = "LLT factorization failed: matrix is not positive definite (a pivot was <= 0); "
-                 "use eigen_ldlt for indefinite or singular-prone systems";
+        const std::string advice = saddle_point_advice(matrix, "eigen_llt");
+        error_ = "LLT factorization failed: matrix is not positive definite (a pivot was <= 0)" +
+                 (advice.empty() ? std::string("; use eigen_ldlt for indefinite or singular-prone systems")
+                                 : advice);
         return false;
     }
     factorized_size_ = static_cast<Index>(matrix.rows());

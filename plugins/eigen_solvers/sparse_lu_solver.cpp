@@ -11,6 +11,9 @@ LinearSolverCapabilities SparseLuSolver::capabilities() const {
     caps.symmetric_positive_definite = true;
     caps.symmetric_indefinite = true;
     caps.unsymmetric = true;  // reads the whole matrix
+    // Threshold partial pivoting never picks a zero diagonal (SparseLU skips it even with
+    // pivot_threshold 0), so hard constraints' KKT matrices factor.
+    caps.saddle_point = true;
     return caps;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 /// \file aerodynamic_drag.hpp
-/// \brief Quadratic (form) drag on surface triangles (digest 000 §5.4, eq. 29, Appendix B).
+/// \brief Quadratic (form) drag on surface triangles (MAT-DiSMech §5.4, eq. 29, Appendix B).
 ///
 /// For each triangle k with nodes (a, b, c), undeformed area A_k, current unnormalised normal
 /// n = (x_b - x_a) × (x_c - x_a) and unit normal n̂ = n/|n|, each of its nodes i gets
@@ -19,7 +19,7 @@
 ///     ∂n̂/∂x_a   = (1/|n|) (I - n̂n̂ᵀ) [(x_c - x_b)×]               (Appendix B, cyclic: b → [(x_a - x_c)×],
 ///                                                               c → [(x_b - x_a)×])
 ///
-/// Appendix B's ∂n/∂x is that of the *unit* normal (erratum §9.11). Its n_t n_tᵀ/|n_t|³ form is the
+/// Appendix B's ∂n/∂x is that of the *unit* normal (the paper writes n_t). Its n_t n_tᵀ/|n_t|³ form is the
 /// (I - n̂n̂ᵀ)/|n| above. The Jacobian is unsymmetric (symmetric_jacobian() is false); each triangle
 /// is one 9-DOF stencil, in which dF/dv is block diagonal.
 ///
@@ -48,7 +48,7 @@ struct AerodynamicDragSettings {
     std::vector<std::string> elements;  ///< element names; empty: every element with triangles
 };
 
-/// Aerodynamic drag on shell triangles, digest §5.4.
+/// Aerodynamic drag on shell triangles, MAT-DiSMech §5.4, eq. 29, Appendix B.
 class AerodynamicDrag final : public Force {
 public:
     /// \brief Checks ρ_med > 0 and C_D > 0; errors go to \p errors.

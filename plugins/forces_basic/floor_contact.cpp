@@ -8,7 +8,7 @@ namespace soma::forces_basic {
 
 namespace {
 
-// Digest §5.2: K1 = 15/δ and K2 = 15/v_tol, so that the smoothing is complete (e^{-15} ≈ 3e-7)
+// MAT-DiSMech §5.2 (after eq. 26) and §4 (after eq. 24): K1 = 15/δ and K2 = 15/v_tol, so that the smoothing is complete (e^{-15} ≈ 3e-7)
 // one band width above the contact surface and one slip velocity from rest.
 constexpr double kSmoothingWidth = 15.0;
 
@@ -84,7 +84,7 @@ void FloorContact::add_residual_and_jacobian(const EvalContext& context, Assembl
         if (gap >= c.band) continue;  // outside the band: E, F_c < 3e-13 of contact values (header)
 
         const PenaltyEnergy e = penalty_energy(gap, settings_.stiffness, c.sharpness);
-        Vec3 residual = e.gradient * n;  // +∇E: the physical normal force is -E' n̂ (erratum §9.7)
+        Vec3 residual = e.gradient * n;  // +∇E: the physical normal force is -E' n̂ (MAT-DiSMech eq. 25 is ∇E)
         Mat3 d_position = e.curvature * nnT;
         Mat3 d_velocity = Mat3::Zero();
 

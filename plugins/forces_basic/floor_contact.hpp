@@ -1,14 +1,14 @@
 #pragma once
 /// \file floor_contact.hpp
 /// \brief Smooth penalty contact with a plane floor and smoothed Coulomb friction
-/// (digest 000 §5.2, eq. 25-26; friction as eq. 23).
+/// (MAT-DiSMech §5.2, eq. 25-26; friction as eq. 23).
 ///
 /// For each point i with position x_i, contact radius r_i and velocity v_i, with the floor
 /// n̂·x = h (default n̂ = +z, so h is the floor height):
 ///
 ///     gap        Δ_i = n̂·x_i - r_i - h
 ///     energy     E_i = k_c s², s = (1/K1) log(1 + e^{-K1 Δ_i}),  K1 = 15/δ_i   (Δ_i < δ_i)
-///     normal     f_c = -E'(Δ_i) n̂,  |F_c| = -E'(Δ_i) ≥ 0   (eq. 25 is +E' n̂: erratum §9.7)
+///     normal     f_c = -E'(Δ_i) n̂,  |F_c| = -E'(Δ_i) ≥ 0   (eq. 25 is +E' n̂, the energy gradient)
 ///     friction   f_fr = -μ |F_c| φ(w) v_t,  v_t = (I - n̂n̂ᵀ) v_i, w = |v_t|, φ = γ(w)/w
 ///
 /// Residual and Jacobian per point (P = I - n̂n̂ᵀ, E', E'' at Δ_i):
@@ -42,14 +42,14 @@ namespace soma::forces_basic {
 struct FloorContactSettings {
     double height = 0.0;                  ///< h: the floor is n̂·x = h (m)
     Vec3 normal{0.0, 0.0, 1.0};           ///< n̂, pointing out of the floor (normalised at construction)
-    double stiffness = 20.0;              ///< k_c (N/m = J/m²); digest §7.4's rod drop uses 20
+    double stiffness = 20.0;              ///< k_c (N/m = J/m²); MAT-DiSMech's rod drop (§7.1, Fig. 7) uses 20
     std::optional<double> band;           ///< δ (m); empty: each point's contact radius
     double friction = 0.0;                ///< μ ≥ 0
     double slip_velocity = 1e-3;          ///< v_tol (m/s) > 0: K2 = 15/v_tol
     std::vector<std::string> elements;    ///< element names; empty: every element
 };
 
-/// Smooth floor contact with friction, digest §5.2.
+/// Smooth floor contact with friction, MAT-DiSMech §5.2, eq. 25-26.
 class FloorContact final : public Force {
 public:
     /// \brief Checks the settings (k_c > 0, δ > 0, μ ≥ 0, v_tol > 0, |n̂| > 0).

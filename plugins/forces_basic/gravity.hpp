@@ -1,6 +1,6 @@
 #pragma once
 /// \file gravity.hpp
-/// \brief Uniform gravity with buoyancy on the points of selected elements (digest 000 §5.1).
+/// \brief Uniform gravity with buoyancy on the points of selected elements (MAT-DiSMech §5.1).
 ///
 ///     f_i = m_i g_eff,   g_eff = ((ρ - ρ_med)/ρ) g
 ///
@@ -26,7 +26,7 @@ struct GravitySettings {
     std::vector<std::string> elements;   ///< element names; empty: every element
 };
 
-/// Gravity and buoyancy, digest §5.1.
+/// Gravity and buoyancy, MAT-DiSMech §5.1.
 class Gravity final : public Force {
 public:
     /// \brief Checks the settings (medium_density ≥ 0); errors go to \p errors.

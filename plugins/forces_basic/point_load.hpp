@@ -1,6 +1,6 @@
 #pragma once
 /// \file point_load.hpp
-/// \brief A constant force on chosen points of one element (digest 000 §5.5, the code's point
+/// \brief A constant force on chosen points of one element (MAT-DiSMech §5.5, the reference code's point
 /// force).
 ///
 ///     F -= load_factor f on each chosen point;  potential energy -load_factor f·x summed.

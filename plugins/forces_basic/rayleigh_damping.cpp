@@ -3,6 +3,7 @@
 #include "soma/scene_view.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 #include <stdexcept>
 
@@ -39,7 +40,9 @@ ParameterSchema rayleigh_damping_schema() {
         "a damping_ratio reached at two frequencies (alpha = 2 zeta w1 w2/(w1 + w2), beta = 2 zeta/(w1 + w2)): "
         "modes between them are damped slightly less, modes outside more. The alpha term also damps rigid motion. "
         "A material damping model for any element; unlike viscous_drag (a drag of the surrounding fluid on rod "
-        "nodes), it does not depend on where the body moves. Zero at rest: equilibria and statics are unchanged.");
+        "nodes), it does not depend on where the body moves. Zero at rest: equilibria and statics are unchanged. "
+        "Rigid bodies and point masses have no stiffness (K = 0): damp them with alpha; a beta on such an "
+        "element (listed, or every element of the default selection) is refused.");
     schema.real("alpha", "mass-proportional coefficient alpha").unit("1/s").non_negative();
     schema.real("beta", "stiffness-proportional coefficient beta").unit("s").non_negative();
     schema.real("damping_ratio", "damping ratio zeta reached at both `frequencies` (0.02 = 2% of critical)")
@@ -65,6 +68,7 @@ RayleighDampingSettings rayleigh_damping_settings(const Parameters& p) {
                "give either alpha and/or beta, or damping_ratio with frequencies, not both");
     if (!direct && !by_ratio)
         p.fail("", "no damping given: set alpha and/or beta, or damping_ratio with frequencies [f1, f2]");
+    s.beta_key = direct ? "beta" : "damping_ratio";
     if (direct) {
         if (p.has("alpha")) s.alpha = p.real("alpha");
         if (p.has("beta")) s.beta = p.real("beta");
@@ -90,11 +94,15 @@ RayleighDamping::RayleighDamping(RayleighDampingSettings settings, SettingsError
 
 void RayleighDamping::bind(const SceneView& scene) {
     jacobians_.clear();
+    element_names_.clear();
     symmetric_ = true;
     for (const Element* element : select_elements(scene, settings_.elements, errors_)) {
         jacobians_.push_back(scene.element_jacobian(*element));
+        element_names_.push_back(element->name());
         symmetric_ = symmetric_ && element->symmetric_jacobian();
     }
+    initial_state_ = &scene.state();
+    stiffness_checked_ = false;
     zero_ = VectorX::Zero(static_cast<Index>(scene.state().q.size()));
     current_ = false;
 }
@@ -112,6 +120,43 @@ void RayleighDamping::declare_pattern(PatternBuilder& pattern) {
         }
     product_ = VectorX::Zero(largest);
     current_ = false;
+    if (!stiffness_checked_ && settings_.beta > 0.0 && initial_state_ != nullptr) refuse_beta_without_stiffness(*initial_state_);
+    stiffness_checked_ = true;
+}
+
+void RayleighDamping::refuse_beta_without_stiffness(const State& state) {
+    // K = dF_e/dq at v = a = 0. An element with internal forces has K != 0 at any state (a rod's
+    // stretching springs at rest included); a rigid body or a point mass has none, so beta K = 0
+    // exactly and the user's beta (or damping ratio) would silently not apply.
+    EvalContext at_state;
+    at_state.t = state.t;
+    at_state.q = &state.q;
+    at_state.v = &zero_;
+    at_state.a = &zero_;
+    at_state.step_start = &state;
+    at_state.coefficients = {1.0, 0.0, 0.0};
+    std::vector<std::string> without;
+    for (std::size_t e = 0; e < jacobians_.size(); ++e) {
+        ElementJacobian& jacobian = *jacobians_[e];
+        jacobian.evaluate(at_state);
+        double largest = 0.0;
+        for (Index b = 0; b < jacobian.block_count(); ++b) {
+            const Index n = static_cast<Index>(jacobian.block_dofs(b).size());
+            const double* values = jacobian.block(b);
+            for (Index k = 0; k < n * n; ++k) largest = std::max(largest, std::abs(values[k]));
+        }
+        if (largest == 0.0) without.push_back(element_names_[e]);
+    }
+    const bool listed = !settings_.elements.empty();
+    if (without.empty() || (!listed && without.size() < jacobians_.size())) return;
+    std::string names;
+    for (const auto& name : without) names += (names.empty() ? "'" : ", '") + name + "'";
+    errors_.fail(settings_.beta_key,
+                 "beta = " + number(settings_.beta) + " s damps stiffness, but " + names +
+                     (without.size() == 1 ? " has" : " have") +
+                     " none (K = 0: a rigid body or point mass does not deform), so the beta term would do "
+                     "nothing there; damp rigid motion with alpha alone (the velocity then decays as "
+                     "exp(-alpha t)), or list only deformable elements under `elements` (docs/damping.md)");
 }
 
 void RayleighDamping::begin_step(const State& start) { evaluate_damping_matrix(start); }

@@ -43,6 +43,7 @@ struct RayleighDampingSettings {
     double alpha = 0.0;                 ///< mass-proportional coefficient (1/s), >= 0
     double beta = 0.0;                  ///< stiffness-proportional coefficient (s), >= 0
     std::vector<std::string> elements;  ///< element names; empty: every element
+    std::string beta_key = "beta";      ///< the key errors about beta point at (damping_ratio in that form)
 };
 
 /// alpha and beta of Rayleigh damping.
@@ -74,7 +75,9 @@ public:
 
     /// \brief Resolves the elements and asks the scene for each one's Jacobian blocks.
     void bind(const SceneView& scene) override;
-    /// \brief One stencil per stencil of each damped element (the blocks of D).
+    /// \brief One stencil per stencil of each damped element (the blocks of D). The first time,
+    /// with beta > 0, refuses elements whose stiffness K is zero (rigid bodies, point masses):
+    /// beta would silently do nothing there.
     void declare_pattern(PatternBuilder& pattern) override;
     /// \brief F += D v, J += c_v D, with D at the step's start state.
     void add_residual_and_jacobian(const EvalContext& context, Assembly& assembly) override;
@@ -90,10 +93,16 @@ public:
 private:
     /// D = alpha M + beta K of every damped element at \p start (q = start.q, v = a = 0).
     void evaluate_damping_matrix(const State& start);
+    /// With beta > 0: fails at the beta key when a listed element (or, with the default
+    /// selection, every element) has K = 0 at \p state.
+    void refuse_beta_without_stiffness(const State& state);
 
     RayleighDampingSettings settings_;
     SettingsErrors errors_;
     std::vector<std::unique_ptr<ElementJacobian>> jacobians_;
+    std::vector<std::string> element_names_;  ///< of jacobians_, for messages
+    const State* initial_state_ = nullptr;    ///< the scene's state at bind()
+    bool stiffness_checked_ = false;
     struct Block {
         std::size_t element;  ///< index into jacobians_
         Index block;          ///< block index in that element

@@ -1,21 +1,21 @@
 #pragma once
 /// \file smooth_contact_law.hpp
-/// \brief The scalar laws of smooth floor contact (digest 000 §5.2): the log-barrier-like
+/// \brief The scalar laws of smooth floor contact (MAT-DiSMech §5.2, eq. 25-26): the log-barrier-like
 /// penalty energy of the gap and its two derivatives, and the smoothed Coulomb friction
 /// regularisation. Written as plain functions so they can be tested in isolation.
 ///
-/// Penalty (digest §5.2, consistent with eq. 25-26):
+/// Penalty (an energy consistent with MAT-DiSMech eq. 25-26):
 ///
 ///     E(Δ) = k_c s(Δ)²,   s(Δ) = (1/K1) log(1 + e^{-K1 Δ}),   K1 = 15/δ
 ///     E'(Δ)  = -2 k_c s σ                       (σ = σ(-K1 Δ), the logistic function)
 ///     E''(Δ) =  2 k_c (σ² + K1 s σ (1 - σ))
 ///
 /// With a = e^{-K1 Δ}: σ = a/(1+a), E' = -2 k_c a log(1+a) / (K1 (1+a)) (eq. 25, which is the
-/// energy gradient, erratum §9.7) and E'' = k_c (2 a log(1+a) + 2 a²)/(1+a)² (eq. 26).
+/// energy gradient; the physical force is its negative) and E'' = k_c (2 a log(1+a) + 2 a²)/(1+a)² (eq. 26).
 /// log(1 + e^y) and σ(y) are evaluated without overflow for any y: deep penetration
 /// (K1 Δ ≪ 0) is a penalty spring E ≈ k_c Δ², not an overflow.
 ///
-/// Friction (digest §5.2 with eq. 23's smoothing): the force is -μ γ(w) |F_c| v̂_t with
+/// Friction (MAT-DiSMech §5.2 with eq. 23's smoothing): the force is -μ γ(w) |F_c| v̂_t with
 /// w = |v_t| and γ(w) = 2/(1 + e^{-K2 w}) - 1 = tanh(K2 w / 2), K2 = 15/v_tol. It is written as
 /// -μ |F_c| φ(w) v_t with φ(w) = γ(w)/w, which is smooth and even in w with φ(0) = K2/2: near
 /// rest the law is a linear viscous one, so the Jacobian stays defined at v_t = 0.
@@ -45,7 +45,7 @@ struct PenaltyEnergy {
     double curvature = 0.0;    ///< d²E/dΔ² (N/m), ≥ 0
 };
 
-/// \brief E(Δ) = k_c ((1/K1) log(1 + e^{-K1 Δ}))² and its derivatives (digest §5.2).
+/// \brief E(Δ) = k_c ((1/K1) log(1 + e^{-K1 Δ}))² and its derivatives (MAT-DiSMech §5.2, eq. 25-26).
 /// \param[in] gap        Δ, the signed distance of the point's surface to the floor (m)
 /// \param[in] stiffness  k_c (N/m)
 /// \param[in] sharpness  K1 = 15/δ (1/m)
@@ -68,7 +68,7 @@ struct FrictionShape {
     double psi = 0.0;  ///< φ'(w)/w (s³/m³)
 };
 
-/// \brief φ and ψ of γ(w) = tanh(K2 w/2) (digest §5.2, eq. 23), smooth through w = 0.
+/// \brief φ and ψ of γ(w) = tanh(K2 w/2) (MAT-DiSMech eq. 23), smooth through w = 0.
 /// \param[in] w      |v_t| ≥ 0 (m/s)
 /// \param[in] sharpness K2 = 15/v_tol (s/m)
 inline FrictionShape friction_shape(double w, double sharpness) {

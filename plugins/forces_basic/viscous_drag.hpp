@@ -1,6 +1,6 @@
 #pragma once
 /// \file viscous_drag.hpp
-/// \brief Viscous (Stokes-like) drag per unit rod length (digest 000 §5.3, eq. 27-28).
+/// \brief Viscous (Stokes-like) drag per unit rod length (MAT-DiSMech §5.3, eq. 27-28).
 ///
 ///     f_i = -η Δl_i v_i          (force on point i)
 ///     F  += η Δl_i v_i,   J += c_v η Δl_i I
@@ -11,7 +11,7 @@
 ///
 /// Points with zero Voronoi length (pure-shell points) get no drag, as in the reference code:
 /// a force per unit length has no meaning on a surface, whose fluid loading is the aerodynamic
-/// drag of §5.4. With the default selection (every element) such points are skipped silently;
+/// drag of MAT-DiSMech §5.4. With the default selection (every element) such points are skipped silently;
 /// an element named explicitly that has no rod length at all is refused at bind(), since the
 /// user asked for drag on it and would get none.
 
@@ -31,7 +31,7 @@ struct ViscousDragSettings {
     std::vector<std::string> elements;  ///< element names; empty: every element
 };
 
-/// Viscous drag on rod points, digest §5.3.
+/// Viscous drag on rod points, MAT-DiSMech §5.3, eq. 27-28.
 class ViscousDrag final : public Force {
 public:
     /// \brief Checks η > 0; errors go to \p errors.

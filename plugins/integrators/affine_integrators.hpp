@@ -18,7 +18,7 @@
 /// coordinates at commit (so implicit Euler moves a rotation by R_next = R exp(h omega_next), the
 /// midpoint rule by R exp(h omega_mid)).
 ///
-/// Implicit Euler is digest 000 §3.1 (eq. 4-5) written for the acceleration; it damps
+/// Implicit Euler is MAT-DiSMech eq. 4-5 written for the acceleration; it damps
 /// vibrations (first order). The implicit midpoint rule and Newmark's average acceleration
 /// (b = 1/4, g = 1/2) are second order and do not damp linear oscillations.
 
@@ -95,7 +95,7 @@ private:
 };
 
 /// Quasi-static equilibrium, one load step per time step: applied loads scale by
-/// min(1, (t - t_start)/ramp_time) (digest 000 §3.7), or 1 when ramp_time is 0.
+/// min(1, (t - t_start)/ramp_time) (the static mode of MAT-DiSMech §6.1 ramps gravity this way in its reference code), or 1 when ramp_time is 0.
 class Statics final : public AffineIntegrator {
 public:
     explicit Statics(double ramp_time) : ramp_time_(ramp_time) {}

@@ -2,7 +2,7 @@
 /// \file point_mass.hpp
 /// \brief A point mass: three translational DOFs with a lumped mass and no internal energy.
 ///
-/// Used for payloads and beads (digest 000 §7.3 models the parachute's payload by adding mass
+/// Used for payloads and beads (MAT-DiSMech §7.1, Fig. 6, models the parachute's payload by adding mass
 /// to the node the ropes share; in Soma the payload is a point_mass sharing that node through
 /// `shared_nodes`, so the rope and canopy elements stay unchanged). Residual: F = m a,
 /// Jacobian c_a m I.

@@ -2,6 +2,8 @@
 
 #include "petsc_runtime.hpp"
 
+#include "soma/saddle_point.hpp"
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -25,6 +27,22 @@ bool definite_krylov(const std::string& ksp) {
 
 /// Preconditioners that read the matrix as symmetric (one triangle) and need it definite.
 bool symmetric_preconditioner(const std::string& pc) { return pc == PCICC || pc == PCCHOLESKY; }
+
+/// Whether KSP \p ksp with PC \p pc solves a hard constraint's KKT matrix (zero diagonal on the
+/// multiplier rows, indefinite). The GMRES family minimises the residual over the Krylov space
+/// and cannot break down on an indefinite operator; MINRES can too, with an SPD preconditioner
+/// (only `none` is one whatever the matrix). The preconditioner must not divide by the zero
+/// diagonal: none, or Jacobi (PETSc uses 1 for a zero diagonal entry). PETSc's own ILU, ICC, LU
+/// and Cholesky factor without pivoting; BiCGSTAB breaks down on these systems
+/// (tests/validation/test_constraint_solvers.cpp: bcgs/jacobi diverged on the double pendulum).
+bool saddle_point_method(const std::string& ksp, const std::string& pc) {
+    static const std::array<const char*, 6> residual_minimising{KSPGMRES, KSPFGMRES, KSPLGMRES,
+                                                                KSPDGMRES, KSPPGMRES, KSPGCR};
+    const bool gmres_family = std::any_of(residual_minimising.begin(), residual_minimising.end(),
+                                          [&](const char* n) { return ksp == n; });
+    if (gmres_family) return pc == PCNONE || pc == PCJACOBI;
+    return ksp == KSPMINRES && pc == PCNONE;
+}
 
 std::string format_real(double value) {
     char buffer[32];
@@ -104,10 +122,17 @@ void PetscKspSolver::destroy() noexcept {
 
 LinearSolverCapabilities PetscKspSolver::capabilities() const {
     const bool symmetric_only = symmetric_krylov(ksp_type_) || symmetric_preconditioner(pc_type_);
+    // MINRES and SYMMLQ treat indefinite operators but need a symmetric positive definite
+    // preconditioner: only `none` is one whatever the matrix (Jacobi on an indefinite diagonal is
+    // indefinite, ILU and SOR are unsymmetric).
+    const bool indefinite_krylov =
+        !definite_krylov(ksp_type_) && (!symmetric_krylov(ksp_type_) || pc_type_ == PCNONE);
     LinearSolverCapabilities caps;
     caps.symmetric_positive_definite = true;
-    caps.symmetric_indefinite = !definite_krylov(ksp_type_) && !symmetric_preconditioner(pc_type_);
+    caps.symmetric_indefinite = indefinite_krylov && !symmetric_preconditioner(pc_type_);
+    // Symmetric Krylov methods read the whole AIJ matrix but assume it is symmetric.
     caps.unsymmetric = !symmetric_only;
+    caps.saddle_point = saddle_point_method(ksp_type_, pc_type_);
     caps.iterative = ksp_type_ != KSPPREONLY;
     caps.distributed = false;  // MatSeqAIJ on PETSC_COMM_SELF
     return caps;
@@ -216,11 +241,11 @@ bool PetscKspSolver::factorize(const SparseMatrix& matrix) {
         if (reason != PC_NOERROR) {
             error_ = "PETSc preconditioner '" + pc_type_ + "' setup failed: " +
                      PCFailedReasons[reason] + " (matrix singular or not of the definiteness " +
-                     "the preconditioner needs)";
+                     "the preconditioner needs)" + saddle_point_advice(matrix, "petsc with pc_type " + pc_type_);
             return false;
         }
     } catch (const std::exception& e) {
-        error_ = std::string("petsc: ") + e.what();
+        error_ = std::string("petsc: ") + e.what() + saddle_point_advice(matrix, "petsc with pc_type " + pc_type_);
         return false;
     }
     factorized_ = true;

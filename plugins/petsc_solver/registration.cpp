@@ -25,7 +25,9 @@ ParameterSchema petsc_schema() {
         "preconditioner, or a direct factorization with ksp_type preonly. The pattern is "
         "analysed once; factor-type preconditioners (icc, ilu, cholesky, lu) reuse their "
         "symbolic factorization across Newton iterations. Symmetric-only methods (cg, minres, "
-        "icc, cholesky) make the solver accept symmetric Jacobians only.");
+        "icc, cholesky) make the solver accept symmetric Jacobians only. Hard constraints "
+        "(compliance 0) need gmres (or fgmres, lgmres, dgmres, pgmres, gcr) with pc_type none or "
+        "jacobi, or minres with none: other choices are refused for them.");
     schema.string("ksp_type",
                   "PETSc Krylov method (KSPType), e.g. cg, gmres, bicgstab, minres, preonly; "
                   "checked against PETSc's registry when the solver is built")

@@ -1,5 +1,5 @@
-// Hinge bending: digest 000 §2.6 (paper eq. 17; gradient and Hessian in the Tamstorf-Grinspun
-// form of the reference code) and stiffness per erratum §9.3.
+// Hinge bending: MAT-DiSMech §3.3.1, eq. 17 (gradient and Hessian in the Tamstorf-Grinspun form of
+// the reference code), with the reference code's stiffness (the paper's, after eq. 17, is half).
 #include "hinge_bending.hpp"
 
 #include <Eigen/Geometry>
@@ -9,7 +9,7 @@
 namespace soma::shells {
 
 double hinge_bending_stiffness(double youngs_modulus, double thickness) {
-    // (2/sqrt(3)) E h^3/12: reference code value, twice the paper's (digest §2.0, §9.3).
+    // (2/sqrt(3)) E h^3/12: reference code value, twice the paper's (MAT-DiSMech, after eq. 17).
     return 2.0 / std::sqrt(3.0) * youngs_modulus * thickness * thickness * thickness / 12.0;
 }
 
@@ -22,7 +22,7 @@ double hinge_angle(const Vec3& x0, const Vec3& x1, const Vec3& x2, const Vec3& x
 
 namespace {
 
-/// Quantities of digest §2.6 shared by the gradient and the Hessian.
+/// Quantities shared by the gradient and the Hessian of the hinge angle (MAT-DiSMech eq. 17).
 struct HingeTerms {
     Vec3 e0, e1, e2, e3, e4;
     double l0, l1, l2, l3, l4;
@@ -86,7 +86,7 @@ double hinge_angle_gradient_hessian(const Vec3& x0, const Vec3& x1, const Vec3& 
     const HingeTerms t = hinge_terms(x0, x1, x2, x3);
     angle_gradient(t, gradient);
 
-    // Helper vectors and matrices of digest §2.6.
+    // Helper vectors and matrices of the reference code's hinge Hessian (MAT-DiSMech eq. 17).
     const Vec3 m1 = t.nn1.cross(t.e1) / t.l1;
     const Vec3 m2 = -t.nn2.cross(t.e2) / t.l2;
     const Vec3 m3 = -t.nn1.cross(t.e3) / t.l3;

@@ -1,6 +1,6 @@
 #pragma once
 /// \file hinge_bending.hpp
-/// \brief Discrete hinge bending of a triangle mesh (digest 000 §2.6, paper eq. 17):
+/// \brief Discrete hinge bending of a triangle mesh (MAT-DiSMech §3.3.1, eq. 17):
 ///
 ///     E = 1/2 k_b (phi - phi_bar)^2,        k_b = (2/sqrt(3)) E h^3/12
 ///
@@ -8,14 +8,14 @@
 /// phi_bar the natural angle (from the initial geometry, or set by actuation).
 ///
 /// Stiffness: we use the reference code's k_b = (2/sqrt(3)) E h^3/12, twice the paper's
-/// (1/sqrt(3)) E h^3/12 (digest §2.0, erratum §9.3). On an equilateral mesh the continuum
-/// plate rigidity of hinge springs is D = (sqrt(3)/2) k_b (Seung & Nelson; digest §2.6 [D]), so
+/// (1/sqrt(3)) E h^3/12 (MAT-DiSMech, after eq. 17). On an equilateral mesh the continuum
+/// plate rigidity of hinge springs is D = (sqrt(3)/2) k_b (Seung & Nelson 2008), so
 /// the code's value gives D = E h^3/12. The lattice has its own bending Poisson ratio 1/3
 /// (derived in tests/validation/test_cantilever_plate_hinge.cpp): a strip with free anticlastic
 /// curvature has rigidity (8/9) E h^3/12. The material's Poisson ratio does not enter, and the
 /// response depends on the mesh (shape; orientation on non-equilateral meshes).
 ///
-/// Node order [x0, x1, x2, x3] (digest §2.6): x0 -> x1 is the hinge edge, x2 the wing vertex
+/// Node order [x0, x1, x2, x3] (MAT-DiSMech's reference code): x0 -> x1 is the hinge edge, x2 the wing vertex
 /// of the first face (x0, x1, x2), x3 the wing vertex of the second face (x1, x0, x3). With
 /// consistently oriented faces the normals are n0 = e0 x e1 and n1 = e2 x e0 and
 ///
@@ -31,7 +31,7 @@
 namespace soma::shells {
 
 /// Hinge stiffness (N m) of the hinge model: k_b = (2/sqrt(3)) E h^3/12 (reference code,
-/// digest §2.0 and erratum §9.3).
+/// twice the value printed after MAT-DiSMech eq. 17).
 double hinge_bending_stiffness(double youngs_modulus, double thickness);
 
 /// \brief Signed hinge angle phi in (-pi, pi] (rad): the angle from n0 = e0 x e1 to
@@ -40,11 +40,11 @@ double hinge_bending_stiffness(double youngs_modulus, double thickness);
 /// (x3 rotated by t about +e0, below the plane of the first face whose normal is +z).
 double hinge_angle(const Vec3& x0, const Vec3& x1, const Vec3& x2, const Vec3& x3);
 
-/// \brief phi and its gradient d phi / d[x0, x1, x2, x3] (digest §2.6, Tamstorf-Grinspun form).
+/// \brief phi and its gradient d phi / d[x0, x1, x2, x3] (Tamstorf-Grinspun form, as in MAT-DiSMech's reference code).
 double hinge_angle_gradient(const Vec3& x0, const Vec3& x1, const Vec3& x2, const Vec3& x3,
                             VecN<12>& gradient);
 
-/// \brief phi, its gradient and its Hessian (12x12, symmetric) (digest §2.6).
+/// \brief phi, its gradient and its Hessian (12x12, symmetric) (Tamstorf-Grinspun form).
 double hinge_angle_gradient_hessian(const Vec3& x0, const Vec3& x1, const Vec3& x2, const Vec3& x3,
                                     VecN<12>& gradient, MatN<12>& hessian);
 

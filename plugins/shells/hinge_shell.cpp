@@ -1,5 +1,5 @@
-// The hinge_shell Element: digest 000 §1.3 (lumped mass), §2.1 (edge stretching), §2.6 (hinge
-// bending), stiffness values per errata §9.2-9.3.
+// The hinge_shell Element: MAT-DiSMech §2 (lumped mass), §3.1 (edge stretching, eq. 9-10), §3.3.1
+// (hinge bending, eq. 17), with the reference code's stiffness values (twice the paper's).
 #include "hinge_shell.hpp"
 
 #include "soma/energy_term.hpp"
@@ -33,14 +33,14 @@ HingeShell::HingeShell(HingeShellDescription d, const SettingsErrors& errors)
     const double E = material_.youngs_modulus;
     const double h = thickness_;
 
-    // Edge stretching springs (digest §2.1, hinge-mode stiffness).
+    // Edge stretching springs (MAT-DiSMech §3.1, eq. 9-10, hinge-mode stiffness).
     edge_springs_.resize(topology_.edges.size());
     for (std::size_t e = 0; e < edge_springs_.size(); ++e) {
         const double l = topology_.edge_lengths[e];
         edge_springs_[e] = EdgeSpring{l, shell_stretching_stiffness(StretchingMode::hinge, E, material_.poisson_ratio, h, l)};
     }
 
-    // Hinge springs with natural angles from the initial geometry (digest §2.6 "setThetaBar").
+    // Hinge springs with natural angles from the initial geometry (MAT-DiSMech's reference code, "setThetaBar").
     const double kb = hinge_bending_stiffness(E, h);
     hinge_springs_.resize(topology_.hinges.size());
     for (std::size_t i = 0; i < hinge_springs_.size(); ++i) {
@@ -51,7 +51,7 @@ HingeShell::HingeShell(HingeShellDescription d, const SettingsErrors& errors)
                         positions_[static_cast<std::size_t>(n[2])], positions_[static_cast<std::size_t>(n[3])]);
     }
 
-    // Lumped mass rho h A_bar / 3 per triangle corner (digest §1.3).
+    // Lumped mass rho h A_bar / 3 per triangle corner (MAT-DiSMech §2).
     node_mass_.assign(positions_.size(), 0.0);
     for (std::size_t t = 0; t < triangles_.size(); ++t) {
         const double m = material_.density * h * topology_.triangle_areas[t] / 3.0;
@@ -94,7 +94,7 @@ void HingeShell::on_bind() {
     for (Index i = 0; i < node_count(); ++i)
         node_dofs_[static_cast<std::size_t>(i)] = {global_dof(3 * i), global_dof(3 * i + 1), global_dof(3 * i + 2)};
 
-    // Pure shell points (digest §5.3: point_length 0, so viscous rod drag skips them).
+    // Pure shell points (point_length 0, so viscous rod drag skips them as in MAT-DiSMech §5.3).
     geometry_ = Geometry{};
     geometry_.point_dofs = node_dofs_;
     geometry_.point_mass = node_mass_;
@@ -146,7 +146,7 @@ double HingeShell::evaluate(const VectorX& q, Assembly* assembly, double c_q) co
 void HingeShell::add_residual_and_jacobian(const EvalContext& context, Assembly& assembly) {
     const JacobianCoefficients& w = context.coefficients;
     evaluate(*context.q, &assembly, w.c_q);
-    // Lumped inertia M a and c_a M (MAT-DiSMech's diagonal mass matrix, digest 000 §1.3).
+    // Lumped inertia M a and c_a M (MAT-DiSMech's diagonal lumped mass matrix, §2).
     add_lumped_inertia(context, assembly, mass_stencil_, node_mass_);
 }
 
@@ -160,7 +160,7 @@ double HingeShell::kinetic_energy(const EvalContext& context) const {
     return 0.5 * twice;
 }
 
-// ---- actuation: natural hinge angles (digest §2.6, §7.2) ----
+// ---- actuation: natural hinge angles (MAT-DiSMech §3.3.1 and §7.1, Fig. 5) ----
 
 std::vector<ActuationChannel> HingeShell::actuation_channels() const {
     return {ActuationChannel{kNaturalHingeAngle, static_cast<Index>(hinge_springs_.size()), {"phi"}, "rad",
@@ -185,7 +185,7 @@ double HingeShell::actuation(const std::string& channel, Index item, int compone
 
 void HingeShell::set_actuation(const std::string& channel, Index item, int component, double value) {
     check_channel(channel, item, component);
-    // The hinge angle is measured in (-pi, pi] (digest 000 §2.6, a signed angle between face
+    // The hinge angle is measured in (-pi, pi] (MAT-DiSMech eq. 17, a signed angle between face
     // normals): a natural angle outside it could never be reached and would make the energy jump.
     if (!(std::abs(value) < 3.14159265358979323846))
         throw std::domain_error("natural_hinge_angle " + std::to_string(value) + " of hinge " + std::to_string(item) +

@@ -1,7 +1,7 @@
 #pragma once
 /// \file hinge_shell.hpp
 /// \brief The `hinge_shell` Element: a thin shell on a triangle mesh with edge stretching springs
-/// (digest 000 §2.1) and discrete hinge bending (§2.6), lumped mass (§1.3).
+/// (MAT-DiSMech §3.1, eq. 9-10) and discrete hinge bending (§3.3.1, eq. 17), lumped mass (§2).
 ///
 /// Local DOFs: node positions x_0 .. x_{N-1} interleaved (3N). Residual and Jacobian
 /// (assembly.hpp):
@@ -11,12 +11,13 @@
 ///     E = sum_edges 1/2 k_s eps^2 l_bar + sum_hinges 1/2 k_b (phi - phi_bar)^2
 ///
 /// - k_s = (sqrt(3)/2) E h l_bar per edge and k_b = (2/sqrt(3)) E h^3/12 per hinge: the reference
-///   code's values, which match spring-lattice theory (digest §2.0, errata §9.2, §9.3). The
+///   code's values, which match spring-lattice theory (the paper prints half of each, after
+///   MAT-DiSMech eq. 10 and eq. 17). The
 ///   Poisson ratio does not enter this model; its response depends on the mesh.
-/// - Node mass: sum over the triangles at the node of rho h A_bar/3 (digest §1.3).
+/// - Node mass: sum over the triangles at the node of rho h A_bar/3 (MAT-DiSMech §2, lumped as in its reference code).
 /// - Natural hinge angles phi_bar from the initial geometry (the initial shape is stress-free);
 ///   the actuation channel "natural_hinge_angle" (one item per hinge, component "phi", rad)
-///   lets controllers change them over time (digest §7.2 manta ray).
+///   lets controllers change them over time (MAT-DiSMech §7.1, Fig. 5 manta ray).
 
 #include "hinge_bending.hpp"
 #include "shell_material.hpp"

@@ -1,5 +1,5 @@
-// Mesh input: Wavefront OBJ, MAT-DiSMech text geometry (digest 000 §1.1 [C]) and generated
-// near-equilateral meshes (digest §7.3 hexagonal canopy, §7.5 equilateral plate mesh).
+// Mesh input: Wavefront OBJ, MAT-DiSMech text geometry (MAT-DiSMech §6.1, reference code's format) and generated
+// near-equilateral meshes (MAT-DiSMech Fig. 6 hexagonal canopy, Fig. 8 equilateral plate mesh).
 #include "mesh_input.hpp"
 
 #include <Eigen/Geometry>

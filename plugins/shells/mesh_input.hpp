@@ -36,7 +36,7 @@ MeshFileFormat mesh_format_from_extension(const std::string& path);
 /// \throws MeshInputError on malformed lines and out-of-range indices ("name:line: ...")
 TriangleMesh parse_obj(std::istream& input, const std::string& name);
 
-/// \brief The MAT-DiSMech text geometry format (digest 000 §1.1 [C]):
+/// \brief The MAT-DiSMech text geometry format (MAT-DiSMech §6.1; the format is its reference code's):
 ///
 ///     *Nodes
 ///     x, y, z          (one node per line)
@@ -81,7 +81,7 @@ enum class RectanglePattern {
 ///   (legs du/2 and dw: angles 90, 60, 30 degrees when equilateral). Counts: (n_w + 1) rows,
 ///   n_w (2 n_u + 1) triangles; (n_u + 1) nodes in each of the ceil((n_w + 1)/2) even rows and
 ///   n_u + 2 in each of the floor((n_w + 1)/2) odd rows. Lu = 0.1, a = 0.005, Lw = 0.021651
-///   (the reference code's plate, digest §7.5, whose own mesh has zigzag ends): 6 rows, 129
+///   (the reference code's plate, MAT-DiSMech §7.2, Fig. 8, whose own mesh has zigzag ends): 6 rows, 129
 ///   nodes, 205 triangles.
 /// - `right`, `right_alternating`: n_u = max(1, round(Lu / a)), n_w = max(1, round(Lw / a))
 ///   cells of du x dw (stretched to fit), (n_u + 1)(n_w + 1) nodes, 2 n_u n_w right triangles;

@@ -34,7 +34,7 @@ MidedgeShell::MidedgeShell(MidedgeShellDescription d, const SettingsErrors& erro
     require_positive(errors, material_.youngs_modulus, "material.youngs_modulus");
     if (!(material_.poisson_ratio >= 0.0 && material_.poisson_ratio <= 0.5))
         errors.fail("material.poisson_ratio", "must be in [0, 0.5], got " + std::to_string(material_.poisson_ratio));
-    // Checks E > 0, h > 0 and nu in [0, 0.5] (nu = 1 would divide by zero, digest §2.7).
+    // The constants above are checked again inside (nu = 1 would divide by zero in k_b, MAT-DiSMech §3.3.2).
     const double k_b = midedge_bending_stiffness(material_.youngs_modulus, material_.poisson_ratio, thickness_);
     topology_ = build_topology(mesh_);  // throws MeshError
 
@@ -43,7 +43,7 @@ MidedgeShell::MidedgeShell(MidedgeShellDescription d, const SettingsErrors& erro
     const std::size_t T = mesh_.triangles.size();
     const auto E = static_cast<std::size_t>(edge_count_);
 
-    // Stretching springs, mid-edge stiffness 2 E h l_bar / (1 - nu^2) (digest §2.0, §2.1).
+    // Stretching springs, mid-edge stiffness 2 E h l_bar / (1 - nu^2) (MAT-DiSMech's reference code; §3.1, eq. 9-10).
     springs_.resize(E);
     for (std::size_t e = 0; e < E; ++e) {
         const double l = topology_.edge_lengths[e];
@@ -51,7 +51,7 @@ MidedgeShell::MidedgeShell(MidedgeShellDescription d, const SettingsErrors& erro
                                                                material_.poisson_ratio, thickness_, l)};
     }
 
-    // Lumped mass rho h A_bar / 3 per triangle and node (digest §1.3); xi is massless.
+    // Lumped mass rho h A_bar / 3 per triangle and node (MAT-DiSMech §2, eq. 3); xi is massless.
     node_mass_.assign(static_cast<std::size_t>(node_count_), 0.0);
     for (std::size_t t = 0; t < T; ++t)
         for (Index node : mesh_.triangles[t])
@@ -188,7 +188,7 @@ void MidedgeShell::initial_state(VectorX& q, VectorX& v) const {
         q.segment<3>(3 * i) = mesh_.positions[static_cast<std::size_t>(i)];
         v.segment<3>(3 * i) = initial_velocity_;
     }
-    // xi = 0 (digest §1.2): the mid-edge normals start along n_avg.
+    // xi = 0 (MAT-DiSMech §2 and §3.3.2): the mid-edge normals start along n_avg.
 }
 
 std::vector<DofGroup> MidedgeShell::dof_groups() const {
@@ -274,7 +274,7 @@ void MidedgeShell::declare_pattern(PatternBuilder& pattern) {
                 for (std::size_t c = 0; c < 3; ++c) dofs[n++] = node_dofs_[static_cast<std::size_t>(wing_node_[t][k])][c];
         bend_stencil_[t] = pattern.add_stencil(std::span<const Index>(dofs.data(), n));
     }
-    // Node masses only: xi is massless (digest §1.3), so it gets no mass stencil.
+    // Node masses only: xi is massless (MAT-DiSMech's reference code), so it gets no mass stencil.
     mass_stencil_.resize(node_dofs_.size());
     for (std::size_t i = 0; i < node_dofs_.size(); ++i) mass_stencil_[i] = pattern.add_stencil(node_dofs_[i]);
 }
@@ -320,8 +320,8 @@ double MidedgeShell::evaluate(const VectorX& q, Assembly* assembly, double c_q, 
 void MidedgeShell::add_residual_and_jacobian(const EvalContext& context, Assembly& assembly) {
     const JacobianCoefficients& w = context.coefficients;
     evaluate(*context.q, &assembly, w.c_q);
-    // Lumped inertia of the nodes, M a and c_a M (MAT-DiSMech's diagonal mass matrix, digest 000
-    // §1.3); the xi DOFs are massless.
+    // Lumped inertia of the nodes, M a and c_a M (MAT-DiSMech's diagonal lumped
+    // mass matrix, §2); the xi DOFs are massless.
     add_lumped_inertia(context, assembly, mass_stencil_, node_mass_);
 }
 

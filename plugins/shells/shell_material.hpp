@@ -8,7 +8,7 @@ namespace soma::shells {
 struct ShellMaterial {
     double density = 0.0;         ///< rho (kg/m^3)
     double youngs_modulus = 0.0;  ///< E (Pa)
-    double poisson_ratio = 0.3;   ///< nu (the hinge model does not use it, digest 000 §2.6)
+    double poisson_ratio = 0.3;   ///< nu (the hinge model does not use it, MAT-DiSMech eq. 17)
 };
 
 }  // namespace soma::shells

@@ -1,4 +1,4 @@
-// Shell in-plane stretching: one axial spring per mesh edge (digest 000 §2.0, §2.1, erratum §9.2).
+// Shell in-plane stretching: one axial spring per mesh edge (MAT-DiSMech §3.1, eq. 9-10).
 #include "shell_stretching.hpp"
 
 #include <cmath>
@@ -11,12 +11,12 @@ double shell_stretching_stiffness(StretchingMode mode, double youngs_modulus, do
     switch (mode) {
         case StretchingMode::hinge:
             // (sqrt(3)/2) E h l_bar: the reference code's value, twice the paper's sqrt(3)/4; it is
-            // the triangular spring-lattice result (digest §2.1 [D], erratum §9.2).
+            // the triangular spring-lattice result (the paper's sqrt(3)/4 after MAT-DiSMech eq. 10 is taken to be a typo).
             return 0.5 * std::sqrt(3.0) * youngs_modulus * thickness * rest_length;
         case StretchingMode::midedge:
             if (!(poisson_ratio < 1.0))
                 throw std::invalid_argument("mid-edge shell stretching needs poisson_ratio < 1");
-            // 2 E h l_bar / (1 - nu^2): the reference code's value (digest §2.1 [C]).
+            // 2 E h l_bar / (1 - nu^2): the reference code's value (MAT-DiSMech's reference code).
             return 2.0 * youngs_modulus * thickness * rest_length / (1.0 - poisson_ratio * poisson_ratio);
     }
     throw std::invalid_argument("unknown shell stretching mode");

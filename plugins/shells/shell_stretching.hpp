@@ -1,16 +1,16 @@
 #pragma once
 /// \file shell_stretching.hpp
-/// \brief In-plane stretching of a shell: one axial spring per mesh edge (digest 000 §2.1,
-/// paper eq. 9-10), with the per-edge stiffness of the chosen bending model.
+/// \brief In-plane stretching of a shell: one axial spring per mesh edge (MAT-DiSMech §3.1,
+/// eq. 9-10), with the per-edge stiffness of the chosen bending model.
 ///
 ///     eps = |e| / l_bar - 1,     E = 1/2 k_s eps^2 l_bar
 ///
-/// Stiffness per edge (digest 000 §2.0, §2.1, erratum §9.2):
+/// Stiffness per edge (MAT-DiSMech §3.1 and its reference code):
 /// - hinge model:    k_s = (sqrt(3)/2) E h l_bar. This is the reference code's value, twice the
 ///   paper's (sqrt(3)/4). It is the spring-lattice result: springs of energy 1/2 k (l - l_bar)^2
 ///   on an equilateral lattice give a 2D Young's modulus 2k/sqrt(3), so k = (sqrt(3)/2) E h and
-///   k_s = k l_bar. The paper's value is taken to be a typo (digest §9.2).
-/// - mid-edge model: k_s = 2 E h l_bar / (1 - nu^2) (reference code's value, digest §2.1; no
+///   k_s = k l_bar. The paper's value is taken to be a typo (it is printed after MAT-DiSMech eq. 10).
+/// - mid-edge model: k_s = 2 E h l_bar / (1 - nu^2) (MAT-DiSMech's reference code; no
 ///   derivation given there).
 ///
 /// Local DOFs of one spring: [x_0 (3), x_1 (3)] with e = x_1 - x_0.
@@ -41,7 +41,7 @@ enum class StretchingMode {
 double shell_stretching_stiffness(StretchingMode mode, double youngs_modulus, double poisson_ratio,
                                   double thickness, double rest_length);
 
-/// Edge springs are the SDK's stretching spring (digest 000 §2.1), shared with rod edges.
+/// Edge springs are the SDK's stretching spring (MAT-DiSMech §3.1, eq. 9-10), shared with rod edges.
 using EdgeSpring = springs::StretchingSpring;
 inline double edge_spring_energy(const EdgeSpring& s, const Vec3& x0, const Vec3& x1) {
     return springs::stretching_energy(s, x0, x1);

@@ -1,5 +1,5 @@
-// Triangle-mesh topology for the shell models: unique edges with face signs (digest 000 §2.7
-// "face-oriented tau"), hinges (§2.6), undeformed areas and edge lengths (§1.3, §2.1).
+// Triangle-mesh topology for the shell models: unique edges with face signs (s^k of MAT-DiSMech
+// eq. 19), hinges (§3.3.1), undeformed areas and edge lengths (§2, §3.1).
 #include "triangle_mesh.hpp"
 
 #include <Eigen/Geometry>

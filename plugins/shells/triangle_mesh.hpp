@@ -1,13 +1,13 @@
 #pragma once
 /// \file triangle_mesh.hpp
 /// \brief A triangle mesh and the topology the shell models need: unique edges with their
-/// adjacent faces (and the face-orientation sign of digest 000 §2.7 "face-oriented tau"),
-/// hinges (digest 000 §2.6), undeformed areas and edge lengths.
+/// adjacent faces (and the face-orientation sign s^k of MAT-DiSMech eq. 19),
+/// hinges (MAT-DiSMech §3.3.1, eq. 17), undeformed areas and edge lengths.
 ///
 /// Conventions (0-based everywhere):
 /// - Triangle t has vertices (p0, p1, p2) = triangles[t]. Its **local edge k is the edge opposite
 ///   vertex k**, oriented along the triangle's cyclic order, i.e. from p[(k+1)%3] to p[(k+2)%3]:
-///   local edge 0 = p1->p2, local edge 1 = p2->p0, local edge 2 = p0->p1 (digest 000 §2.7,
+///   local edge 0 = p1->p2, local edge 1 = p2->p0, local edge 2 = p0->p1 (MAT-DiSMech Appendix A,
 ///   v_1 = p_3 - p_2, v_2 = p_1 - p_3, v_3 = p_2 - p_1 in its 1-based notation).
 /// - The face normal is (p1 - p0) x (p2 - p0) direction (counter-clockwise = +normal).
 /// - A global edge has nodes {n0, n1} with n0 -> n1 equal to the cyclic direction of its
@@ -17,7 +17,7 @@
 ///   edges 0, 1, 2; the numbering is deterministic for a given triangle list.
 /// - Hinge h of interior edge e has nodes [x0, x1, x2, x3]: x0 -> x1 is the edge (= edge nodes
 ///   n0 -> n1), x2 is the vertex opposite the edge in the first face, x3 in the second face
-///   (digest 000 §2.6). With a consistently oriented mesh the hinge angle is 0 when flat.
+///   (MAT-DiSMech §3.3.1, eq. 17). With a consistently oriented mesh the hinge angle is 0 when flat.
 ///
 /// Validation (TriangleMesh::build_topology throws MeshError):
 /// - a triangle index out of range or repeated within one triangle;
@@ -50,7 +50,7 @@ struct EdgeFace {
     Index triangle = -1;  ///< triangle index
     int local_edge = -1;  ///< local edge index k in that triangle (edge opposite vertex k)
     int sign = +1;        ///< +1 if the global edge direction n0->n1 equals the face's cyclic
-                          ///< direction for that edge, -1 otherwise (s^k of digest §2.7)
+                          ///< direction for that edge, -1 otherwise (s^k of MAT-DiSMech eq. 19)
 };
 
 /// One unique mesh edge.
@@ -60,7 +60,7 @@ struct MeshEdge {
     std::array<EdgeFace, 2> faces{};  ///< faces[0] always valid; faces[1] valid iff face_count == 2
 };
 
-/// One hinge (interior edge): digest 000 §2.6 node order.
+/// One hinge (interior edge): node order of MAT-DiSMech's reference code (§3.3.1).
 struct Hinge {
     Index edge = -1;               ///< global edge index
     std::array<Index, 4> nodes{};  ///< x0, x1 (edge), x2 (wing of face 0), x3 (wing of face 1)

@@ -98,10 +98,11 @@ private:
 };
 
 /// Dense LU with partial pivoting, allocation-free after analyze(): the KKT matrix of a scene
-/// with constraints is indefinite, which the Cholesky above refuses.
+/// with constraints is indefinite, which the Cholesky above refuses; partial pivoting also
+/// treats hard constraints' zero diagonal (saddle_point).
 class DenseLu final : public LinearSolver {
 public:
-    LinearSolverCapabilities capabilities() const override { return {true, true, true, false, false}; }
+    LinearSolverCapabilities capabilities() const override { return {true, true, true, false, false, true}; }
     void analyze(const SparseMatrix& pattern) override {
         n_ = pattern.rows();
         factor_.setZero(n_, n_);

@@ -1,7 +1,7 @@
 #pragma once
 /// \file planar_elastica.hpp
 /// \brief Reference solution: an inextensible planar elastica clamped at s = 0 (horizontal),
-/// free at s = L, under a uniform load q per unit length (digest 000 §7.5).
+/// free at s = L, under a uniform load q per unit length (MAT-DiSMech §7.2, Fig. 8).
 ///
 /// With theta(s) the tangent angle (counter-clockwise from +x), moment balance of the part
 /// beyond s gives EI theta'' = q (L - s) cos(theta), theta(0) = 0, theta'(L) = 0; the tip

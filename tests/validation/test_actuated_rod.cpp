@@ -1,8 +1,8 @@
-// Validation: a rod actuated by natural curvature relaxes to the stress-free polygon (digest 000
-// §7.1, the PneuNet actuator's derived quantitative sub-test), through the scene file, the
+// Validation: a rod actuated by natural curvature relaxes to the stress-free polygon (the
+// PneuNet actuator of MAT-DiSMech §7.1, Fig. 4, as a quantitative test), through the scene file, the
 // discrete_rod's "natural_curvature" channel and the `actuation` controller.
 //
-// Setup (digest §7.1, reference code): 51 nodes, 0.1 m along +x (dl = 2 mm), circular section
+// Setup (MAT-DiSMech §7.1, Fig. 4, reference code): 51 nodes, 0.1 m along +x (dl = 2 mm), circular section
 // r = 1 mm, E = 20 GPa, rho = 1200, nu = 0.5, nodes 0, 1 and edge 0 fixed, no gravity, statics.
 // Every bend-twist spring gets the discrete natural curvature kappa_bar1 = c {0.5, 1, 1.5},
 // c = 0.0628525320866699 = 2 tan(pi/100) (a quarter, half and three-quarter circle), given to the
@@ -16,7 +16,7 @@
 //     x_50 = dl sum_{e=0}^{49} (cos e phi, ±sin e phi).
 // kappa1 bends in the (t, m1) plane; for a rod along +x the initial director is m1 = t x y = +z,
 // so kappa1 > 0 bends toward +z. The reference code uses kappa_bar1 < 0 (downward), as here.
-// The digest's tip numbers are "relative to node 1" in the code's 1-based numbering, i.e. to our
+// The tabulated tip numbers below are relative to node 1 in the code's 1-based numbering, i.e. to our
 // node 0 at the origin (they equal dl + the sum from e = 1, the x offset of edge 0).
 //
 // Tolerance. The polygon is an exact zero-energy state of the discrete model, so the only error
@@ -25,7 +25,7 @@
 // L^3/(3 EI) = 1e-3/(3 * 0.0157) ~ 0.02 m/N, a residual of 1e-10 N leaves at most ~2e-12 m, so we
 // assert every node within 1e-11 m of the polygon (measured: ~2e-17 m, round-off). A modelling
 // error shows far above that: storing kappa dl instead of 2 tan(kappa dl/2) changes each turn by
-// a relative phi^2/12 (up to 7e-4) and moves the tip by ~1e-5 m. The digest's printed tip numbers (6 decimals) are checked to 1e-6 m.
+// a relative phi^2/12 (up to 7e-4) and moves the tip by ~1e-5 m. The tabulated tip numbers (6 decimals) are checked to 1e-6 m.
 #include "scene_runner.hpp"
 
 #include <catch2/catch.hpp>
@@ -43,7 +43,7 @@ namespace {
 constexpr double kLength = 0.1;
 constexpr int kNodes = 51;
 constexpr double kEdge = kLength / (kNodes - 1);
-constexpr double kCircleStep = 0.0628525320866699;  // 2 tan(pi/100), digest §7.1
+constexpr double kCircleStep = 0.0628525320866699;  // 2 tan(pi/100), MAT-DiSMech reference code (§7.1)
 
 std::string format(double v) {
     char text[40];
@@ -51,7 +51,7 @@ std::string format(double v) {
     return text;
 }
 
-/// The digest §7.1 rod with an actuation controller setting natural_curvature to `kappa`
+/// The MAT-DiSMech §7.1 (Fig. 4) rod with an actuation controller setting natural_curvature to `kappa`
 /// (expressions for kappa1, kappa2) on every spring; statics over [0, 1] with steps dt.
 std::string actuated_rod_scene(const std::string& kappa1, const std::string& kappa2, double dt) {
     return "simulation: {duration: 1.0}\n"
@@ -104,7 +104,7 @@ TEST_CASE("actuated rod (MAT-DiSMech §7.1, Fig. 4): natural curvature relaxes t
     struct Case {
         const char* name;
         double fraction;
-        double tip_x, tip_z;  // digest §7.1, relative to the clamped end (node 0)
+        double tip_x, tip_z;  // exact polygon, relative to the clamped end (node 0)
     };
     const Case cases[] = {{"quarter", 0.5, 0.064641, -0.062666},
                           {"half", 1.0, 0.002000, -0.063641},
@@ -115,7 +115,7 @@ TEST_CASE("actuated rod (MAT-DiSMech §7.1, Fig. 4): natural curvature relaxes t
         const double phi = 2.0 * std::atan(kappa_bar / 2.0);  // signed turning angle (toward -z)
         const double kappa = phi / kEdge;                     // physical curvature, 1/m
         const Vec3 exact_tip = polygon_node(kNodes - 1, phi, Vec3::UnitZ());
-        // The exact polygon against the digest's printed numbers (6 decimals).
+        // The exact polygon against the tabulated numbers (6 decimals).
         CHECK(std::abs(exact_tip.x() - c.tip_x) < 1e-6);
         CHECK(std::abs(exact_tip.z() - c.tip_z) < 1e-6);
 

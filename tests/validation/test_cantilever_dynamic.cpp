@@ -1,5 +1,5 @@
 // Validation: free vibration of a cantilever, first-mode period against Euler-Bernoulli
-// (digest 000 §7.5, last bullet: omega1 = 1.875^2 sqrt(EI/(m_L L^4))), with the discrete_rod
+// (the MAT-DiSMech §7.2 cantilever: omega1 = 1.875^2 sqrt(EI/(m_L L^4))), with the discrete_rod
 // element and the three dynamic integrators. Write-up: docs/validation.md §2.3.
 //
 // Geometry: the wall-clamped cantilever of test_cantilever_static.cpp case (d): 51 nodes, nodes 0

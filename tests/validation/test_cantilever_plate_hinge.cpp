@@ -1,7 +1,7 @@
-// Validation: static cantilever plate under gravity with the hinge shell (digest 000 §7.5, the
-// MAT-DiSMech paper's Fig. 8 with the hinge model), against Euler-Bernoulli.
+// Validation: static cantilever plate under gravity with the hinge shell (MAT-DiSMech §7.2,
+// Fig. 8 with the hinge model), against Euler-Bernoulli.
 //
-// Geometry (reference code, digest §7.5): a plate 0.1 m long (x) and 0.021651 m wide (y),
+// Geometry (MAT-DiSMech reference code, §7.2): a plate 0.1 m long (x) and 0.021651 m wide (y),
 // thickness h = 1 mm, rho = 1200, g = 9.81 along -z; the nodes with x <= 0.01 m are clamped
 // (fixed: box), free length L = 0.09 m. Statics with a 5-step load ramp. Meshes: the generated
 // `rectangle` (near-equilateral triangles, rows along x as the reference code's equilateral

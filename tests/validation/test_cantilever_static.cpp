@@ -1,12 +1,12 @@
 // Validation: static cantilever under gravity, the MAT-DiSMech paper's quantitative validation
-// (digest 000 §7.5, Fig. 8), with the discrete_rod element and the statics integrator.
+// (MAT-DiSMech §7.2, Fig. 8), with the discrete_rod element and the statics integrator.
 //
-// Geometry (from the reference code, digest §7.5): a straight rod from (0,0,0) to (0.1,0,0);
+// Geometry (from MAT-DiSMech's reference code, §7.2): a straight rod from (0,0,0) to (0.1,0,0);
 // the nodes with x <= 0.01 m and the edges between them are fixed (the clamp), so the free length
 // is L = 0.09 m. Rectangular section: width b = 0.02 m (along m2 = y), thickness h = 0.001 m
 // (along m1 = +z, the bending plane: for a rod along +x, m1 = x cross y = +z, and the rectangle's
 // `height` is along m1, so `height: 0.001`, `width: 0.02`). rho = 1200, nu = 0.5, g = 9.81 along
-// -z. statics: duration 1, dt 0.2, ramp_time 1 (5 load steps, as the digest), eigen_ldlt.
+// -z. statics: duration 1, dt 0.2, ramp_time 1 (5 load steps, as the reference code), eigen_ldlt.
 //
 // References:
 //  - Euler-Bernoulli: delta_EB = q L^4/(8 E I) = 1.5 rho g L^4/(E h^2), q = rho g b h,
@@ -22,8 +22,8 @@
 // (dl/EI) sum_{m<=j} M_m, and the tip deflection sums to
 //     delta_DER = delta_EB (1 + 1/n)^2,   n = L/dl free edges,
 // i.e. the DER clamp acts as a continuum clamp at the midpoint of the last fixed edge (free
-// length L + dl/2). The error is FIRST order in dl, 2 dl/L: 4.49% on the digest's 51-node mesh
-// (n = 45), so the digest's expectation "1% of EB at 51 nodes, O(dl^2)" cannot hold for this
+// length L + dl/2). The error is FIRST order in dl, 2 dl/L: 4.49% on the reference code's 51-node mesh
+// (n = 45), so an expectation of "1% of EB at 51 nodes, O(dl^2)" cannot hold for this
 // clamp; it is a property of the discretization (the reference code clamps the same way), not of
 // the element. The tests therefore (a) check the 51-node result against this exact discrete
 // prediction and a 401-node mesh (n = 360, 2/n = 0.56%) against EB within 1%, (b) use the
@@ -119,7 +119,7 @@ TEST_CASE("static cantilever (a): Euler-Bernoulli at E = 20 GPa, 2 GPa, 200 MPa"
         const double lambda = load_per_length() * std::pow(kFreeLength, 3) / bending_stiffness(E);
         const double elastica = solve_cantilever_elastica(load_per_length(), bending_stiffness(E), kFreeLength).tip_deflection;
 
-        // Digest mesh, 51 nodes (dl = 2 mm, n = 45): the exact discrete linear answer is
+        // Reference code's mesh, 51 nodes (dl = 2 mm, n = 45): the exact discrete linear answer is
         // delta_EB (1 + 1/n)^2 (header). Geometric nonlinearity multiplies it by
         // elastica/EB = 1 - lambda^2/80 + ... (-3.3e-3 at 200 MPa). The remaining mismatch is
         // the product of the two small effects (discretization x nonlinearity, ~2/n * lambda^2/80
@@ -136,7 +136,7 @@ TEST_CASE("static cantilever (a): Euler-Bernoulli at E = 20 GPa, 2 GPa, 200 MPa"
             CHECK(std::abs(r.deflection / predicted - 1.0) <= 1e-3);
         }
         // Refined mesh, 401 nodes (dl = 0.25 mm, n = 360): clamp error 2/n + 1/n^2 = 0.56%,
-        // nonlinearity <= -0.33% (200 MPa). Within 1% of EB, as the digest expects for E >= 2 GPa
+        // nonlinearity <= -0.33% (200 MPa). Within 1% of EB, as expected for E >= 2 GPa
         // (and at 200 MPa too, where EB is still within 0.33% of the elastica).
         {
             const StaticResult r = solve(E, 401);
@@ -156,7 +156,7 @@ TEST_CASE("static cantilever (b): planar elastica at E = 20 MPa", "[validation][
     const double elastica = solve_cantilever_elastica(load_per_length(), bending_stiffness(E), kFreeLength).tip_deflection;
     // Independent value (mpmath Taylor shooting, test_planar_elastica.cpp): 4.54775149e-2 m.
     REQUIRE(elastica == Approx(4.54775149221873e-2).epsilon(1e-9));
-    // 401 nodes: measured clamp/discretization error ~1.45/n = 0.40% (case c). 2% is the digest's
+    // 401 nodes: measured clamp/discretization error ~1.45/n = 0.40% (case c). 2% is our
     // acceptance; at 51 nodes the first-order clamp error is 3.2% and would not meet it.
     const StaticResult r = solve(E, 401);
     std::printf("cantilever E = 20 MPa, 401 nodes: delta = %.9e m, elastica = %.9e m, error %+.4f%%, EB = %.6e m, %.3f s\n",
@@ -245,7 +245,7 @@ TEST_CASE("static cantilever (d): clamped at an edge midpoint the rod is second 
         const double delta = wall_clamped_deflection(E, 51);
         std::printf("wall clamp E = %.3g Pa, 51 nodes: (delta-EB)/EB = %+.4f%%, (delta-elastica)/elastica = %+.4f%%\n", E,
                     100.0 * (delta / eb - 1.0), 100.0 * (delta / elastica - 1.0));
-        // The digest's acceptance: within 1% of Euler-Bernoulli on its 51-node mesh.
+        // Our acceptance: within 1% of Euler-Bernoulli on the reference code's 51-node mesh.
         CHECK(std::abs(delta / eb - 1.0) <= 0.01);
         // Against the elastica only the O(dl^2) discretization error remains: 0.02% predicted,
         // 0.05% bounds it with the cross term of discretization and nonlinearity.
@@ -260,7 +260,7 @@ TEST_CASE("static cantilever (d): clamped at an edge midpoint the rod is second 
         error.push_back(wall_clamped_deflection(E, nodes) / elastica - 1.0);
         std::printf("wall clamp convergence E = 20 MPa, %d nodes: error %+.6f%%\n", nodes, 100.0 * error.back());
     }
-    CHECK(std::abs(error.back()) <= 0.02);  // the digest's 2% against the elastica, met easily
+    CHECK(std::abs(error.back()) <= 0.02);  // the 2% acceptance against the elastica, met easily
     for (std::size_t i = 1; i < error.size(); ++i) {
         const double ratio = (meshes[i] - 1.5) / (meshes[i - 1] - 1.5);
         const double order = std::log(std::abs(error[i - 1] / error[i])) / std::log(ratio);

@@ -1,5 +1,5 @@
 // Validation: a straight rod lying on the floor, pulled along its axis against Coulomb friction
-// (digest 000 §5.2, smoothed law of plugins/forces_basic).
+// (MAT-DiSMech §5.2, smoothed law of plugins/forces_basic).
 //
 // Reference: a rigid body of mass m on a floor with friction coefficient mu, pulled by a force F,
 // has after a time T the kinetic energy

@@ -1,4 +1,4 @@
-// Validation: a rod falling under gravity onto a penalty floor (digest 000 §7.4, §5.1-5.3).
+// Validation: a rod falling under gravity onto a penalty floor (MAT-DiSMech §7.1, Fig. 7, and §5.1-5.3).
 //
 // (a) Free fall before contact. A uniform rod under uniform gravity translates rigidly: every
 //     node gets a = g, the elastic forces of a rigid translation are exactly zero, and the
@@ -8,11 +8,11 @@
 // (b) The same rod dropped on the floor with friction comes to rest: the kinetic energy at the
 //     end is tiny, and no node ever penetrates deeper than the contact band.
 //
-// Geometry and material of the reference code's rod drop (digest §7.4): 21 nodes from (0,0,0)
+// Geometry and material of the reference code's rod drop (MAT-DiSMech §7.1, Fig. 7): 21 nodes from (0,0,0)
 // to (0.05, 0.025, 0.05) (length 0.075 m, inclined), r0 = 1 mm, rho = 1500 kg/m^3, nu = 0.3,
 // E = 2 GPa (the code's HEAD value) and 2 MPa (the paper's soft case), dt = 1e-4 s, floor at
 // z = -0.05, band = r0 (the plugin's default), mu = 0.25, slip_velocity = 1e-2 m/s (the code's
-// velTol). Floor stiffness: the digest's k_c = 20 N/m in (a), where it plays no part, and
+// velTol). Floor stiffness: the paper's k_c = 20 N/m in (a), where it plays no part, and
 // 1000 N/m in (b); (b) explains why 20 N/m cannot keep the rod within the band.
 #include "scene_runner.hpp"
 
@@ -112,7 +112,7 @@ TEST_CASE("free fall of a rod matches the implicit Euler recursion exactly", "[v
 }
 
 TEST_CASE("a rod dropped on the floor comes to rest without penetrating the band", "[validation][floor]") {
-    // Floor stiffness. The digest's k_c = 20 N/m makes the floor a spring of at most 2 k_c = 40 N/m
+    // Floor stiffness. The paper's k_c = 20 N/m makes the floor a spring of at most 2 k_c = 40 N/m
     // per node (E ~ k_c gap^2 once the gap is negative). The inclined rod lands on its end at
     // v ~ 0.98 m/s with the effective mass of a rigid rod struck at its end,
     // m_eff = m/(1 + 3 cos^2 theta) = 1.33e-4 kg (theta = 42 deg to the floor), so the end node
@@ -157,7 +157,7 @@ TEST_CASE("a rod dropped on the floor comes to rest without penetrating the band
     CHECK(ke_end <= 1e-8 * ke_max);
 
     // The rod lies on the floor at the penalty law's equilibrium gaps. F_c(gap) = 2 k_c s(gap)
-    // sigma(-K1 gap) (digest §5.2) is decreasing in the gap; gap_for(F) inverts it by bisection.
+    // sigma(-K1 gap) (MAT-DiSMech eq. 25) is decreasing in the gap; gap_for(F) inverts it by bisection.
     const double k1 = 15.0 / kBand;
     auto normal_force = [&](double gap) {
         const double y = -k1 * gap;

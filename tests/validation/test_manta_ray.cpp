@@ -1,4 +1,4 @@
-// Validation: the manta ray example (digest 000 §7.2, MAT-DiSMech Fig. 5; configs/shells/
+// Validation: the manta ray example (MAT-DiSMech §7.1, Fig. 5; configs/shells/
 // manta_ray.yaml) keeps its mirror symmetry to round-off and swims forward.
 //
 // Scene: as configs/shells/manta_ray.yaml (hinge_shell rhombus of 1 m span along x and 1 m length

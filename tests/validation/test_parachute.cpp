@@ -1,4 +1,4 @@
-// Validation: the parachute example (digest 000 §7.3, MAT-DiSMech Fig. 6; configs/shells/
+// Validation: the parachute example (MAT-DiSMech §7.1, Fig. 6; configs/shells/
 // parachute.yaml) falls canopy-down at the terminal speed of its drag law.
 //
 // Scene: the example's (read from configs/shells/parachute.yaml, so the test checks the shipped
@@ -18,12 +18,12 @@
 // state beyond 3.5 s; the drift assertion below (< 1e-5 m) checks that the test window ends well
 // before the instability is visible.
 //
-// Drag law (digest §5.4): node i of triangle k feels -(rho C_D/2)(A_k/3) sgn(u_i.n_k)(u_i.n_k)^2
+// Drag law (MAT-DiSMech eq. 29): node i of triangle k feels -(rho C_D/2)(A_k/3) sgn(u_i.n_k)(u_i.n_k)^2
 // n_k, A_k the undeformed area, n_k the current unit normal. For a body falling steadily at U
 // (every node at velocity (0, 0, -U)) the vertical drag is (rho C_D/2) U^2 S with
 //     S = sum_k A_k |n_z,k|^3,
 // and the terminal speed is U = sqrt(2 M g/(rho C_D S)), M the total mass. Estimates:
-//  - flat canopy (S = A, digest §7.3): v_flat = sqrt(2 M g/(rho C_D A)) = 1.749 m/s with
+//  - flat canopy (S = A): v_flat = sqrt(2 M g/(rho C_D A)) = 1.749 m/s with
 //    M = 4.056 kg. It is a LOWER bound: S <= A for any shape.
 //  - projected area of the deformed canopy A_p = sum_k a_k |n_z,k| (a_k the current area; the
 //    triangles barely stretch, a_k ~ A_k): v_proj = sqrt(2 M g/(rho C_D A_p)). The drag counts

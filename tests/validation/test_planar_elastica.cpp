@@ -1,7 +1,7 @@
 // Validation of the reference solver itself (planar_elastica.hpp): the clamped inextensible
 // elastica under a uniform load q, EI theta'' = q (L - s) cos(theta), theta(0) = 0,
 // theta'(L) = 0, solved by RK4 shooting. Used as the large-deflection reference of
-// test_cantilever_static.cpp (digest 000 §7.5). See docs/validation.md §2.
+// test_cantilever_static.cpp (MAT-DiSMech §7.2, Fig. 8). See docs/validation.md §2.
 #include "planar_elastica.hpp"
 
 #include <catch2/catch.hpp>
@@ -72,7 +72,7 @@ TEST_CASE("planar elastica: the root curvature tends to -q L^2/(2 EI) and x(L) t
 }
 
 TEST_CASE("planar elastica: RK4 step convergence and the MAT-DiSMech §7.2 cantilever reference values", "[validation][elastica]") {
-    // Digest 000 §7.5 cantilever: rho = 1200, g = 9.81, b = 0.02, h = 0.001, L = 0.09.
+    // MAT-DiSMech §7.2 cantilever (reference code geometry): rho = 1200, g = 9.81, b = 0.02, h = 0.001, L = 0.09.
     const double rho = 1200.0, g = 9.81, b = 0.02, h = 0.001, L = 0.09;
     const double q = rho * g * b * h;  // 0.235440 N/m
     struct Case {

@@ -1,4 +1,4 @@
-// Validation: rod networks and rod-shell joints (digest 000 §2.5, §2.8; paper §3.4).
+// Validation: rod networks and rod-shell joints (MAT-DiSMech §3.2, Fig. 2(g), and §3.4).
 //
 // 1. "A rod-shell joint transmits bending": a hinge_shell plate (0.05 x 0.01732 m, h = 1 mm,
 //    E = 2e8 Pa, rho = 1000) clamped along x <= 0.01 m (free length L = 0.04 m), and a stiff rod (0.02 m,

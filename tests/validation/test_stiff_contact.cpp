@@ -72,7 +72,7 @@ std::string scene(const std::string& integrator) {
            "  - {type: point_load, element: rod, nodes: [" + nodes + "], force: [" + num(interior) + ", 0, 0]}\n";
 }
 
-/// -E'(gap) and E''(gap) of the penalty (smooth_contact_law.hpp, digest 000 §5.2).
+/// -E'(gap) and E''(gap) of the penalty (smooth_contact_law.hpp, MAT-DiSMech eq. 25-26).
 struct Penalty {
     double force, stiffness;
 };

@@ -1,6 +1,6 @@
 #pragma once
 /// \file springs/stretching_spring.hpp
-/// \brief The stretching spring between two points (digest 000 §2.1, paper eq. 9-10), shared by
+/// \brief The stretching spring between two points (MAT-DiSMech §3.1, eq. 9-10), shared by
 /// rod edges and shell edges.
 ///
 ///     eps = |e| / |e_bar| - 1,   E = 1/2 k_s eps^2 |e_bar|,   e = x1 - x0

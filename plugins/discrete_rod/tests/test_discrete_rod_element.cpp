@@ -458,7 +458,7 @@ TEST_CASE("assembly cost per node", "[discrete_rod][.benchmark]") {
     CHECK(F.allFinite());
 }
 
-// ---- actuation channels (discrete_rod.hpp; digest 000 §2.3-2.4, §6) ----------------------------
+// ---- actuation channels (discrete_rod.hpp; MAT-DiSMech eq. 14 and 16, §6.1) ----------------------------
 
 TEST_CASE("actuation channels: names, items, components, points", "[discrete_rod][actuation]") {
     DiscreteRod rod(describe(line_nodes(Vec3(0, 0, 0), Vec3(1, 0, 0), 6)));
@@ -496,7 +496,7 @@ TEST_CASE("actuation round trip: physical curvature <-> discrete arc curvature, 
     const Index nodes = 11;
     DiscreteRod rod(describe(line_nodes(Vec3(0, 0, 0), Vec3(0.5, 0, 0), nodes)));
     const double dl = 0.05;
-    // Planar: kappa_bar1 = 2 tan(kappa1 dl / 2) exactly (digest §2.3, |kb| = 2 tan(phi/2)).
+    // Planar: kappa_bar1 = 2 tan(kappa1 dl / 2) exactly (|kb| of MAT-DiSMech eq. 11 is 2 tan(phi/2)).
     rod.set_actuation("natural_curvature", 2, 0, 12.0);
     CHECK(rod.bend_twist_springs()[2].rest_kappa1 == Approx(2.0 * std::tan(12.0 * dl / 2.0)).epsilon(1e-15));
     CHECK(rod.bend_twist_springs()[2].rest_kappa2 == 0.0);

@@ -1,4 +1,4 @@
-// Rod frames (digest 000 §2.2, §2.4): parallel transport, signed angle, rotation, space-parallel
+// Rod frames (MAT-DiSMech §3.2, eq. 15): parallel transport, signed angle, rotation, space-parallel
 // frames, reference twist. Tolerances are a few hundred ulps: every quantity is O(1) and is
 // computed by a handful of products.
 #include "rod_frames.hpp"

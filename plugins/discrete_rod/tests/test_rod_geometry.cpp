@@ -63,9 +63,9 @@ TEST_CASE("cross-section constants", "[discrete_rod][geometry]") {
     const CrossSection c = circular_cross_section(r);
     CHECK(c.area == Approx(std::numbers::pi * r * r));
     CHECK(c.second_moment1 == Approx(std::numbers::pi * std::pow(r, 4) / 4.0));
-    CHECK(c.torsion_constant == Approx(std::numbers::pi * std::pow(r, 4) / 2.0));  // erratum §9.1
+    CHECK(c.torsion_constant == Approx(std::numbers::pi * std::pow(r, 4) / 2.0));  // not the pi r^2/2 printed after MAT-DiSMech eq. 16
     CHECK(c.contact_radius == r);
-    // Digest 000 §7.5 cantilever section b = 0.02, h = 0.001.
+    // MAT-DiSMech §7.2 cantilever section (reference code) b = 0.02, h = 0.001.
     const CrossSection s = rectangular_cross_section(0.02, 0.001);
     CHECK(s.area == Approx(2e-5));
     CHECK(s.second_moment1 == Approx(0.02 * 1e-9 / 12.0));

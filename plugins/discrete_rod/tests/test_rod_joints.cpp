@@ -1,4 +1,4 @@
-// rod_joint and rod_shell_joint (digest 000 §2.5, §2.8) through the SDK's dense test assembly.
+// rod_joint and rod_shell_joint (MAT-DiSMech §3.2, Fig. 2(g), §3.4) through the SDK's dense test assembly.
 //
 // Networks are bound here as the kernel binds a scene: every element's local DOFs are numbered,
 // the listed nodes are merged (shared_nodes), then the joints connect through a SceneView.
@@ -263,7 +263,7 @@ TEST_CASE("rod_joint: F and J match finite differences for every edge orientatio
     if (c.with_c) net.share(0, d.nodes[0], 2, 2);
     net.build();
 
-    // Springs: C(n, 2) minus the interior rod's own pair; orientation signs per digest §2.5.
+    // Springs: C(n, 2) minus the interior rod's own pair; orientation signs per MAT-DiSMech §3.2, Fig. 2(g).
     const std::size_t edges = c.with_c ? 4 : 2;
     REQUIRE(joint.springs().springs().size() == edges * (edges - 1) / 2 - (c.with_c ? 1 : 0));
     const JointSpring& ab = joint.springs().springs()[0];
@@ -453,7 +453,7 @@ struct ShellJointNetwork {
 }  // namespace
 
 TEST_CASE("rod_shell_joint: the springs of Fig. 2(g) and of a closed fan", "[rod_shell_joint]") {
-    // One triangle: 3 rod-like shell edges, 5 springs (digest §2.8, Fig. 2(g)).
+    // One triangle: 3 rod-like shell edges, 5 springs (MAT-DiSMech §3.4, Fig. 2(g)).
     ShellJointNetwork one(1, false, false);
     CHECK(one.joint->joint_edge_count() == 3);
     CHECK(one.joint->springs().springs().size() == 5);

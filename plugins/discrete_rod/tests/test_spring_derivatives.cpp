@@ -1,4 +1,4 @@
-// Derivative tests of the stretching and bend-twist springs (digest 000 §2.1, §2.3, §2.4)
+// Derivative tests of the stretching and bend-twist springs (MAT-DiSMech eq. 9-10, 11-14, 15-16)
 // against central finite differences.
 //
 // Tolerances. Central differences with step h have truncation error h^2/6 |f'''| and round-off
@@ -59,7 +59,7 @@ Vec3 random_vec(std::mt19937& rng, double scale = 1.0) {
 
 /// A random committed state of one bend-twist spring; the configuration at q (11 DOFs) has its
 /// reference frames time-parallel transported from the committed tangents and its reference
-/// twist updated from the committed value, exactly as the element does (digest 000 §2.2, §2.4).
+/// twist updated from the committed value, exactly as the element does (MAT-DiSMech §3.2, eq. 15).
 struct SpringFixture {
     Vec3 t_e0, t_f0, a1_e0, a1_f0;
     double twist0 = 0.0;

@@ -368,3 +368,98 @@ TEST_CASE("every solver factorizes a grown pattern and explicit zeros on a reuse
         check_growing_pattern(solver, [&](double kappa) { return kappa * settings.tolerance + 1e-12; });
     }
 }
+
+// ---- hard constraints: the saddle-point matrix [[M, -G^T], [-G, 0]] ----------------------------
+
+namespace {
+
+/// A massless DOF held by a hard constraint: [[0, -1], [-1, 0]]. Every symmetric ordering puts
+/// the zero diagonal first, so a factorization without pivoting always meets a zero pivot.
+SparseMatrix massless_dof_held_hard() {
+    SparseMatrix m(2, 2);
+    m.insert(0, 1) = -1.0;
+    m.insert(1, 0) = -1.0;
+    m.makeCompressed();
+    return m;
+}
+
+/// A unit point mass in 3D with its x held by a hard constraint: SPD J, one multiplier row.
+SparseMatrix point_mass_held_hard() {
+    SparseMatrix m(4, 4);
+    for (Index i = 0; i < 3; ++i) m.insert(i, i) = 1.0;
+    m.insert(0, 3) = -1.0;
+    m.insert(3, 0) = -1.0;
+    m.insert(3, 3) = 0.0;  // the stored, zero diagonal of the multiplier row
+    m.makeCompressed();
+    return m;
+}
+
+}  // namespace
+
+TEST_CASE("saddle-point matrices: only eigen_lu and eigen_bicgstab have the capability, and LU solves them",
+          "[eigen_solvers][saddle_point]") {
+    CHECK(SparseLuSolver().capabilities().saddle_point);
+    CHECK(BicgstabSolver(BicgstabSettings{}).capabilities().saddle_point);
+    CHECK_FALSE(SimplicialLdltSolver().capabilities().saddle_point);
+    CHECK_FALSE(SimplicialLltSolver().capabilities().saddle_point);
+    CHECK_FALSE(ConjugateGradientSolver(ConjugateGradientSettings{}).capabilities().saddle_point);
+#ifdef SOMA_HAVE_CHOLMOD
+    for (CholmodMode mode : {CholmodMode::automatic, CholmodMode::simplicial, CholmodMode::supernodal})
+        CHECK_FALSE(CholmodSolver(CholmodSettings{mode}).capabilities().saddle_point);
+#endif
+    for (const SparseMatrix& m : {massless_dof_held_hard(), point_mass_held_hard()}) {
+        SparseLuSolver lu;
+        lu.analyze(m);
+        REQUIRE(lu.factorize(m));
+        const VectorX b = VectorX::LinSpaced(m.rows(), 1.0, 2.0);
+        VectorX x;
+        REQUIRE(lu.solve(b, x));
+        CHECK((m * x - b).norm() <= 1e-14 * b.norm());  // exact data, pivoted LU: round-off only
+    }
+}
+
+TEST_CASE("a factorization that meets a hard constraint's zero diagonal says it looks like a saddle point",
+          "[eigen_solvers][saddle_point]") {
+    // (A function, not a stored matcher: Catch's combined matchers hold references to temporaries.)
+    const auto says_saddle_point = [](const std::string& error) {
+        return error.find("saddle-point (KKT) matrix of hard constraints") != std::string::npos &&
+               error.find("eigen_lu") != std::string::npos && error.find("compliance > 0") != std::string::npos;
+    };
+    {
+        // LDL^T: the first pivot is the zero diagonal in every ordering.
+        SimplicialLdltSolver ldlt;
+        const SparseMatrix m = massless_dof_held_hard();
+        ldlt.analyze(m);
+        CHECK_FALSE(ldlt.factorize(m));
+        INFO(ldlt.last_error());
+        CHECK_THAT(ldlt.last_error(), Catch::Contains("zero pivot"));
+        CHECK(says_saddle_point(ldlt.last_error()));
+    }
+    {
+        // LL^T: the KKT matrix of an SPD J and a nonzero G is indefinite, so some pivot is <= 0.
+        SimplicialLltSolver llt;
+        const SparseMatrix m = point_mass_held_hard();
+        llt.analyze(m);
+        CHECK_FALSE(llt.factorize(m));
+        INFO(llt.last_error());
+        CHECK_THAT(llt.last_error(), Catch::Contains("not positive definite"));
+        CHECK(says_saddle_point(llt.last_error()));
+    }
+#ifdef SOMA_HAVE_CHOLMOD
+    for (CholmodMode mode : {CholmodMode::simplicial, CholmodMode::supernodal}) {
+        INFO("cholmod mode " << static_cast<int>(mode));
+        CholmodSolver cholmod(CholmodSettings{mode});
+        const SparseMatrix m = mode == CholmodMode::simplicial ? massless_dof_held_hard() : point_mass_held_hard();
+        cholmod.analyze(m);
+        CHECK_FALSE(cholmod.factorize(m));
+        INFO(cholmod.last_error());
+        CHECK(says_saddle_point(cholmod.last_error()));
+    }
+#endif
+    // A plainly singular matrix (a zero row and column) is not called a saddle point.
+    SimplicialLdltSolver ldlt;
+    const SparseMatrix singular = ts::with_zero_row_and_column(spd_case(0).matrix, 1000);
+    ldlt.analyze(singular);
+    CHECK_FALSE(ldlt.factorize(singular));
+    CHECK_THAT(ldlt.last_error(), !Catch::Contains("saddle"));
+}

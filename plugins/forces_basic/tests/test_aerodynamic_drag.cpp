@@ -1,4 +1,4 @@
-// Aerodynamic drag on surface triangles (digest 000 §5.4, eq. 29, Appendix B).
+// Aerodynamic drag on surface triangles (MAT-DiSMech §5.4, eq. 29, Appendix B).
 #include "aerodynamic_drag.hpp"
 
 #include "force_test_support.hpp"
@@ -73,7 +73,7 @@ TEST_CASE("aerodynamic drag: flat plate moving along its normal feels 1/2 rho C_
     CHECK_FALSE(drag.symmetric_jacobian());
     DenseForceProbe probe(drag, scene.dof_count());
     const VectorX q = scene.state().q;
-    const double expected = 0.5 * kRho * kCd * area;  // times u²; digest §5.4 [D]
+    const double expected = 0.5 * kRho * kCd * area;  // times u²; MAT-DiSMech eq. 29 summed over a flat plate
 
     SECTION("along the normal: total force opposite to u, both triangle orientations alike") {
         for (double u : {0.3, 2.0, -1.5}) {
@@ -127,7 +127,7 @@ TEST_CASE("aerodynamic drag: Jacobian against central differences on a curved me
     ParticleCloud fan("fan", particles_at(x), {{0, 1, 2}, {0, 2, 3}, {3, 0, 4}, {0, 4, 1}});
     ParticleCloud flap("flap", particles_at({Vec3(2, 0, 0), Vec3(2.5, 0.3, 0.4), Vec3(2.1, 0.8, -0.1)}), {{0, 1, 2}});
     auto scene = soma::testing::TestScene::bound_in_order({&fan, &flap});
-    AerodynamicDrag drag(AerodynamicDragSettings{1000.0, 0.5, {}});  // water, the manta ray's C_D (§7.2)
+    AerodynamicDrag drag(AerodynamicDragSettings{1000.0, 0.5, {}});  // water, the manta ray's C_D (MAT-DiSMech Fig. 5)
     drag.bind(scene);
     REQUIRE(drag.triangle_count() == 5);
     DenseForceProbe probe(drag, scene.dof_count());

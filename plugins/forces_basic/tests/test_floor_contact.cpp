@@ -1,4 +1,4 @@
-// Smooth floor contact with smoothed Coulomb friction (digest 000 §5.2, eq. 25-26, erratum §9.7).
+// Smooth floor contact with smoothed Coulomb friction (MAT-DiSMech §5.2, eq. 25-26; eq. 25 is the energy gradient).
 #include "floor_contact.hpp"
 
 #include "force_test_support.hpp"
@@ -15,7 +15,7 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-// Digest §7.4's rod drop: k_c = 20 N/m, r0 = δ = 1 mm (K1 = 15000 /m), floor at z = -0.05 m.
+// MAT-DiSMech's rod drop (§7.1, Fig. 7, reference code values): k_c = 20 N/m, r0 = δ = 1 mm (K1 = 15000 /m), floor at z = -0.05 m.
 constexpr double kStiffness = 20.0;
 constexpr double kRadius = 1e-3;
 constexpr double kFloor = -0.05;
@@ -73,7 +73,7 @@ void check_blocks(const Eigen::MatrixXd& J, const Eigen::MatrixXd& fd, double to
 
 }  // namespace
 
-TEST_CASE("floor contact: normal force values (eq. 25 with the erratum's sign)", "[floor_contact]") {
+TEST_CASE("floor contact: normal force values (eq. 25 negated: the physical force)", "[floor_contact]") {
     ParticleCloud rod = regime_cloud();
     auto scene = soma::testing::TestScene::bound_in_order({&rod});
     FloorContactSettings settings;
@@ -99,7 +99,7 @@ TEST_CASE("floor contact: normal force values (eq. 25 with the erratum's sign)",
             CHECK(-f[2] == Approx(physical).epsilon(1e-12));
         }
     }
-    // Digest §7.4: at Δ = 0 the normal force is k_c ln2/K1 = 9.24e-4 N.
+    // Rod drop of MAT-DiSMech Fig. 7: at Δ = 0 the normal force is k_c ln2/K1 = 9.24e-4 N.
     CHECK(-F[9 + 2] == Approx(9.24e-4).epsilon(1e-3));
     // Deep penetration: a finite penalty spring, |F_c| -> 2 k_c |Δ|.
     CHECK(-F[18 + 2] == Approx(2.0 * kStiffness * 5e-3).epsilon(1e-12));
@@ -174,7 +174,7 @@ TEST_CASE("floor contact: Jacobian against central differences in every regime",
 }
 
 TEST_CASE("floor contact: friction in stick, slip and at rest", "[floor_contact]") {
-    const double mu = 0.25;  // digest §7.4
+    const double mu = 0.25;  // MAT-DiSMech §7.1, Fig. 7
     ParticleCloud rod = regime_cloud();
     auto scene = soma::testing::TestScene::bound_in_order({&rod});
     FloorContactSettings settings;

@@ -1,4 +1,4 @@
-// Gravity and buoyancy (digest 000 §5.1).
+// Gravity and buoyancy (MAT-DiSMech §5.1).
 #include "gravity.hpp"
 
 #include "force_test_support.hpp"

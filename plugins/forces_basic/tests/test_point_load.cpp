@@ -1,4 +1,4 @@
-// Point loads (digest 000 §5.5: the code's constant point force).
+// Point loads (MAT-DiSMech §5.5: the reference code's constant point force).
 #include "point_load.hpp"
 
 #include "force_test_support.hpp"

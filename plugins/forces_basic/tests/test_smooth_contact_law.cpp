@@ -1,4 +1,4 @@
-// The scalar laws of floor contact (digest 000 §5.2): penalty energy and derivatives, friction
+// The scalar laws of floor contact (MAT-DiSMech §5.2, eq. 25-26): penalty energy and derivatives, friction
 // smoothing, and their stability at extreme arguments.
 #include "smooth_contact_law.hpp"
 
@@ -20,7 +20,7 @@ TEST_CASE("softplus and logistic are exact and never overflow", "[contact_law]")
 }
 
 TEST_CASE("penalty energy matches eq. 25-26 and its own derivatives", "[contact_law]") {
-    const double k = 20.0, K1 = 15000.0;  // digest §7.4: k_c = 20 N/m, δ = r0 = 1 mm
+    const double k = 20.0, K1 = 15000.0;  // MAT-DiSMech rod drop (Fig. 7): k_c = 20 N/m, δ = r0 = 1 mm
     SECTION("closed forms with a = exp(-K1 gap)") {
         for (double gap : {-2e-4, -1e-5, 0.0, 3e-5, 5e-4}) {
             const double a = std::exp(-K1 * gap);

@@ -1,4 +1,4 @@
-// Viscous drag per unit rod length (digest 000 §5.3, eq. 27-28).
+// Viscous drag per unit rod length (MAT-DiSMech §5.3, eq. 27-28).
 #include "viscous_drag.hpp"
 
 #include "force_test_support.hpp"

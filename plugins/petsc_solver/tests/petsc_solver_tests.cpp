@@ -297,3 +297,51 @@ TEST_CASE("petsc refuses unknown types and unused options", "[petsc_solver]") {
     CHECK_FALSE(solver.solve(c.rhs, x));
     CHECK_THAT(solver.last_error(), Catch::Contains("ksp_max_iters"));
 }
+
+TEST_CASE("petsc capabilities: symmetric indefinite and saddle-point systems", "[petsc_solver][saddle_point]") {
+    struct Expect {
+        const char* ksp;
+        const char* pc;
+        bool symmetric_indefinite;
+        bool saddle_point;
+    };
+    // MINRES needs an SPD preconditioner: Jacobi on an indefinite diagonal is not one. GMRES
+    // minimises the residual whatever the operator; PETSc's factorizations do not pivot, and
+    // BiCGSTAB breaks down on KKT systems (tests/validation/test_constraint_solvers.cpp).
+    const Expect cases[] = {
+        {"cg", "icc", false, false},       {"cg", "jacobi", false, false},    {"minres", "none", true, true},
+        {"minres", "jacobi", false, false}, {"gmres", "none", true, true},    {"gmres", "jacobi", true, true},
+        {"gmres", "ilu", true, false},      {"fgmres", "jacobi", true, true}, {"bcgs", "jacobi", true, false},
+        {"preonly", "lu", true, false},     {"preonly", "cholesky", false, false},
+    };
+    for (const Expect& e : cases) {
+        INFO("ksp " << e.ksp << ", pc " << e.pc);
+        PetscSettings settings;
+        settings.ksp_type = e.ksp;
+        settings.pc_type = e.pc;
+        const LinearSolverCapabilities caps = PetscKspSolver(settings).capabilities();
+        CHECK(caps.symmetric_indefinite == e.symmetric_indefinite);
+        CHECK(caps.saddle_point == e.saddle_point);
+    }
+}
+
+TEST_CASE("petsc: a factorization that meets a hard constraint's zero diagonal says it looks like a saddle point",
+          "[petsc_solver][saddle_point]") {
+    // [[0, -1], [-1, 0]]: a massless DOF held by a hard constraint; LU without pivoting meets 0 first.
+    SparseMatrix m(2, 2);
+    m.insert(0, 1) = -1.0;
+    m.insert(1, 0) = -1.0;
+    m.insert(0, 0) = 0.0;
+    m.insert(1, 1) = 0.0;
+    m.makeCompressed();
+    PetscSettings settings;
+    settings.ksp_type = "preonly";
+    settings.pc_type = "lu";
+    PetscKspSolver solver(settings);
+    solver.analyze(m);
+    VectorX x;
+    const bool ok = solver.factorize(m) && solver.solve(VectorX::Ones(2), x);
+    CHECK_FALSE(ok);
+    CHECK_THAT(solver.last_error(), Catch::Contains("saddle-point (KKT) matrix of hard constraints") &&
+                                        Catch::Contains("eigen_lu") && Catch::Contains("compliance > 0"));
+}

@@ -1,5 +1,5 @@
-// Derivative tests of the hinge angle and hinge energy (digest 000 §2.6) and of the edge
-// stretching spring (§2.1) against central finite differences.
+// Derivative tests of the hinge angle and hinge energy (MAT-DiSMech §3.3.1, eq. 17) and of the edge
+// stretching spring (§3.1, eq. 9-10) against central finite differences.
 //
 // Tolerances. Central differences with step h have truncation error h^2/6 |f'''| and round-off
 // error ~ eps |f| / h. With h = 1e-6 on O(1) coordinates and O(1) angles this is ~1e-12 + ~1e-10
@@ -156,12 +156,12 @@ TEST_CASE("hinge energy gradient and Hessian match finite differences", "[hinge]
 }
 
 TEST_CASE("hinge stiffness is the reference code's (2/sqrt(3)) E h^3/12", "[hinge]") {
-    // digest 000 §2.0 example: E = 20 GPa, h = 1 mm -> k_b = 1.925 N m (code value).
+    // E = 20 GPa, h = 1 mm -> k_b = 1.925 N m (MAT-DiSMech reference code's value).
     CHECK(hinge_bending_stiffness(20e9, 1e-3) == Approx(1.9245).epsilon(1e-4));
 }
 
 TEST_CASE("edge stretching spring: stiffness formulas and derivatives", "[stretching][fd]") {
-    // digest 000 §2.1: hinge mode (sqrt(3)/2) E h l, mid-edge mode 2 E h l / (1 - nu^2).
+    // MAT-DiSMech reference code: hinge mode (sqrt(3)/2) E h l, mid-edge mode 2 E h l / (1 - nu^2).
     CHECK(shell_stretching_stiffness(StretchingMode::hinge, 2e9, 0.3, 1e-3, 0.005) ==
           Approx(std::sqrt(3.0) / 2.0 * 2e9 * 1e-3 * 0.005).epsilon(1e-15));
     CHECK(shell_stretching_stiffness(StretchingMode::midedge, 2e9, 0.5, 1e-3, 0.005) ==

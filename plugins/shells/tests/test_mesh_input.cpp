@@ -163,7 +163,7 @@ void check_straight_rectangle(const TriangleMesh& m, const Vec3& origin, double 
 }  // namespace
 
 TEST_CASE("generated rectangle: straight sides on the reference code's plate", "[mesh][generate]") {
-    // digest 000 §7.5's plate: 5 mm edges, length 0.1, width 0.021651 (5 row spacings). The
+    // MAT-DiSMech §7.2, Fig. 8's plate: 5 mm edges, length 0.1, width 0.021651 (5 row spacings). The
     // reference code's own mesh (123 nodes) has zigzag ends; closing the 3 odd rows adds 2 nodes
     // each and the 5 bands 2 half-triangles each.
     const double lx = 0.1, ly = 0.021651;
@@ -262,7 +262,7 @@ TEST_CASE("generated regular polygon: equilateral hexagon, other polygons", "[me
     CHECK(min_angle_degrees(hex) > 59.9999);
     CHECK(normals_up(hex));
     const MeshTopology t = build_topology(hex);
-    CHECK(total_area(t) == Approx(1.5 * std::sqrt(3.0)).epsilon(1e-12));  // 3 sqrt(3)/2 R^2 (digest §7.3: 2.598 m^2)
+    CHECK(total_area(t) == Approx(1.5 * std::sqrt(3.0)).epsilon(1e-12));  // 3 sqrt(3)/2 R^2 (MAT-DiSMech Fig. 6: 2.598 m^2)
     for (double l : t.edge_lengths) CHECK(l == Approx(0.25).epsilon(1e-12));
 
     const TriangleMesh pent = regular_polygon_mesh(c, 0.5, 5, 0.1);

@@ -1,5 +1,5 @@
-// Topology of triangle meshes (triangle_mesh.hpp): edges, face signs (digest 000 §2.7), hinges
-// (§2.6), areas, and the refused meshes.
+// Topology of triangle meshes (triangle_mesh.hpp): edges, face signs (MAT-DiSMech eq. 19), hinges
+// (§3.3.1), areas, and the refused meshes.
 #include "triangle_mesh.hpp"
 
 #include <catch2/catch.hpp>
