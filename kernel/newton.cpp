@@ -69,11 +69,13 @@ NewtonReport newton_solve(System& system, const AffineStep& step, const NewtonOp
             return report;
         }
         if (iteration == options.max_iterations) {
+            const auto tolerance = [](double value) { return value > 0.0 ? fmt::format("{:.1e}", value) : "off"; };
             report.diagnosis = system.diagnose(
                 step, fmt::format("Newton did not converge in {} iterations: |F| = {:.3e} (first iterate {:.3e}; "
-                                  "absolute tolerance {:.1e}, relative {:.1e}, balance {:.1e}){}",
-                                  iteration, force, report.initial_residual, options.absolute_tolerance,
-                                  options.relative_tolerance, options.balance_tolerance,
+                                  "absolute tolerance {}, relative {}, balance {} of |S| = {:.3e}){}",
+                                  iteration, force, report.initial_residual, tolerance(options.absolute_tolerance),
+                                  tolerance(options.relative_tolerance), tolerance(options.balance_tolerance),
+                                  current.force_scale ? current.force_scale->head(nf).norm() : 0.0,
                                   rows == 0 ? std::string()
                                             : fmt::format("; largest constraint violation {:.3e} m (tolerance {:.1e})",
                                                           current.constraint_violation, options.constraint_tolerance)));
