@@ -2,8 +2,9 @@
 //   - a straight rod clamped at one end under gravity, implicit Euler, dt = 1e-3, 500 steps,
 //     at 51, 201, 801 and 3201 nodes;
 //   - a helix of ~100 nodes hanging under gravity for 10 s at dt = 5e-3;
-//   - the thicker, undamped helix of issue 7 under implicit Euler, implicit midpoint and Newmark
-//     (Newton iterations per step and retries).
+//   - the thicker, undamped helix of issue 7 under implicit Euler, implicit midpoint and Newmark,
+//     with the default (balance) and the former (absolute 1e-8 N) Newton test (Newton iterations
+//     per step and retries).
 // Reported per run: wall time, Newton iterations, microseconds per Newton iteration per node,
 // and the split between assembly, factorization and solve.
 #include "plugin_loader.hpp"
@@ -92,13 +93,16 @@ forces:
     run_scene(state, scene, 101.0);
 }
 
-/// The helix of issue 7: rod radius 5 mm, undamped, default Newton tolerances, one run per
-/// integrator (0 implicit_euler, 1 implicit_midpoint, 2 newmark); reports iterations per step.
+/// The helix of issue 7: rod radius 5 mm, undamped, one run per integrator (first argument:
+/// 0 implicit_euler, 1 implicit_midpoint, 2 newmark) and Newton convergence test (second: 0 the
+/// default balance test, 1 absolute_tolerance 1e-8 N alone, the former default); reports
+/// iterations per step.
 void hanging_helix_integrators(benchmark::State& state) {
     static const char* names[] = {"implicit_euler", "implicit_midpoint", "newmark"};
+    const bool absolute = state.range(1) == 1;
     const std::string scene = fmt::format(R"(
 simulation: {{duration: 10.0}}
-integrator: {{type: {}, dt: 5.0e-3}}
+integrator: {{type: {}, dt: 5.0e-3{}}}
 elements:
   - name: helix
     type: discrete_rod
@@ -108,7 +112,7 @@ elements:
     fixed: {{nodes: [-1, -2], edges: [-1]}}
 forces:
   - {{type: gravity, acceleration: [0, 0, -9.81]}}
-)", names[state.range(0)]);
+)", names[state.range(0)], absolute ? ", newton: {absolute_tolerance: 1.0e-8}" : "");
     for (auto _ : state) {
         state.PauseTiming();
         Simulation sim(load_scene_text(scene, "bench.yaml"), registry());
@@ -121,12 +125,12 @@ forces:
         state.counters["retries"] = static_cast<double>(result.summary.retries);
         state.ResumeTiming();
     }
-    state.SetLabel(names[state.range(0)]);
+    state.SetLabel(fmt::format("{}, {}", names[state.range(0)], absolute ? "absolute 1e-8 N" : "balance 3e-8"));
 }
 
 }  // namespace
 
-BENCHMARK(hanging_helix_integrators)->DenseRange(0, 2)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(hanging_helix_integrators)->ArgsProduct({{0, 1, 2}, {0, 1}})->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(straight_rod)->ArgsProduct({{51, 201, 801, 3201}, {0, 1}})->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(hanging_helix)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK_MAIN();

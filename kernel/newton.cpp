@@ -3,10 +3,13 @@
 // step map of integrator.hpp and to constraint rows (a KKT system).
 #include "soma/newton.hpp"
 
+#include "newton_convergence.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>
 #include <limits>
+#include <span>
 
 namespace soma {
 
@@ -28,8 +31,11 @@ NewtonReport newton_solve(System& system, const AffineStep& step, const NewtonOp
     const Index rows = system.constraint_row_count();
     const double increment_scale = step.dt > 0.0 && step.coefficients.c_v > 0.0 ? 1.0 / step.dt : 1.0;
     work.lambda = system.multipliers();
+    const NewtonTolerances tolerances = NewtonTolerances::of(options);
+    // The force scale costs a little per evaluation: measured only for the balance test.
+    const bool with_scale = options.balance_tolerance > 0.0;
 
-    SystemEvaluation current = system.evaluate(step, x, work.lambda, true);
+    SystemEvaluation current = system.evaluate(step, x, work.lambda, true, with_scale);
     report.initial_residual = current.force_norm;
     bool have_jacobian = true;
     double last_increment = std::numeric_limits<double>::infinity();
@@ -46,12 +52,16 @@ NewtonReport newton_solve(System& system, const AffineStep& step, const NewtonOp
         // Besides the configured tests, a full Newton step that moves no DOF by more than
         // round-off (1e-13 of the largest |q|) means the residual is at its floating-point
         // floor: more iterations cannot lower it, so the step is converged.
-        const bool at_round_off = iteration > 0 && last_step_size <= 1e-13 * current.configuration_scale;
         const double force = current.force_norm;
-        const bool forces_converged =
-            force <= options.absolute_tolerance ||
-            (options.relative_tolerance > 0.0 && force <= options.relative_tolerance * report.initial_residual) ||
-            (options.increment_tolerance > 0.0 && last_increment <= options.increment_tolerance) || at_round_off;
+        NewtonIterate iterate;
+        iterate.force_norm = force;
+        iterate.initial_force_norm = report.initial_residual;
+        iterate.residual = std::span<const double>(system.residual().data(), static_cast<std::size_t>(nf));
+        if (current.force_scale)
+            iterate.force_scale = std::span<const double>(current.force_scale->data(), static_cast<std::size_t>(nf));
+        iterate.last_increment = last_increment;
+        iterate.at_round_off = iteration > 0 && last_step_size <= 1e-13 * current.configuration_scale;
+        const bool forces_converged = newton_convergence(tolerances, iterate) != NewtonCriterion::none;
         const bool converged = forces_converged && (rows == 0 || current.constraint_violation <= options.constraint_tolerance);
         if (converged) {
             report.converged = true;
@@ -59,17 +69,19 @@ NewtonReport newton_solve(System& system, const AffineStep& step, const NewtonOp
             return report;
         }
         if (iteration == options.max_iterations) {
+            const auto tolerance = [](double value) { return value > 0.0 ? fmt::format("{:.1e}", value) : "off"; };
             report.diagnosis = system.diagnose(
                 step, fmt::format("Newton did not converge in {} iterations: |F| = {:.3e} (first iterate {:.3e}; "
-                                  "absolute tolerance {:.1e}, relative {:.1e}){}",
-                                  iteration, force, report.initial_residual, options.absolute_tolerance,
-                                  options.relative_tolerance,
+                                  "absolute tolerance {}, relative {}, balance {} of |S| = {:.3e}){}",
+                                  iteration, force, report.initial_residual, tolerance(options.absolute_tolerance),
+                                  tolerance(options.relative_tolerance), tolerance(options.balance_tolerance),
+                                  current.force_scale ? current.force_scale->head(nf).norm() : 0.0,
                                   rows == 0 ? std::string()
                                             : fmt::format("; largest constraint violation {:.3e} m (tolerance {:.1e})",
                                                           current.constraint_violation, options.constraint_tolerance)));
             return report;
         }
-        if (!have_jacobian) system.evaluate(step, x, work.lambda, true);
+        if (!have_jacobian) system.evaluate(step, x, work.lambda, true, false);
 
         if (!system.factorize()) {
             report.diagnosis =
@@ -100,7 +112,7 @@ NewtonReport newton_solve(System& system, const AffineStep& step, const NewtonOp
             work.x_trial = x;
             for (Index i = 0; i < nf; ++i) work.x_trial[free_dofs[i]] += alpha * work.step[i];
             if (rows > 0) work.lambda_trial = work.lambda + alpha * work.step.tail(rows);
-            trial = system.evaluate(step, work.x_trial, work.lambda_trial, false);
+            trial = system.evaluate(step, work.x_trial, work.lambda_trial, false, with_scale);
             have_jacobian = false;
             const double phi = 0.5 * trial.merit * trial.merit;
             const bool searching = options.line_search && iteration >= options.line_search_start;

@@ -148,6 +148,8 @@ Simulation::Simulation(const SceneDocument& scene, const TypeRegistry& registry)
     const Index unknowns = dofs_.free_count() + constraint_rows;
     residual_ = VectorX::Zero(n + constraint_rows);
     residual_free_ = VectorX::Zero(unknowns);
+    residual_scale_ = VectorX::Zero(n + constraint_rows);
+    force_scale_free_ = VectorX::Zero(dofs_.free_count());
     column_rhs_ = VectorX::Zero(unknowns);
     column_solution_ = VectorX::Zero(unknowns);
     lambda_ = VectorX::Zero(constraint_rows);
@@ -222,7 +224,12 @@ void Simulation::build_solver_and_integrator(const Parameters& root, const TypeR
         integrator_block.fail("dt", fmt::format("dt = {} is longer than the simulated duration {}", nominal_dt_,
                                                 end_time_ - start_time_));
     const Parameters newton = integrator_block.block("newton");
-    newton_.absolute_tolerance = newton.real("absolute_tolerance");
+    // The balance test is the default; a scene that writes absolute_tolerance alone keeps the
+    // absolute test alone (its meaning before the balance test existed).
+    newton_.absolute_tolerance = newton.has("absolute_tolerance") ? newton.real("absolute_tolerance") : 0.0;
+    newton_.balance_tolerance = newton.has("balance_tolerance") || !newton.has("absolute_tolerance")
+                                    ? newton.real("balance_tolerance")
+                                    : 0.0;
     newton_.relative_tolerance = newton.real("relative_tolerance");
     newton_.increment_tolerance = newton.real("increment_tolerance");
     newton_.max_iterations = static_cast<int>(newton.integer("max_iterations"));

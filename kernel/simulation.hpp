@@ -78,8 +78,8 @@ public:
     Index constraint_row_count() const override { return constraints_.row_count(); }
     VectorX& multipliers() override { return lambda_; }
     std::string begin_solve(const AffineStep& step, VectorX& x) override;
-    SystemEvaluation evaluate(const AffineStep& step, const VectorX& x, const VectorX& lambda,
-                              bool with_jacobian) override;
+    SystemEvaluation evaluate(const AffineStep& step, const VectorX& x, const VectorX& lambda, bool with_jacobian,
+                              bool with_force_scale) override;
     const VectorX& residual() const override { return residual_free_; }
     bool factorize() override;
     bool solve_linear(const VectorX& rhs, VectorX& solution) override;
@@ -184,6 +184,8 @@ private:
 
     // Evaluation buffers, sized once: no allocation inside an iteration.
     VectorX q_, v_, a_, residual_, residual_free_, column_rhs_, column_solution_;
+    /// Assembly::residual_scale over the global rows, and its free DOFs' rows in unknown order.
+    VectorX residual_scale_, force_scale_free_;
     EvalContext context_;
     std::unique_ptr<NewtonWorkspace> newton_work_;
 };

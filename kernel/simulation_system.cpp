@@ -105,7 +105,7 @@ std::string Simulation::begin_solve(const AffineStep& step, VectorX& x) {
 }
 
 SystemEvaluation Simulation::evaluate(const AffineStep& step, const VectorX& x, const VectorX& lambda,
-                                      bool with_jacobian) {
+                                      bool with_jacobian, bool with_force_scale) {
     const auto start = Clock::now();
     const JacobianCoefficients& c = step.coefficients;
     const Index n = dofs_.global_count();
@@ -125,13 +125,21 @@ SystemEvaluation Simulation::evaluate(const AffineStep& step, const VectorX& x, 
     context_.step_start = &state_;
     context_.coefficients = c;
     Assembly assembly = assembler_.assembly(residual_, with_jacobian);
+    if (with_force_scale) {
+        residual_scale_.setZero();
+        assembly.residual_scale = residual_scale_.data();
+    }
     for (Contributor* term : contributors_) term->add_residual_and_jacobian(context_, assembly);
     if (!constraints_.empty()) constraint_residual_ = constraints_.add_rows(context_, lambda, c.c_q, assembly, with_jacobian);
     const Index nf = dofs_.free_count();
     for (Index i = 0; i < static_cast<Index>(free_dofs_.size()); ++i) residual_free_[i] = residual_[free_dofs_[i]];
+    SystemEvaluation result;
+    if (with_force_scale) {
+        for (Index i = 0; i < nf; ++i) force_scale_free_[i] = residual_scale_[free_dofs_[i]];
+        result.force_scale = &force_scale_free_;
+    }
     timings_.assembly += seconds_since(start);
     ++timings_.evaluations;
-    SystemEvaluation result;
     result.force_norm = residual_free_.head(nf).norm();
     result.constraint_violation = constraint_residual_;
     result.merit = residual_free_.norm();

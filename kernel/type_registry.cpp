@@ -102,8 +102,17 @@ void add_node_selectors(ParameterSchema& schema, const std::string& edges_in_reg
 
 ParameterSchema newton_schema() {
     ParameterSchema s("newton", "Newton-Raphson iteration shared by all implicit integrators (MAT-DiSMech Algorithm 1).");
-    s.real("absolute_tolerance", "converged when the 2-norm of the free residual is at most this")
-        .unit("N").fallback(1e-8).positive();
+    s.real("absolute_tolerance", "converged when the 2-norm of the free residual is at most this; absent: off. "
+                                 "Written without balance_tolerance, it replaces the balance test (the meaning it had "
+                                 "before that test existed); written with it, either test converges")
+        .unit("N").positive();
+    s.real("balance_tolerance", "converged when the 2-norm of the free residual is at most this times the 2-norm of "
+                                "the force scale, whose entry for each DOF is the sum of the absolute values of the "
+                                "terms assembled into its row (inertia, each element's and force's part): the residual "
+                                "is small against the forces that cancel in it, whatever the units and stiffness. The "
+                                "default, about 2 sqrt(machine epsilon), is far above round-off and one quadratic Newton "
+                                "step from it. Off when absolute_tolerance is written and this is not")
+        .fallback(3e-8).positive();
     s.real("relative_tolerance", "converged when the residual norm has dropped by this factor from the first "
                                  "iterate of the step (0 disables)").fallback(1e-10).non_negative();
     s.real("increment_tolerance", "converged when the largest change of any DOF in one undamped Newton step, "

@@ -19,6 +19,7 @@
 #include "soma/api.hpp"
 #include "soma/types.hpp"
 
+#include <cmath>
 #include <span>
 
 namespace soma {
@@ -74,6 +75,12 @@ public:
     const Index* stencil_dofs = nullptr;       ///< global DOF indices, flat
     const Index* stencil_scatter_begin = nullptr;  ///< stencil s's n*n map starts here
     const Index* scatter = nullptr;            ///< CSC value position of (row r, col c) at c*n+r, -1 if not free
+    /// The force scale of each row of F: the sum of the absolute values of the terms added to
+    /// it (inertia, each element's and force's part), so that |F_i| can be judged against the
+    /// size of what cancelled in it (Newton's balance test, newton.hpp). Null when not wanted.
+    /// add_residual and add_lumped_inertia accumulate it; a contributor writing `residual`
+    /// directly adds |its term| here too.
+    double* residual_scale = nullptr;
 
     bool wants_jacobian() const { return jacobian_values != nullptr; }
     int stencil_size(StencilId s) const { return stencil_dof_begin[s + 1] - stencil_dof_begin[s]; }
@@ -84,6 +91,8 @@ public:
     void add_residual(StencilId s, const Eigen::MatrixBase<Derived>& f) {
         const Index* d = dofs(s);
         for (Index i = 0; i < f.size(); ++i) residual[d[i]] += f(i);
+        if (residual_scale)
+            for (Index i = 0; i < f.size(); ++i) residual_scale[d[i]] += std::abs(f(i));
     }
 
     /// J[stencil, stencil] += weight * K (K is n x n in stencil order)

@@ -12,6 +12,7 @@
 #include "soma/assembly.hpp"
 
 #include <cassert>
+#include <cmath>
 #include <span>
 
 namespace soma {
@@ -34,6 +35,8 @@ inline void add_lumped_inertia(const EvalContext& context, Assembly& assembly, S
         const Index* dofs = assembly.dofs(stencil);
         const int n = assembly.stencil_size(stencil);
         for (int i = 0; i < n; ++i) assembly.residual[dofs[i]] += mass * a[dofs[i]];
+        if (assembly.residual_scale)
+            for (int i = 0; i < n; ++i) assembly.residual_scale[dofs[i]] += std::abs(mass * a[dofs[i]]);
     }
     assembly.add_jacobian_diagonal(stencil, context.coefficients.c_a * mass);
 }

@@ -11,10 +11,21 @@
 
 namespace soma {
 
-/// Settings of the Newton iteration (the scene's integrator.newton block).
+/// Settings of the Newton iteration (the scene's integrator.newton block). A tolerance of 0
+/// turns its test off; the force rows are converged when any test passes.
 struct NewtonOptions {
-    double absolute_tolerance = 1e-8;
+    /// |F_free| <= this (N). Off by default; a scene that writes it (and not balance_tolerance)
+    /// gets the absolute test alone, as before the balance test existed.
+    double absolute_tolerance = 0.0;
     double relative_tolerance = 1e-10;
+    /// |F_free| <= this * |S| (2-norms), with S_i the sum of the absolute values of the terms
+    /// assembled into free row i (SystemEvaluation::force_scale): the residual is small against
+    /// the forces that cancel in it, whatever their units. Why 3e-8 (about 2 sqrt(eps)): the
+    /// round-off floor of |F| / |S| is 1e-16 times the terms' conditioning (measured 3e-13 to
+    /// 2e-11 on a stiff rod), far below it, so it is always reachable; and from it one more
+    /// quadratically converging Newton step lands on that floor, gaining digits that no time
+    /// step resolves (docs/architecture.md, "Newton convergence").
+    double balance_tolerance = 3e-8;
     double increment_tolerance = 0.0;
     double constraint_tolerance = 1e-10;
     int max_iterations = 25;
@@ -40,9 +51,10 @@ struct NewtonWorkspace {
 /// Each iteration assembles J at the iterate, solves J dx = -F, and takes the step with an
 /// Armijo backtracking line search on |F|^2 / 2 from iteration options.line_search_start on.
 /// Converged when |F_free| <= absolute_tolerance, or <= relative_tolerance |F_free(first
-/// iterate)|, or the last increment moved q by less than increment_tolerance (per second in
-/// dynamics) or by round-off; and every constraint row satisfies |C + alpha lambda| <=
-/// constraint_tolerance.
+/// iterate)|, or |F_free| <= balance_tolerance |S| (the force scale the System measures, see
+/// NewtonOptions), or the last increment moved q by less than increment_tolerance
+/// (per second in dynamics) or by round-off; and every constraint row satisfies
+/// |C + alpha lambda| <= constraint_tolerance.
 SOMA_API NewtonReport newton_solve(System& system, const AffineStep& step, const NewtonOptions& options,
                                    NewtonWorkspace& work, VectorX& x);
 

@@ -9,7 +9,7 @@
 /// made of, in this order:
 ///
 ///     system.begin_solve(step, x);                       // controllers at t_eval, fixed entries of x
-///     SystemEvaluation e = system.evaluate(step, x, lambda, true);   // F and J at (x, lambda)
+///     SystemEvaluation e = system.evaluate(step, x, lambda, true, false);  // F and J at (x, lambda)
 ///     system.factorize();                                // J's numeric factorization
 ///     system.solve_linear(-system.residual(), dx);       // one or several right-hand sides
 ///     system.constraint_rows();                          // C, G, compliance at the last evaluation
@@ -61,6 +61,13 @@ struct SystemEvaluation {
     double merit = 0.0;
     /// Largest |q| over the DOFs at the iterate: round-off in q is about 1e-16 of it.
     double configuration_scale = 0.0;
+    /// With evaluate(..., with_force_scale = true): for each free DOF's row of residual() (the
+    /// first free_dofs().size() entries), the sum of the absolute values of the terms assembled
+    /// into it (inertia, each element's and force's part; Assembly::residual_scale), the size
+    /// against which the row's round-off and Newton's balance test (newton.hpp) are measured.
+    /// Owned by the System, valid until its next evaluate. Null when not requested, or when the
+    /// System does not measure it.
+    const VectorX* force_scale = nullptr;
 };
 
 /// \brief The constraint rows at the last evaluation (constraint.hpp), stacked in the order of
@@ -121,9 +128,10 @@ public:
     virtual std::string begin_solve(const AffineStep& step, VectorX& x) = 0;
     /// \brief Assembles the residual at (x, lambda) and, with \p with_jacobian, the Jacobian
     /// dF/dx (the KKT matrix when there are constraints). Constraint rows are scaled by 1/c_q
-    /// (docs/architecture.md, "Constraints").
+    /// (docs/architecture.md, "Constraints"). With \p with_force_scale, also each free row's
+    /// force scale (SystemEvaluation::force_scale; a small extra cost, so only when wanted).
     virtual SystemEvaluation evaluate(const AffineStep& step, const VectorX& x, const VectorX& lambda,
-                                      bool with_jacobian) = 0;
+                                      bool with_jacobian, bool with_force_scale) = 0;
     /// The last evaluation's residual over the unknowns.
     virtual const VectorX& residual() const = 0;
     /// Numerically factorizes the last assembled Jacobian. False on failure (linear_solver_error()).

@@ -180,11 +180,13 @@ Count one_step_of(const std::string& text) {
     return {after - before, report.newton_iterations};
 }
 
-/// A rod with every basic force and a prescribed DOF.
-Count one_step(const std::string& integrator, const std::string& tolerance) {
+/// A rod with every basic force and a prescribed DOF; \p test names the Newton tolerance set
+/// to \p tolerance (absolute_tolerance, or balance_tolerance: the force scale is assembled).
+Count one_step(const std::string& integrator, const std::string& tolerance,
+               const std::string& test = "absolute_tolerance") {
     const std::string text =
         "simulation: {duration: 1.0}\n"
-        "integrator: {type: " + integrator + ", dt: 1.0e-3, newton: {absolute_tolerance: " + tolerance +
+        "integrator: {type: " + integrator + ", dt: 1.0e-3, newton: {" + test + ": " + tolerance +
         ", relative_tolerance: 0, line_search_start: 0}}\n"
         "linear_solver: {type: test_dense_cholesky}\n"
         "elements:\n"
@@ -241,6 +243,18 @@ TEST_CASE("Newton iterations allocate nothing: kernel, assembly, rod and forces"
         REQUIRE(tight.iterations > loose.iterations);  // the comparison is meaningful
         // Per step, the integrator builds the next State (a few vectors): the same count
         // whatever the number of iterations, i.e. zero allocations per Newton iteration.
+        CHECK(tight.allocations == loose.allocations);
+    }
+}
+
+TEST_CASE("Newton iterations allocate nothing with the balance test (force scale assembled)", "[kernel][performance]") {
+    for (const std::string integrator : {"implicit_euler", "implicit_midpoint", "newmark"}) {
+        INFO(integrator);
+        const Count loose = one_step(integrator, "1.0e-2", "balance_tolerance");
+        const Count tight = one_step(integrator, "1.0e-14", "balance_tolerance");
+        INFO("loose: " << loose.iterations << " iterations, " << loose.allocations << " allocations; tight: "
+                       << tight.iterations << " iterations, " << tight.allocations << " allocations");
+        REQUIRE(tight.iterations > loose.iterations);
         CHECK(tight.allocations == loose.allocations);
     }
 }
@@ -344,7 +358,7 @@ TEST_CASE("the open System calls allocate nothing once sized: evaluate, factoriz
     Eigen::MatrixXd b = Eigen::MatrixXd::Ones(sim.unknown_count(), 2), yy(sim.unknown_count(), 2);
     const auto iteration = [&] {
         REQUIRE(sim.begin_solve(step, x).empty());
-        sim.evaluate(step, x, lambda, true);
+        sim.evaluate(step, x, lambda, true, false);
         REQUIRE(sim.factorize());
         rhs = -sim.residual();
         REQUIRE(sim.solve_linear(rhs, y));

@@ -11,13 +11,13 @@
 //  - the predictor (the previous acceleration) is the worst guess for the stiff modes these
 //    integrators leave undamped (they flip sign every step): first residuals of ~70 N.
 //
-// (a) Default Newton tolerances (absolute 1e-8 N): no retry, and the mean iteration count that
-//     the fix reaches over the full 10 s (3.061 midpoint, 3.10 Newmark, measured again on the
-//     stiff-contact branch). The issue's target of at most 3 is NOT met at the default
-//     tolerances: the steps above 3 are those whose third iterate lands just above 1e-8 N (2e-6
-//     of a node's weight). The default stays (an OR-ed looser test would loosen every scene that
-//     sets a tight absolute tolerance); the target is met at 1e-6 N, case (b). The bound 3.15 is
-//     what the design achieves, with a margin of about the two integrators' difference.
+// (a) Default Newton settings (the balance test, |F| <= 3e-8 of the forces in the residual,
+//     newton_convergence.hpp; absolute off): no retry, and at most 3 iterations per step on
+//     average over the full 10 s (measured 2.87 midpoint, 2.94 Newmark). Under the former default
+//     (absolute 1e-8 N) the same scene took 3.06 and 3.10: the steps above 3 were those whose
+//     third iterate landed at 1e-8-5e-8 N, i.e. 1e-9-1e-8 of the forces (|S| ~ 10-25 N), with the
+//     round-off floor at ~7e-12 N. test_newton_balance_tolerance.cpp checks that stopping there
+//     leaves the trajectory unchanged at the step's accuracy.
 // (b) Absolute tolerance 1e-6 N (2e-4 of a node's weight) over 4 s: at most 3 iterations per
 //     step on average and no retry, and the trajectory of the free end agrees with a tightly
 //     converged run (1e-10 N) to 1e-6 m at every step, while the time discretization error
@@ -57,7 +57,7 @@ std::string tolerance(const std::string& absolute) {
 
 }  // namespace
 
-TEST_CASE("hanging helix, default tolerances: no retry and about 3 Newton iterations per step", "[validation][integrators]") {
+TEST_CASE("hanging helix, default tolerances: no retry and at most 3 Newton iterations per step", "[validation][integrators]") {
     const std::string integrator = GENERATE(std::string("implicit_midpoint"), std::string("newmark"));
     INFO(integrator);
     auto sim = build_scene(helix_scene(integrator, 10.0, "5.0e-3", ""));
@@ -66,7 +66,7 @@ TEST_CASE("hanging helix, default tolerances: no retry and about 3 Newton iterat
     INFO("mean Newton iterations per step " << mean);
     CHECK(result.summary.retries == 0);
     CHECK(result.summary.steps == 2000);
-    CHECK(mean <= 3.15);
+    CHECK(mean <= 3.0);
 }
 
 TEST_CASE("hanging helix, 1e-6 N: at most 3 iterations per step, same trajectory as a tight run", "[validation][integrators]") {

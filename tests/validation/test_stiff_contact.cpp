@@ -55,7 +55,10 @@ std::string scene(const std::string& integrator) {
     std::string nodes;
     for (int i = 1; i < kNodes - 1; ++i) nodes += (i > 1 ? ", " : "") + std::to_string(i);
     return "simulation: {duration: " + num(kDuration) + "}\n"
-           "integrator: {" + integrator + ", dt: " + num(kDt) + "}\n"
+           // The Newton tolerance these runs were measured with (the kernel's default before the
+           // balance test): the undamped rules' bouncing is chaotic, so its details (not the
+           // bouncing itself) depend on where each solve stops.
+           "integrator: {" + integrator + ", dt: " + num(kDt) + ", newton: {absolute_tolerance: 1.0e-8}}\n"
            "linear_solver: {type: eigen_lu}\n"
            "elements:\n"
            "  - name: rod\n"

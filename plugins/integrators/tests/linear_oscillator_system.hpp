@@ -86,17 +86,23 @@ public:
     Index constraint_row_count() const override { return 0; }
     VectorX& multipliers() override { return multipliers_; }
     std::string begin_solve(const AffineStep&, VectorX&) override { return {}; }
-    SystemEvaluation evaluate(const AffineStep& step, const VectorX& x, const VectorX&, bool with_jacobian) override {
+    SystemEvaluation evaluate(const AffineStep& step, const VectorX& x, const VectorX&, bool with_jacobian,
+                              bool with_force_scale) override {
         ++evaluations;
         const JacobianCoefficients& c = step.coefficients;
         const double q = step.q_pred[0] + c.c_q * x[0];
         const double v = step.v_pred[0] + c.c_v * x[0];
         const double a = step.a_pred[0] + c.c_a * x[0];
-        residual_[0] = mass_ * a + damping_ * v + stiffness_ * q - step.load_factor * force_(step.t_eval);
+        const double load = step.load_factor * force_(step.t_eval);
+        residual_[0] = mass_ * a + damping_ * v + stiffness_ * q - load;
         if (with_jacobian) jacobian_ = c.c_a * mass_ + c.c_v * damping_ + c.c_q * stiffness_;
         SystemEvaluation e;
         e.force_norm = e.merit = std::abs(residual_[0]);
         e.configuration_scale = std::abs(q);
+        if (with_force_scale) {  // the four terms' sizes (system.hpp)
+            force_scale_[0] = std::abs(mass_ * a) + std::abs(damping_ * v) + std::abs(stiffness_ * q) + std::abs(load);
+            e.force_scale = &force_scale_;
+        }
         return e;
     }
     const VectorX& residual() const override { return residual_; }
@@ -129,7 +135,7 @@ private:
     std::function<double(double)> force_;
     State state_;
     std::vector<Index> free_dofs_{0};
-    VectorX multipliers_, residual_ = VectorX::Zero(1);
+    VectorX multipliers_, residual_ = VectorX::Zero(1), force_scale_ = VectorX::Zero(1);
     double jacobian_ = 0.0;
     ConstraintRows constraint_rows_;
 };
