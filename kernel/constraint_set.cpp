@@ -96,6 +96,7 @@ void ConstraintSet::declare_stencils(SparseAssembler& assembler, Index dof_count
 
 double ConstraintSet::add_rows(const EvalContext& context, const VectorX& lambda, double c_q, Assembly& assembly,
                                bool with_jacobian) {
+    if (c_q == 0.0) return add_acceleration_rows(context, lambda, assembly, with_jacobian);
     // Rows scaled by 1/c_q so that the KKT block [[J, -G_f^T], [-G_q, -alpha/c_q]] is symmetric
     // for vector DOFs (architecture.md, "Constraints"): the Newton unknown x moves q by c_q x.
     double largest = 0.0;
@@ -122,6 +123,70 @@ double ConstraintSet::add_rows(const EvalContext& context, const VectorX& lambda
         block.bottomLeftCorner(rows, k) = -e.position_jacobian;
         block.bottomRightCorner(rows, rows).setZero();
         for (Index row = 0; row < rows; ++row) block(k + row, k + row) = -constraint.compliance(row) / c_q;
+        assembly.add_jacobian(stencils_[i], block, 1.0);
+    }
+    return largest;
+}
+
+double ConstraintSet::add_acceleration_rows(const EvalContext& context, const VectorX& lambda, Assembly& assembly,
+                                            bool with_jacobian) {
+    // A solve that does not move q (Newmark's consistent initial acceleration) holds a hard row
+    // at the acceleration level, C'' = G_f a + (dG_f/dt) v = 0 (ArtiSynth technical notes,
+    // section 0.11, the velocity-level constraint differentiated once more). The bias term
+    // (dG_f/dt v)_r = v^T K(e_r) v, K(lambda) = d(G_f^T lambda)/dq the constraint's curvature,
+    // linear in lambda: one evaluation per row with a unit multiplier. A compliant row is a spring
+    // whose force lambda = -C/alpha is known at q: its row stays alpha lambda + C = 0.
+    // Runs once per run, so it may allocate.
+    const VectorX& a = *context.a;
+    const VectorX& v = *context.v;
+    double largest = 0.0;
+    for (std::size_t i = 0; i < constraints_.size(); ++i) {
+        const Constraint& constraint = *constraints_[i];
+        const std::vector<Index>& dofs = constraint.dofs();
+        const Index rows = constraint.row_count();
+        const auto k = static_cast<Index>(dofs.size());
+        VectorX v_local(k), a_local(k);
+        for (Index j = 0; j < k; ++j) {
+            const Index dof = dofs[static_cast<std::size_t>(j)];
+            v_local[j] = v[dof];
+            a_local[j] = a[dof];
+        }
+        ConstraintEvaluation unit = work_[i];  // sized as the constraint expects (add())
+        VectorX e_row = VectorX::Zero(rows);
+        VectorX bias(rows);
+        for (Index row = 0; row < rows; ++row) {
+            e_row.setZero();
+            e_row[row] = 1.0;
+            constraint.evaluate(context, e_row.data(), unit);
+            bias[row] = v_local.dot(unit.curvature * v_local);
+        }
+        ConstraintEvaluation& e = work_[i];
+        const double* multipliers = lambda.data() + first_row_[i];
+        constraint.evaluate(context, multipliers, e);
+        const Eigen::Map<const VectorX> l(multipliers, rows);
+        VectorX& r = residual_work_[i];
+        r.head(k).noalias() = -e.force_jacobian.transpose() * l;
+        const VectorX acceleration_value = e.force_jacobian * a_local + bias;
+        for (Index row = 0; row < rows; ++row) {
+            const double alpha = constraint.compliance(row);
+            const double violation = alpha > 0.0 ? e.value[row] + alpha * l[row] : acceleration_value[row];
+            largest = std::max(largest, std::abs(violation));
+            r[k + row] = -violation;
+        }
+        assembly.add_residual(stencils_[i], r);
+        if (!with_jacobian) continue;
+        Eigen::MatrixXd& block = block_work_[i];
+        block.topLeftCorner(k, k).setZero();  // c_q = 0: the curvature does not enter
+        block.topRightCorner(k, rows) = -e.force_jacobian.transpose();
+        block.bottomLeftCorner(rows, k) = -context.coefficients.c_a * e.force_jacobian;
+        block.bottomRightCorner(rows, rows).setZero();
+        for (Index row = 0; row < rows; ++row) {
+            const double alpha = constraint.compliance(row);
+            if (alpha > 0.0) {
+                block.row(k + row).head(k).setZero();
+                block(k + row, k + row) = -alpha;
+            }
+        }
         assembly.add_jacobian(stencils_[i], block, 1.0);
     }
     return largest;

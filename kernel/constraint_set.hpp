@@ -39,12 +39,17 @@ public:
     ///
     /// The rows are scaled by 1/c_q so that the KKT block [[J, -G_f^T], [-G_q, -alpha/c_q]] is
     /// symmetric for vector DOFs (docs/architecture.md, "Constraints"): x moves q by c_q x.
+    /// With c_q = 0 (a solve that does not move q) the hard rows are held at the acceleration
+    /// level instead: -(G_f a + dG_f/dt v), Jacobian -G_f c_a (add_acceleration_rows).
     double add_rows(const EvalContext& context, const VectorX& lambda, double c_q, Assembly& assembly,
                     bool with_jacobian);
     /// The rows at the last add_rows (filled on demand: Newton does not need it).
     const ConstraintRows& rows();
 
 private:
+    double add_acceleration_rows(const EvalContext& context, const VectorX& lambda, Assembly& assembly,
+                                 bool with_jacobian);
+
     std::vector<std::unique_ptr<Constraint>> constraints_;
     std::vector<Parameters> parameters_;
     std::vector<Index> first_row_;  ///< first row of each constraint

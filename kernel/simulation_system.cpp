@@ -98,9 +98,11 @@ std::string Simulation::begin_solve(const AffineStep& step, VectorX& x) {
     // Actuation at the time this solve evaluates the forces (controller.hpp).
     for (const auto& controller : controllers_) controller->apply(step.t_eval);
     boundary_.set_unknowns(step, state_.q, x);
-    if (!constraints_.empty() && step.coefficients.c_q == 0.0)
-        return "constraints need a solve that moves q (c_q > 0): an acceleration-only solve (Newmark's initial "
-               "acceleration) cannot treat them";
+    // A solve with c_q = 0 holds hard constraints at the acceleration level (ConstraintSet::add_rows);
+    // one that moves neither q nor v nor a has nothing to hold them with.
+    const JacobianCoefficients& c = step.coefficients;
+    if (!constraints_.empty() && c.c_q == 0.0 && c.c_a == 0.0)
+        return "constraints need a solve that moves q or a (c_q > 0 or c_a > 0)";
     return {};
 }
 

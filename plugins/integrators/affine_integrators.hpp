@@ -80,9 +80,8 @@ public:
     /// gamma = 1/2 is the trapezoidal rule, radius 1 for every omega h.
     bool damps_unresolved_modes() const override { return gamma_ > 0.5; }
 
-    /// None: its consistent initial acceleration is an acceleration-only solve, where position
-    /// constraints need their second time derivative, which the Constraint interface does not give.
-    bool supports(ConstraintKind) const override { return false; }
+    // Equality constraints as every affine integrator; the consistent initial acceleration holds
+    // them at the acceleration level (the kernel's rows for a solve with c_q = 0).
 
 private:
     /// Solves M(q0) a0 = f(t0, q0, v0) so the first step starts from a consistent acceleration.
