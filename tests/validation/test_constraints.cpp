@@ -16,6 +16,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <memory>
 #include <sstream>
 #include <string>
 
@@ -113,25 +114,40 @@ double energy_error(double dt, double duration, const std::string& integrator = 
     return worst;
 }
 
+/// The double pendulum from 0.8 and 0.3 rad, 2 s at h = 1 ms, against the reduced equations (RK4
+/// at h/10): the largest angle error and the largest end-of-step elbow gap. Checks each step that
+/// the planar motion stays planar.
+struct ReducedComparison {
+    std::unique_ptr<Simulation> sim;
+    double worst_angle = 0.0, worst_joint = 0.0;
+};
+ReducedComparison compare_with_reduced(const std::string& integrator) {
+    const Bar b1{0.5}, b2{0.4};
+    const double phi1 = 0.8, phi2 = 0.3, dt = 1e-3;
+    ReducedComparison out{build_scene(double_pendulum_scene(b1, b2, phi1, phi2, dt, 2.0, integrator))};
+    Simulation& sim = *out.sim;
+    ReducedPendulum reference{b1, b2, phi1, phi2};
+    for (int n = 1; n <= 2000; ++n) {
+        REQUIRE(step_once(sim, dt));
+        for (int s = 0; s < 10; ++s) reference.step(dt / 10);
+        out.worst_angle = std::max({out.worst_angle, std::abs(bar_angle(sim, "bar1") - reference.phi1),
+                                    std::abs(bar_angle(sim, "bar2") - reference.phi2)});
+        out.worst_joint = std::max(out.worst_joint, (node_position(sim, "bar2", 0) - node_position(sim, "bar1", 2)).norm());
+        CHECK(std::abs(node_position(sim, "bar2", 1).y()) < 1e-12);  // planar motion stays planar
+    }
+    return out;
+}
+
 }  // namespace
 
 TEST_CASE("constraints: a double pendulum of rigid bars matches the reduced equations", "[validation][constraints]") {
     const Bar b1{0.5}, b2{0.4};
-    const double phi1 = 0.8, phi2 = 0.3, dt = 1e-3;
-    auto sim = build_scene(double_pendulum_scene(b1, b2, phi1, phi2, dt, 2.0));
-    ReducedPendulum reference{b1, b2, phi1, phi2};
-    double worst = 0.0, worst_joint = 0.0;
-    for (int n = 1; n <= 2000; ++n) {
-        REQUIRE(step_once(*sim, dt));
-        for (int s = 0; s < 10; ++s) reference.step(dt / 10);
-        worst = std::max({worst, std::abs(bar_angle(*sim, "bar1") - reference.phi1),
-                          std::abs(bar_angle(*sim, "bar2") - reference.phi2)});
-        // The elbow at the end of the step: the midpoint rule holds the joint at the midpoints,
-        // so the end points drift by O(h^2) per step, bounded.
-        worst_joint = std::max(worst_joint, (node_position(*sim, "bar2", 0) - node_position(*sim, "bar1", 2)).norm());
-        CHECK(std::abs(node_position(*sim, "bar2", 1).y()) < 1e-12);  // planar motion stays planar
-    }
+    const ReducedComparison run = compare_with_reduced("implicit_midpoint");
+    const double worst = run.worst_angle, worst_joint = run.worst_joint;
+    const Simulation* sim = run.sim.get();
     INFO("largest angle error " << worst << " rad, largest end-of-step joint gap " << worst_joint << " m");
+    // The elbow at the end of the step: the midpoint rule holds the joint at the midpoints, so the
+    // end points drift by O(h^2) per step, bounded.
     // Midpoint rule, h = 1 ms, |phi''| ~ 30 rad/s^2: the phase error after 2 s is ~ (h w)^2 w t / 24,
     // below 1e-4 rad; 1e-3 leaves room for the chaotic sensitivity of the second bar.
     CHECK(worst < 1e-3);
@@ -220,20 +236,10 @@ TEST_CASE("constraints: Newmark holds the double pendulum's joints from a consis
     // (the kernel's rows for a solve with c_q = 0); each step holds them at the end point, so the
     // end-of-step gap is Newton's constraint tolerance, and the average-acceleration rule (beta =
     // 1/4, gamma = 1/2) is second order like the midpoint rule.
-    const Bar b1{0.5}, b2{0.4};
-    const double phi1 = 0.8, phi2 = 0.3, dt = 1e-3;
-    auto sim = build_scene(double_pendulum_scene(b1, b2, phi1, phi2, dt, 2.0, "newmark"));
-    ReducedPendulum reference{b1, b2, phi1, phi2};
     // A wrong a0 (one that ignored the joints) would put an error h/2 |a0 error| ~ 1e-2 rad/s into
     // the first step's angular velocity, ~2e-2 rad after 2 s: the angle check below sees it.
-    double worst = 0.0, worst_joint = 0.0;
-    for (int n = 1; n <= 2000; ++n) {
-        REQUIRE(step_once(*sim, dt));
-        for (int s = 0; s < 10; ++s) reference.step(dt / 10);
-        worst = std::max({worst, std::abs(bar_angle(*sim, "bar1") - reference.phi1),
-                          std::abs(bar_angle(*sim, "bar2") - reference.phi2)});
-        worst_joint = std::max(worst_joint, (node_position(*sim, "bar2", 0) - node_position(*sim, "bar1", 2)).norm());
-    }
+    const ReducedComparison run = compare_with_reduced("newmark");
+    const double worst = run.worst_angle, worst_joint = run.worst_joint;
     INFO("largest angle error " << worst << " rad, largest end-of-step joint gap " << worst_joint << " m");
     // Same bound and reasoning as the midpoint rule's test above (both second order, h = 1 ms).
     CHECK(worst < 1e-3);
