@@ -20,7 +20,7 @@ LinearSolverCapabilities SimplicialLdltSolver::capabilities() const {
 }
 
 void SimplicialLdltSolver::analyze(const SparseMatrix& pattern) {
-    ldlt_.analyzePattern(pattern);
+    ldlt_.analyze(pattern);
     shape_.remember(pattern);
     factorized_size_ = -1;
     error_.clear();
@@ -69,7 +69,7 @@ LinearSolverCapabilities SimplicialLltSolver::capabilities() const {
 }
 
 void SimplicialLltSolver::analyze(const SparseMatrix& pattern) {
-    llt_.analyzePattern(pattern);
+    llt_.analyze(pattern);
     shape_.remember(pattern);
     factorized_size_ = -1;
     error_.clear();

@@ -3,6 +3,7 @@
 /// \brief `eigen_ldlt` (the default direct solver) and `eigen_llt`: Eigen's simplicial
 /// Cholesky factorizations with AMD ordering, symbolic analysis reused across factorizations.
 
+#include "preordered_cholesky.hpp"
 #include "solver_common.hpp"
 
 #include "soma/linear_solver.hpp"
@@ -27,7 +28,7 @@ public:
     std::string last_error() const override { return error_; }
 
 private:
-    Eigen::SimplicialLDLT<SparseMatrix, Eigen::Lower, Eigen::AMDOrdering<Index>> ldlt_;
+    PreorderedCholesky<Eigen::SimplicialLDLT<SparseMatrix, Eigen::Lower, Eigen::AMDOrdering<Index>>, true> ldlt_;
     AnalyzedShape shape_;
     Index factorized_size_ = -1;
     std::string error_;
@@ -46,7 +47,7 @@ public:
     std::string last_error() const override { return error_; }
 
 private:
-    Eigen::SimplicialLLT<SparseMatrix, Eigen::Lower, Eigen::AMDOrdering<Index>> llt_;
+    PreorderedCholesky<Eigen::SimplicialLLT<SparseMatrix, Eigen::Lower, Eigen::AMDOrdering<Index>>, false> llt_;
     AnalyzedShape shape_;
     Index factorized_size_ = -1;
     std::string error_;
