@@ -10,6 +10,21 @@ namespace soma::validation {
 
 const TypeRegistry& plugin_registry() { return builtin_registry(); }
 
+std::string hanging_helix_scene(const std::string& integrator, double duration, const std::string& dt,
+                                const std::string& newton) {
+    return "simulation: {duration: " + num(duration) + "}\n"
+           "integrator: {type: " + integrator + ", dt: " + dt + newton + "}\n"
+           "elements:\n"
+           "  - name: helix\n"
+           "    type: discrete_rod\n"
+           "    geometry: {helix: {radius: 0.02, pitch: 0.01, turns: 4, nodes: 101}}\n"
+           "    cross_section: {circle: {radius: 5.0e-3}}\n"
+           "    material: {density: 1200, youngs_modulus: 1.0e7, poisson_ratio: 0.5}\n"
+           "    fixed: {nodes: [-1, -2], edges: [-1]}\n"
+           "forces:\n"
+           "  - {type: gravity, acceleration: [0, 0, -9.81]}\n";
+}
+
 std::unique_ptr<Simulation> build_scene(const std::string& yaml, const std::string& name) {
     return std::make_unique<Simulation>(load_scene_text(yaml, name), plugin_registry());
 }

@@ -19,6 +19,12 @@ const TypeRegistry& plugin_registry();
 /// \p x with 17 significant digits: a number written into scene text that reads back as the same double.
 std::string num(double x);
 
+/// The hanging helix of issue 7 section 7 (101 nodes, helix radius 2 cm, pitch 1 cm, 4 turns, rod
+/// radius 5 mm, E = 10 MPa, rho = 1200, undamped, top node and edge fixed, gravity), as scene text.
+/// \p newton is appended inside the integrator block (e.g. ", newton: {absolute_tolerance: 1e-8}").
+std::string hanging_helix_scene(const std::string& integrator, double duration, const std::string& dt,
+                                const std::string& newton);
+
 /// Validates and builds a scene from text.
 std::unique_ptr<Simulation> build_scene(const std::string& yaml, const std::string& name = "test.yaml");
 

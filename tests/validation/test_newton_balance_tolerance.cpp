@@ -56,20 +56,6 @@ std::string micro_cantilever(const std::string& newton) {
            "  - {type: gravity, acceleration: [0, 0, " + num(-kG) + "]}\n";
 }
 
-std::string helix_scene(const std::string& integrator, const std::string& dt, const std::string& newton) {
-    return "simulation: {duration: 4.0}\n"
-           "integrator: {type: " + integrator + ", dt: " + dt + newton + "}\n"
-           "elements:\n"
-           "  - name: helix\n"
-           "    type: discrete_rod\n"
-           "    geometry: {helix: {radius: 0.02, pitch: 0.01, turns: 4, nodes: 101}}\n"
-           "    cross_section: {circle: {radius: 5.0e-3}}\n"
-           "    material: {density: 1200, youngs_modulus: 1.0e7, poisson_ratio: 0.5}\n"
-           "    fixed: {nodes: [-1, -2], edges: [-1]}\n"
-           "forces:\n"
-           "  - {type: gravity, acceleration: [0, 0, -9.81]}\n";
-}
-
 }  // namespace
 
 TEST_CASE("balance test (a): a micro-cantilever converges where an absolute 1e-8 N accepts the unloaded rod",
@@ -98,9 +84,9 @@ TEST_CASE("balance test (b): the helix stops at 3e-8 of its forces, with the tra
     INFO(integrator);
     constexpr double kDt = 5e-3;
     constexpr int kSteps = 800;  // 4 s
-    auto loose = build_scene(helix_scene(integrator, "5.0e-3", ""));
-    auto tight = build_scene(helix_scene(integrator, "5.0e-3", ", newton: {absolute_tolerance: 1.0e-10, relative_tolerance: 0}"));
-    auto fine = build_scene(helix_scene(integrator, "2.5e-3", ", newton: {absolute_tolerance: 1.0e-10, relative_tolerance: 0}"));
+    auto loose = build_scene(hanging_helix_scene(integrator, 4.0, "5.0e-3", ""));
+    auto tight = build_scene(hanging_helix_scene(integrator, 4.0, "5.0e-3", ", newton: {absolute_tolerance: 1.0e-10, relative_tolerance: 0}"));
+    auto fine = build_scene(hanging_helix_scene(integrator, 4.0, "2.5e-3", ", newton: {absolute_tolerance: 1.0e-10, relative_tolerance: 0}"));
     REQUIRE(loose->newton_options().balance_tolerance == 3e-8);
     REQUIRE(loose->newton_options().absolute_tolerance == 0.0);
     RecordingSystem recorder(*loose, loose->newton_options());
@@ -150,7 +136,7 @@ TEST_CASE("balance test (c): absolute_tolerance alone keeps the absolute test; b
     // Behaviour, on the helix's first 0.5 s: the scene's absolute-only options end every solve
     // at |F| <= 1e-8 N (or the round-off test), and the default ones at |F| <= 3e-8 |S|.
     for (const bool written : {true, false}) {
-        auto sim = build_scene(helix_scene("implicit_midpoint", "5.0e-3", written ? ", newton: {absolute_tolerance: 1.0e-8}" : ""));
+        auto sim = build_scene(hanging_helix_scene("implicit_midpoint", 4.0, "5.0e-3", written ? ", newton: {absolute_tolerance: 1.0e-8}" : ""));
         RecordingSystem recorder(*sim, sim->newton_options());
         double largest_force = 0.0, largest_balance = 0.0;
         for (int step = 0; step < 100; ++step) {

@@ -37,20 +37,6 @@ using namespace soma::validation;
 
 namespace {
 
-std::string helix_scene(const std::string& integrator, double duration, const std::string& dt, const std::string& newton) {
-    return "simulation: {duration: " + std::to_string(duration) + "}\n"
-           "integrator: {type: " + integrator + ", dt: " + dt + newton + "}\n"
-           "elements:\n"
-           "  - name: helix\n"
-           "    type: discrete_rod\n"
-           "    geometry: {helix: {radius: 0.02, pitch: 0.01, turns: 4, nodes: 101}}\n"
-           "    cross_section: {circle: {radius: 5.0e-3}}\n"
-           "    material: {density: 1200, youngs_modulus: 1.0e7, poisson_ratio: 0.5}\n"
-           "    fixed: {nodes: [-1, -2], edges: [-1]}\n"
-           "forces:\n"
-           "  - {type: gravity, acceleration: [0, 0, -9.81]}\n";
-}
-
 std::string tolerance(const std::string& absolute) {
     return ", newton: {absolute_tolerance: " + absolute + ", relative_tolerance: 0}";
 }
@@ -60,7 +46,7 @@ std::string tolerance(const std::string& absolute) {
 TEST_CASE("hanging helix, default tolerances: no retry and at most 3 Newton iterations per step", "[validation][integrators]") {
     const std::string integrator = GENERATE(std::string("implicit_midpoint"), std::string("newmark"));
     INFO(integrator);
-    auto sim = build_scene(helix_scene(integrator, 10.0, "5.0e-3", ""));
+    auto sim = build_scene(hanging_helix_scene(integrator, 10.0, "5.0e-3", ""));
     const RunResult result = run_to_end(*sim);
     const double mean = static_cast<double>(result.summary.newton_iterations) / static_cast<double>(result.summary.steps);
     INFO("mean Newton iterations per step " << mean);
@@ -74,9 +60,9 @@ TEST_CASE("hanging helix, 1e-6 N: at most 3 iterations per step, same trajectory
     INFO(integrator);
     constexpr double kDt = 5e-3;
     constexpr int kSteps = 800;  // 4 s
-    auto loose = build_scene(helix_scene(integrator, 4.0, "5.0e-3", tolerance("1.0e-6")));
-    auto tight = build_scene(helix_scene(integrator, 4.0, "5.0e-3", tolerance("1.0e-10")));
-    auto fine = build_scene(helix_scene(integrator, 4.0, "2.5e-3", tolerance("1.0e-10")));
+    auto loose = build_scene(hanging_helix_scene(integrator, 4.0, "5.0e-3", tolerance("1.0e-6")));
+    auto tight = build_scene(hanging_helix_scene(integrator, 4.0, "5.0e-3", tolerance("1.0e-10")));
+    auto fine = build_scene(hanging_helix_scene(integrator, 4.0, "2.5e-3", tolerance("1.0e-10")));
     int iterations = 0;
     double newton_error = 0.0, discretization_error = 0.0;
     for (int n = 0; n < kSteps; ++n) {
