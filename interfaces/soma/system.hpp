@@ -124,7 +124,8 @@ public:
     virtual VectorX& multipliers() = 0;
     /// \brief Prepares the solves of \p step: applies the controllers at step.t_eval and sets the
     /// fixed and prescribed entries of \p x. Returns an empty string, or why the step cannot be
-    /// solved (constraints in a solve that cannot move q: c_q = 0).
+    /// solved (constraints in a solve that moves neither q nor a). With c_q = 0 the hard
+    /// constraint rows are held at the acceleration level, G_f a + (dG_f/dt) v = 0.
     virtual std::string begin_solve(const AffineStep& step, VectorX& x) = 0;
     /// \brief Assembles the residual at (x, lambda) and, with \p with_jacobian, the Jacobian
     /// dF/dx (the KKT matrix when there are constraints). Constraint rows are scaled by 1/c_q
