@@ -8,10 +8,12 @@
 #include "dof_selection.hpp"
 #include "plugin_loader.hpp"
 #include "scene_validation.hpp"
+#include "step_size_floor.hpp"
 #include "type_registry.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -42,6 +44,16 @@ Simulation::Simulation(const SceneDocument& scene, const TypeRegistry& registry)
     start_time_ = sim.real("start_time");
     end_time_ = start_time_ + sim.real("duration");
     output_directory_ = root.block("output").string("directory");
+    const Parameters checkpoint = root.block("checkpoint");
+    checkpoint_.every = checkpoint.integer("every");
+    checkpoint_.file = checkpoint.string("file");
+    checkpoint_.on_interrupt = checkpoint.boolean("on_interrupt");
+    // A bare file name: a checkpoint lives in its run's output folder, never outside it.
+    if (checkpoint_.file.empty() || std::filesystem::path(checkpoint_.file).filename() != checkpoint_.file ||
+        checkpoint_.file == "." || checkpoint_.file == "..")
+        checkpoint.fail("file", fmt::format("'{}' is not a plain file name: the checkpoint is written in the output "
+                                            "folder, so give a name without folders, such as 'checkpoint.soma'",
+                                            checkpoint_.file));
 
     // Elements: construct, then number DOFs (shared nodes merge), then bind.
     std::set<std::string> names;
@@ -223,6 +235,13 @@ void Simulation::build_solver_and_integrator(const Parameters& root, const TypeR
     if (nominal_dt_ > end_time_ - start_time_)
         integrator_block.fail("dt", fmt::format("dt = {} is longer than the simulated duration {}", nominal_dt_,
                                                 end_time_ - start_time_));
+    // A dt the clock cannot resolve at the start or the end time would leave t unchanged.
+    const double clock = std::max(clock_resolution(start_time_), clock_resolution(end_time_));
+    if (nominal_dt_ < clock)
+        integrator_block.fail("dt", fmt::format("dt = {:.3g} s cannot advance the clock: between start_time {:.9g} s and "
+                                                "end time {:.9g} s a step must be at least {:.3g} s (1000 units in the last "
+                                                "place of t) to be resolved; increase dt or start nearer t = 0",
+                                                nominal_dt_, start_time_, end_time_, clock));
     const Parameters newton = integrator_block.block("newton");
     // The balance test is the default; a scene that writes absolute_tolerance alone keeps the
     // absolute test alone (its meaning before the balance test existed).

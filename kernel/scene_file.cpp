@@ -29,6 +29,7 @@ std::string describe_root(const YAML::Node& root) {
 SOMA_API SceneDocument load_scene_text(const std::string& text, const std::string& name) {
     SceneDocument scene;
     scene.file = name;
+    scene.text = text;
     std::error_code ec;
     scene.directory = std::filesystem::current_path(ec);
     try {

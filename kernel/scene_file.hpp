@@ -15,6 +15,7 @@ struct SceneDocument {
     std::string file;                 ///< path as given (used in error messages)
     std::filesystem::path directory;  ///< folder of the file, for relative paths
     YAML::Node root;
+    std::string text;                 ///< the text parsed (a checkpoint stores it to rebuild the run)
 };
 
 /// Parses a scene file. Throws InputError with `file:line:col: message` on a YAML syntax error,

@@ -8,11 +8,14 @@
 namespace soma {
 
 PatternBuilder::~PatternBuilder() = default;
+CheckpointError::~CheckpointError() = default;
 Contributor::~Contributor() = default;
 double Contributor::potential_energy(const EvalContext&) const { return 0.0; }
 void Contributor::begin_step(const State&) {}
 void Contributor::commit_step(const State&) {}
 void Contributor::reject_step() {}
+void Contributor::save_checkpoint(CheckpointWriter&) const {}
+void Contributor::restore_checkpoint(CheckpointReader&) {}
 Element::~Element() = default;
 void Element::connect(const SceneView&) {}
 std::vector<Index> Element::item_nodes(const std::string&, Index) const { return {}; }
@@ -58,14 +61,26 @@ double Element::actuation(const std::string& channel, Index, int) const { no_cha
 void Element::set_actuation(const std::string& channel, Index, int, double) { no_channel(*this, channel); }
 Vec3 Element::actuation_point(const std::string& channel, Index) const { no_channel(*this, channel); }
 Controller::~Controller() = default;
+void Controller::save_checkpoint(CheckpointWriter&) const {}
+void Controller::restore_checkpoint(CheckpointReader&) {}
 Force::~Force() = default;
 Constraint::~Constraint() = default;
+void Constraint::save_checkpoint(CheckpointWriter&) const {}
+void Constraint::restore_checkpoint(CheckpointReader&) {}
 System::~System() = default;
 Integrator::~Integrator() = default;
+void Integrator::save_checkpoint(CheckpointWriter&) const {}
+void Integrator::restore_checkpoint(CheckpointReader&) {}
 LinearSolver::~LinearSolver() = default;
 Observer::~Observer() = default;
 void Observer::bind(const SceneView&) {}
 void Observer::end(const SceneView&, const RunSummary&) {}
+void Observer::save_checkpoint(CheckpointWriter&) const {}
+void Observer::resume(const SceneView&, const std::filesystem::path&, CheckpointReader& in) {
+    throw CheckpointError("output '" + in.section_name() +
+                          "' cannot continue its files from a checkpoint (its plugin does not implement "
+                          "Observer::resume); remove it from the scene to restart, or run from the start");
+}
 SceneView::~SceneView() = default;
 bool SceneView::dof_is_free(Index) const { return true; }
 void SceneView::note(const std::string&) const {}

@@ -24,6 +24,15 @@ ParameterSchema scene_schema() {
                                "(default out/<scene file name>; `soma run --output` overrides)")
         .fallback(std::string{});
     s.map("output", "output settings", std::move(output));
+    ParameterSchema checkpoint("checkpoint", "Checkpoints for `soma run --restart` (docs/reliability.md).");
+    checkpoint.integer("every", "write a checkpoint every N accepted steps (0: only when the run is interrupted)")
+        .fallback(0L)
+        .non_negative();
+    checkpoint.string("file", "checkpoint file name in the output folder (replaced by each new checkpoint)")
+        .fallback(std::string("checkpoint.soma"));
+    checkpoint.boolean("on_interrupt", "write a checkpoint when Ctrl-C (SIGINT) or SIGTERM stops the run")
+        .fallback(true);
+    s.map("checkpoint", "checkpoint settings", std::move(checkpoint));
     s.typed("integrator", "time integrator (implicit_euler, implicit_midpoint, newmark, statics, ...)",
             TypeKind::integrator)
         .require();

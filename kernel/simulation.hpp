@@ -11,6 +11,7 @@
 /// iteration over System.
 
 #include "boundary_conditions.hpp"
+#include "checkpoint_file.hpp"
 #include "constraint_set.hpp"
 #include "dof_map.hpp"
 #include "manifold_coordinates.hpp"
@@ -39,6 +40,13 @@ struct AdaptiveStepOptions {
     double shrink = 0.5;
     double grow = 2.0;
     int grow_after = 4;
+};
+
+/// Settings of checkpoints (the scene's `checkpoint` block).
+struct CheckpointSettings {
+    long every = 0;                      ///< accepted steps between checkpoints; 0: only on interrupt
+    std::string file = "checkpoint.soma";///< a file name in the output folder
+    bool on_interrupt = true;
 };
 
 /// Loads the plugins a scene needs (built-in folder, SOMA_PLUGIN_PATH, the scene's
@@ -97,6 +105,7 @@ public:
     double nominal_dt() const { return nominal_dt_; }
     const AdaptiveStepOptions& adaptive() const { return adaptive_; }
     const std::vector<std::unique_ptr<Observer>>& observers() const { return observers_; }
+    const CheckpointSettings& checkpoint_settings() const { return checkpoint_; }
     /// Output folder from the scene (`output.directory`), empty if not given.
     const std::string& scene_output_directory() const { return output_directory_; }
     /// Notes for the user found while building (e.g. an unsymmetric Jacobian with LDLT).
@@ -112,6 +121,17 @@ public:
     void begin_attempt();
     /// Runs every contributor's reject_step after a failed attempt.
     void reject_attempt();
+
+    /// Saves the state the run carries across steps (implemented in simulation_checkpoint.cpp):
+    /// section "state" (t, q, v, a, the constraint multipliers), then one section per object
+    /// that has a checkpoint hook: contributors, the integrator, controllers, constraints and
+    /// outputs (section names from section_name()).
+    void save_checkpoint(CheckpointFile& file) const;
+    /// Restores what save_checkpoint wrote, except the outputs (the time loop resumes them
+    /// with their folder). Throws CheckpointError when the checkpoint does not fit this scene.
+    void restore_checkpoint(const CheckpointFile& file);
+    /// "output 2 (csv)", "contributor 0 'beam'", ...: the section of object `index` of a kind.
+    std::string section_name(const char* kind, std::size_t index) const;
 
     /// The scene's constraints, and the multipliers of their rows at the committed state (the
     /// constraint forces: N for a position row), in constraint order.
@@ -179,6 +199,7 @@ private:
     NewtonOptions newton_;
     AdaptiveStepOptions adaptive_;
     std::string output_directory_;
+    CheckpointSettings checkpoint_;
     mutable std::vector<std::string> notes_;  ///< note() is const: forces and observers see a const view
     Timings timings_;
 

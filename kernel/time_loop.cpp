@@ -2,24 +2,78 @@
 
 #include "progress_bar.hpp"
 #include "simulation.hpp"
+#include "step_size_floor.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cmath>
 
 namespace soma {
+
+namespace {
+
+/// What the loop carries from step to step besides the simulation: its part of a checkpoint.
+struct LoopState {
+    double dt = 0.0;
+    long successes_since_shrink = 0;
+};
+
+void save_loop(CheckpointFile& file, const LoopState& loop, const RunSummary& summary) {
+    CheckpointWriter out(file.add_section("time_loop"));
+    out.real("dt", loop.dt);
+    out.integer("successes_since_shrink", loop.successes_since_shrink);
+    out.integer("steps", summary.steps);
+    out.integer("newton_iterations", summary.newton_iterations);
+    out.integer("retries", summary.retries);
+}
+
+void restore_loop(const CheckpointFile& file, LoopState& loop, RunSummary& summary) {
+    CheckpointReader in(file.section("time_loop"), "time_loop");
+    loop.dt = in.real("dt");
+    loop.successes_since_shrink = in.integer("successes_since_shrink");
+    summary.steps = in.integer("steps");
+    summary.newton_iterations = in.integer("newton_iterations");
+    summary.retries = in.integer("retries");
+}
+
+/// The outputs continue the files of the checkpointed run.
+void resume_observers(Simulation& sim, const CheckpointFile& file, const std::filesystem::path& folder) {
+    for (std::size_t i = 0; i < sim.observers().size(); ++i) {
+        const std::string section = sim.section_name("output", i);
+        CheckpointReader in(file.section(section), section);
+        sim.observers()[i]->resume(sim, folder, in);
+        if (!in.finished())
+            throw CheckpointError(fmt::format("checkpoint section '{}' holds records its output did not read", section));
+    }
+}
+
+}  // namespace
 
 RunResult run_simulation(Simulation& sim, const RunOptions& options) {
     using Clock = std::chrono::steady_clock;
     RunResult result;
     RunSummary& summary = result.summary;
     const auto run_start = Clock::now();
+    const double end = sim.end_time();
+    const double nominal = sim.nominal_dt();
+    const AdaptiveStepOptions& adaptive = sim.adaptive();
+    const CheckpointSettings& checkpointing = sim.checkpoint_settings();
+    LoopState loop;
+    loop.dt = nominal;
+
     std::filesystem::create_directories(options.output_directory);
-    for (const auto& observer : sim.observers()) observer->begin(sim, options.output_directory);
-    StepInfo initial;
-    initial.t = sim.state().t;
-    for (const auto& observer : sim.observers()) observer->observe(sim, initial);
+    if (options.resume) {
+        restore_loop(*options.resume, loop, summary);
+        resume_observers(sim, *options.resume, options.output_directory);
+    } else {
+        for (const auto& observer : sim.observers()) observer->begin(sim, options.output_directory);
+        StepInfo initial;
+        initial.t = sim.state().t;
+        for (const auto& observer : sim.observers()) observer->observe(sim, initial);
+    }
 
     ProgressBar progress(sim.start_time(), sim.end_time(), options.progress);
     // Ends the run (completed or stopped): totals, observers' end hooks, time split.
@@ -35,20 +89,46 @@ RunResult run_simulation(Simulation& sim, const RunOptions& options) {
         result.solve_seconds = t.solve;
         return result;
     };
-    const double end = sim.end_time();
-    const double nominal = sim.nominal_dt();
-    const AdaptiveStepOptions& adaptive = sim.adaptive();
-    // Steps end exactly at `end`: a remainder below 1e-9 dt is absorbed into the last step.
-    const double snap = 1e-9 * nominal;
-    double dt = nominal;
-    int successes_since_shrink = 0;
+    // Writes the checkpoint of the last accepted step; false (with the diagnosis) on failure.
+    auto write_checkpoint = [&]() {
+        const std::filesystem::path path = options.output_directory / checkpointing.file;
+        try {
+            CheckpointFile file;
+            file.scene = options.scene;
+            std::error_code ec;
+            file.scene.output_directory = std::filesystem::absolute(options.output_directory, ec).string();
+            sim.save_checkpoint(file);
+            save_loop(file, loop, summary);
+            file.write(path);
+        } catch (const std::exception& e) {
+            result.diagnosis = fmt::format("at t = {:.9g} s: cannot write the checkpoint {}: {}", sim.state().t,
+                                           path.string(), e.what());
+            return false;
+        }
+        result.checkpoint = path;
+        return true;
+    };
+
+    // Steps end exactly at `end`: a remainder below 1e-9 dt, or below what the clock resolves
+    // at `end`, is absorbed into the last step.
+    const double snap = std::max(1e-9 * nominal, clock_resolution(end));
     while (sim.state().t < end - snap) {
+        if (options.interrupt_requested) {
+            if (const int signal = options.interrupt_requested()) {
+                result.interrupt_signal = signal;
+                result.diagnosis = fmt::format("at t = {:.9g} s: interrupted by signal {} ({})", sim.state().t, signal,
+                                               signal == SIGINT ? "Ctrl-C" : signal == SIGTERM ? "SIGTERM" : "signal");
+                if (checkpointing.on_interrupt) write_checkpoint();  // a failure replaces the diagnosis
+                return finish(false);
+            }
+        }
         const auto step_start = Clock::now();
         int retries = 0;
+        const double t_before = sim.state().t;
         StepReport report;
         double h = 0.0;
         for (;;) {
-            h = std::min(dt, end - sim.state().t);
+            h = std::min(loop.dt, end - sim.state().t);
             if (end - sim.state().t - h < snap) h = end - sim.state().t;
             sim.begin_attempt();
             report = sim.integrator().step(sim, h);
@@ -64,15 +144,33 @@ RunResult run_simulation(Simulation& sim, const RunOptions& options) {
                 return finish(false);
             }
             ++retries;
-            dt = h * adaptive.shrink;
-            successes_since_shrink = 0;
+            loop.dt = h * adaptive.shrink;
+            loop.successes_since_shrink = 0;
+            const double floor = smallest_step(nominal, sim.state().t);
+            if (loop.dt < floor) {
+                result.diagnosis = report.diagnosis + fmt::format(
+                    "\n  gave up after {} retries: the next step, {:.3g} s, would be below the smallest step {:.3g} s "
+                    "at t = {:.9g} s (1e-10 of dt = {:.3g} s, or 1000 units in the last place of t); the run cannot "
+                    "make progress",
+                    retries, loop.dt, floor, sim.state().t, nominal);
+                summary.retries += retries;
+                return finish(false);
+            }
+        }
+        if (!(sim.state().t > t_before)) {
+            // A guard behind the floor above: a committed step must move the clock.
+            result.diagnosis = fmt::format("at t = {:.17g} s: a step of {:.3g} s was accepted but did not advance the time "
+                                           "(t + dt == t); the run cannot make progress",
+                                           t_before, h);
+            summary.retries += retries;
+            return finish(false);
         }
         ++summary.steps;
         summary.newton_iterations += report.newton_iterations;
         summary.retries += retries;
-        if (dt < nominal && ++successes_since_shrink >= adaptive.grow_after) {
-            dt = std::min(nominal, dt * adaptive.grow);
-            successes_since_shrink = 0;
+        if (loop.dt < nominal && ++loop.successes_since_shrink >= adaptive.grow_after) {
+            loop.dt = std::min(nominal, loop.dt * adaptive.grow);
+            loop.successes_since_shrink = 0;
         }
         StepInfo info;
         info.step = summary.steps;
@@ -84,13 +182,18 @@ RunResult run_simulation(Simulation& sim, const RunOptions& options) {
         info.final_step = sim.state().t >= end - snap;
         for (const auto& observer : sim.observers()) observer->observe(sim, info);
         progress.update(info.t, h, summary.steps, summary.newton_iterations, summary.retries);
+        if (checkpointing.every > 0 && summary.steps % checkpointing.every == 0 && !info.final_step &&
+            !write_checkpoint())
+            return finish(false);
     }
     return finish(true);
 }
 
 std::string format_summary(const Simulation& sim, const RunResult& result, const std::filesystem::path& output_directory) {
     const RunSummary& s = result.summary;
-    std::string text = s.completed ? "run completed\n" : "run STOPPED before the end time\n";
+    std::string text = s.completed              ? "run completed\n"
+                       : result.interrupt_signal ? "run INTERRUPTED before the end time\n"
+                                                 : "run STOPPED before the end time\n";
     text += fmt::format("  simulated  {:.6g} s of {:.6g} s in {} steps\n", s.simulated_time,
                         sim.end_time() - sim.start_time(), s.steps);
     text += fmt::format("  Newton     {} iterations ({:.2f} per step), {} failed attempts retried\n", s.newton_iterations,
@@ -111,6 +214,9 @@ std::string format_summary(const Simulation& sim, const RunResult& result, const
         if (files.size() > 1) text += fmt::format("  (+{} files)", files.size() - 1);
         text += "\n";
     }
+    if (!result.checkpoint.empty())
+        text += fmt::format("  checkpoint {}{}\n", result.checkpoint.string(),
+                            s.completed ? "" : fmt::format("  (continue: soma run --restart {})", result.checkpoint.string()));
     if (!any) text += fmt::format("  outputs    none requested (add an `outputs:` list); folder {}\n", output_directory.string());
     return text;
 }

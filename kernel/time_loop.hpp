@@ -3,7 +3,11 @@
 /// \brief Runs a simulation from its start to its end time: step retries with a smaller dt and
 /// growth back, observers, progress, and a run summary.
 
+#include "checkpoint_file.hpp"
+
 #include "soma/observer.hpp"
+
+#include <functional>
 
 #include <filesystem>
 #include <string>
@@ -15,6 +19,16 @@ class Simulation;
 struct RunOptions {
     std::filesystem::path output_directory;  ///< created if missing
     bool progress = true;                    ///< progress bar / lines on stderr
+    /// Polled between steps: a nonzero signal number ends the run cleanly (the step in progress
+    /// finishes, a checkpoint is written when the scene asks for one on interrupt, the outputs
+    /// are closed). The CLI passes InterruptHandler::signal_received (interrupt.hpp).
+    std::function<int()> interrupt_requested;
+    /// The scene stored in every checkpoint the run writes (`soma run --restart` rebuilds it).
+    CheckpointScene scene;
+    /// Continue from this checkpoint: the simulation was restored from it
+    /// (Simulation::restore_checkpoint); the loop restores its counters and step size, and the
+    /// outputs continue their files instead of starting them.
+    const CheckpointFile* resume = nullptr;
 };
 
 /// Result of a run. When `summary.completed` is false, `diagnosis` says why it stopped; the
@@ -22,6 +36,8 @@ struct RunOptions {
 struct RunResult {
     RunSummary summary;
     std::string diagnosis;
+    int interrupt_signal = 0;               ///< the signal that ended the run early, or 0
+    std::filesystem::path checkpoint;       ///< the last checkpoint written, empty if none
     double assembly_seconds = 0.0, factorization_seconds = 0.0, solve_seconds = 0.0;
 };
 

@@ -25,6 +25,8 @@
 namespace soma {
 
 class SceneView;
+class CheckpointWriter;
+class CheckpointReader;
 
 enum class ConstraintKind { equality, inequality, friction };
 
@@ -61,6 +63,10 @@ public:
     /// d(G_f^T lambda)/dq at the iterate of \p context. Must not allocate: \p out is sized.
     virtual void evaluate(const EvalContext& context, const double* lambda, ConstraintEvaluation& out) const = 0;
     /// Compliance of each row (m/N for a position row), 0 for a hard constraint.
+    /// Checkpoint hooks (checkpoint.hpp): state carried across steps (an active contact set).
+    /// The defaults save nothing.
+    virtual void save_checkpoint(CheckpointWriter& out) const;
+    virtual void restore_checkpoint(CheckpointReader& in);
     virtual double compliance(Index row) const { (void)row; return 0.0; }
 
 private:

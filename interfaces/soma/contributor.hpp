@@ -9,6 +9,9 @@
 
 namespace soma {
 
+class CheckpointWriter;
+class CheckpointReader;
+
 /// A term of the residual F(t, q, v, a) (see assembly.hpp).
 class SOMA_API Contributor {
 public:
@@ -37,6 +40,10 @@ public:
     virtual void commit_step(const State& end);
     virtual void reject_step();
 
+    /// Checkpoint hooks (checkpoint.hpp): the state this term carries from one step to the
+    /// next beyond q, v and a (a rod's reference frames and twists). The defaults save nothing.
+    virtual void save_checkpoint(CheckpointWriter& out) const;
+    virtual void restore_checkpoint(CheckpointReader& in);
     /// True when the stencils must be declared again (contact pairs appeared or vanished).
     virtual bool pattern_changed() const { return false; }
 

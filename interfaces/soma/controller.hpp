@@ -12,6 +12,9 @@
 
 namespace soma {
 
+class CheckpointWriter;
+class CheckpointReader;
+
 class SceneView;
 
 class SOMA_API Controller {
@@ -19,6 +22,10 @@ public:
     virtual ~Controller();
     /// Finds the elements and channels it drives; report bad references with Parameters::fail.
     virtual void bind(const SceneView& scene) = 0;
+    /// Checkpoint hooks (checkpoint.hpp): the state this controller carries from one step to the
+    /// next beyond q, v and a (a filter's memory; a pure function of t saves nothing). The defaults save nothing.
+    virtual void save_checkpoint(CheckpointWriter& out) const;
+    virtual void restore_checkpoint(CheckpointReader& in);
     /// Sets the driven quantities for evaluation time t. Must not allocate.
     virtual void apply(double t) = 0;
 };

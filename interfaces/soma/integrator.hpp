@@ -22,6 +22,9 @@
 
 namespace soma {
 
+class CheckpointWriter;
+class CheckpointReader;
+
 /// What one step attempt did.
 struct StepReport {
     bool converged = false;
@@ -36,6 +39,10 @@ public:
     virtual ~Integrator();
     /// Takes one step of size h from system.state(); commits through system.commit on success.
     virtual StepReport step(System& system, double h) = 0;
+    /// Checkpoint hooks (checkpoint.hpp): the state this integrator carries from one step to the
+    /// next beyond q, v and a (a predictor's history, whether the first step was prepared). The defaults save nothing.
+    virtual void save_checkpoint(CheckpointWriter& out) const;
+    virtual void restore_checkpoint(CheckpointReader& in);
     /// Constraint kinds this integrator treats (none for the penalty-based integrators).
     virtual bool supports(ConstraintKind kind) const { (void)kind; return false; }
     /// True for integrators whose velocities and accelerations are zero (statics).

@@ -4,6 +4,7 @@
 
 #include "soma/api.hpp"
 #include "soma/assembly.hpp"
+#include "soma/checkpoint.hpp"
 #include "soma/constraint.hpp"
 #include "soma/contributor.hpp"
 #include "soma/controller.hpp"

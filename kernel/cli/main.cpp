@@ -1,6 +1,9 @@
 // The `soma` command: run, check, inspect, plugins, describe, reference.
 // Exit codes: 0 success, 1 bad input (scene or plugin errors), 2 a run that stopped before its
-// end time (divergence), 3 an unexpected internal error.
+// end time (divergence), 3 an unexpected internal error, 128 + the signal for a run ended by
+// Ctrl-C (130) or SIGTERM (143) after writing its checkpoint.
+#include "checkpoint_file.hpp"
+#include "interrupt.hpp"
 #include "plugin_loader.hpp"
 #include "scene_inspection.hpp"
 #include "scene_file.hpp"
@@ -65,26 +68,54 @@ std::string scene_reference(const TypeRegistry& registry) {
     return text;
 }
 
-int run_command(const std::string& scene_path, const std::string& output, const std::vector<std::string>& sets, bool quiet) {
-    SceneDocument scene = load_scene_file(scene_path);
-    apply_overrides(scene, sets);
+/// `soma run SCENE` or `soma run --restart CHECKPOINT`: the restart rebuilds the scene stored in
+/// the checkpoint (with its `--set` overrides, then any new ones), restores the state and
+/// continues the run and its outputs in the checkpoint's output folder.
+int run_command(const std::string& scene_path, const std::string& output, const std::vector<std::string>& sets,
+                bool quiet, const std::string& restart) {
+    CheckpointFile checkpoint;
+    SceneDocument scene;
+    RunOptions options;
+    if (!restart.empty()) {
+        checkpoint = CheckpointFile::read(restart);
+        scene = checkpoint_scene_document(checkpoint, sets);
+        options.scene.overrides = checkpoint.scene.overrides;
+    } else {
+        scene = load_scene_file(scene_path);
+        apply_overrides(scene, sets);
+    }
+    options.scene.file = scene.file;
+    options.scene.directory = scene.directory.string();
+    options.scene.text = scene.text;
+    options.scene.overrides.insert(options.scene.overrides.end(), sets.begin(), sets.end());
     Loaded loaded;
     load(loaded, &scene);
     Simulation simulation(scene, loaded.registry);
+    if (!restart.empty()) {
+        simulation.restore_checkpoint(checkpoint);
+        options.resume = &checkpoint;
+    }
     for (const auto& note : simulation.notes()) fmt::print(stderr, "note: {}\n", note);
     std::filesystem::path out = output;
+    if (out.empty() && !restart.empty()) out = checkpoint.scene.output_directory;
     if (out.empty()) out = simulation.scene_output_directory();
-    if (out.empty()) out = std::filesystem::path("out") / std::filesystem::path(scene_path).stem();
+    if (out.empty()) out = std::filesystem::path("out") / std::filesystem::path(scene.file).stem();
     if (!quiet)
-        fmt::print(stderr, "soma: {} ({} DOFs, {} free), writing to {}\n", scene_path, simulation.dof_count(),
-                   simulation.free_dof_count(), out.string());
-    RunOptions options;
+        fmt::print(stderr, "soma: {} ({} DOFs, {} free), {} {}\n", restart.empty() ? scene.file : restart,
+                   simulation.dof_count(), simulation.free_dof_count(),
+                   restart.empty() ? "writing to" : fmt::format("continuing from t = {:.9g} s in", simulation.state().t),
+                   out.string());
     options.output_directory = out;
     options.progress = !quiet;
+    const InterruptHandler interrupts;
+    options.interrupt_requested = &InterruptHandler::signal_received;
     const RunResult result = run_simulation(simulation, options);
-    if (!result.summary.completed) fmt::print(stderr, "error: the simulation stopped {}\n", result.diagnosis);
+    if (!result.summary.completed)
+        fmt::print(stderr, "{} {}\n", result.interrupt_signal ? "soma: the run stopped" : "error: the simulation stopped",
+                   result.diagnosis);
     fmt::print("{}", format_summary(simulation, result, out));
-    return result.summary.completed ? ok : stopped;
+    if (result.summary.completed) return ok;
+    return result.interrupt_signal ? 128 + result.interrupt_signal : stopped;
 }
 
 int check_command(const std::string& scene_path, const std::vector<std::string>& sets) {
@@ -162,8 +193,12 @@ int main(int argc, char** argv) {
     std::vector<std::string> sets;
     bool quiet = false, markdown = false;
 
+    std::string restart;
     auto* run = app.add_subcommand("run", "run a scene and write its outputs");
-    run->add_option("scene", scene_path, "scene file (YAML)")->required();
+    auto* run_scene = run->add_option("scene", scene_path, "scene file (YAML)");
+    run->add_option("--restart", restart,
+                    "continue the run saved in this checkpoint (its scene, state and outputs)")
+        ->excludes(run_scene);
     run->add_option("-o,--output", output, "output folder (default: the scene's output.directory, else out/<scene>)");
     run->add_option("-s,--set", sets, "override a scene value, e.g. --set integrator.dt=1e-4 (repeatable)");
     run->add_flag("-q,--quiet", quiet, "no progress output");
@@ -206,7 +241,13 @@ int main(int argc, char** argv) {
 
     CLI11_PARSE(app, argc, argv);
     try {
-        if (*run) return run_command(scene_path, output, sets, quiet);
+        if (*run) {
+            if (scene_path.empty() && restart.empty()) {
+                fmt::print(stderr, "error: soma run: give a scene file, or --restart CHECKPOINT\n{}", run->help());
+                return input_error;
+            }
+            return run_command(scene_path, output, sets, quiet, restart);
+        }
         if (*check) return check_command(scene_path, sets);
         if (*inspect) {
             if (!near.empty()) inspection.near = Vec3(near[0], near[1], near[2]);

@@ -1,6 +1,8 @@
 // The `actuation` controller (actuation_controller.hpp; MAT-DiSMech §6.1, §7.1, Fig. 4-5).
 #include "actuation_controller.hpp"
 
+#include "soma/checkpoint.hpp"
+
 #include "soma/scene_view.hpp"
 
 #include <algorithm>
@@ -265,6 +267,15 @@ void ActuationController::apply(double t) {
             values_[k * components_ + c] = value;
         }
     }
+}
+
+void ActuationController::save_checkpoint(CheckpointWriter& out) const { out.reals("values", values_); }
+
+void ActuationController::restore_checkpoint(CheckpointReader& in) {
+    in.reals("values", values_);
+    for (std::size_t k = 0; k < items_.size(); ++k)
+        for (std::size_t c = 0; c < components_; ++c)
+            element_->set_actuation(settings_.channel, items_[k].index, static_cast<int>(c), values_[k * components_ + c]);
 }
 
 double ActuationController::component_value(std::size_t k, std::size_t c) const {

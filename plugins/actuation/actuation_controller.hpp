@@ -94,6 +94,11 @@ public:
     void bind(const SceneView& scene) override;
     /// \brief Sets every component of every selected item for time t. Allocates nothing.
     void apply(double t) override;
+    /// The values last set: the element's actuated rest state between steps is the one of the
+    /// last solve's evaluation time, which a restarted run must start from (a stiffness-
+    /// proportional damping evaluated at the step start reads it).
+    void save_checkpoint(CheckpointWriter& out) const override;
+    void restore_checkpoint(CheckpointReader& in) override;
 
     /// \brief The selected item indices (ascending), valid after bind().
     std::vector<Index> selected_items() const;

@@ -4,6 +4,7 @@
 
 #include "rod_frames.hpp"
 
+#include "soma/checkpoint.hpp"
 #include "soma/energy_term.hpp"
 #include "soma/lumped_mass.hpp"
 
@@ -440,6 +441,18 @@ void DiscreteRod::commit_step(const State& end) {
     }
     for (std::size_t k = 0; k + 1 < E; ++k)
         reference_twist_[k] = reference_twist(director_[k], tangent_[k], director_[k + 1], tangent_[k + 1], reference_twist_[k]);
+}
+
+void DiscreteRod::save_checkpoint(CheckpointWriter& out) const {
+    out.vec3s("tangents", tangent_);
+    out.vec3s("reference_directors", director_);
+    out.reals("reference_twists", reference_twist_);
+}
+
+void DiscreteRod::restore_checkpoint(CheckpointReader& in) {
+    in.vec3s("tangents", tangent_);
+    in.vec3s("reference_directors", director_);
+    in.reals("reference_twists", reference_twist_);
 }
 
 }  // namespace soma::rod

@@ -121,6 +121,9 @@ public:
     double potential_energy(const EvalContext& context) const override;
     bool symmetric_jacobian() const override { return symmetric_jacobian_; }
     void commit_step(const State& end) override;
+    /// The committed tangents, reference directors and reference twists.
+    void save_checkpoint(CheckpointWriter& out) const override;
+    void restore_checkpoint(CheckpointReader& in) override;
     void reject_step() override {}
 
     // ---- rod-specific read access (tests, observers) ----

@@ -172,4 +172,21 @@ void JointSpringSet::commit(const VectorX& q) {
     }
 }
 
+void JointSpringSet::save_checkpoint(CheckpointWriter& out) const {
+    out.vec3s("owned_directors", owned_director_);
+    out.vec3s("owned_tangents", owned_tangent_);
+    std::vector<double> twists;
+    twists.reserve(springs_.size());
+    for (const JointSpring& s : springs_) twists.push_back(s.reference_twist);
+    out.reals("reference_twists", twists);
+}
+
+void JointSpringSet::restore_checkpoint(CheckpointReader& in) {
+    in.vec3s("owned_directors", owned_director_);
+    in.vec3s("owned_tangents", owned_tangent_);
+    std::vector<double> twists(springs_.size());
+    in.reals("reference_twists", twists);
+    for (std::size_t i = 0; i < springs_.size(); ++i) springs_[i].reference_twist = twists[i];
+}
+
 }  // namespace soma::rod

@@ -31,6 +31,7 @@
 #include "bend_twist_spring.hpp"
 
 #include "soma/assembly.hpp"
+#include "soma/checkpoint.hpp"
 
 #include <array>
 #include <string>
@@ -91,6 +92,9 @@ public:
     double evaluate(const VectorX& q, Assembly* assembly, double c_q, bool symmetric) const;
     /// \brief Stores the frames of joint-owned edges and the reference twists at the end state q.
     void commit(const VectorX& q);
+    /// \brief The committed state (joint-owned frames, reference twists) for a checkpoint.
+    void save_checkpoint(CheckpointWriter& out) const;
+    void restore_checkpoint(CheckpointReader& in);
 
     const std::vector<JointEdge>& edges() const { return edges_; }
     const std::vector<JointSpring>& springs() const { return springs_; }

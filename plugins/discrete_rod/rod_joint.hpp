@@ -67,6 +67,8 @@ public:
     double potential_energy(const EvalContext& context) const override;
     bool symmetric_jacobian() const override { return description_.symmetric_jacobian; }
     void commit_step(const State& end) override { springs_.commit(end.q); }
+    void save_checkpoint(CheckpointWriter& out) const override { springs_.save_checkpoint(out); }
+    void restore_checkpoint(CheckpointReader& in) override { springs_.restore_checkpoint(in); }
     void reject_step() override {}
 
     /// \brief Builds the springs from rods already bound (connect() without a scene; tests).

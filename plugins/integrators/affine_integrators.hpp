@@ -34,6 +34,9 @@ public:
     StepReport step(System& system, double h) final;
     /// Equality constraints: the kernel's Newton solve adds their rows (constraint.hpp).
     bool supports(ConstraintKind kind) const override { return kind == ConstraintKind::equality; }
+    /// Whether the first step was prepared (Newmark's consistent initial acceleration).
+    void save_checkpoint(CheckpointWriter& out) const override { out.integer("initialized", initialized_ ? 1 : 0); }
+    void restore_checkpoint(CheckpointReader& in) override { initialized_ = in.integer("initialized") != 0; }
 
 protected:
     /// Runs once before the first step (e.g. Newmark's consistent initial acceleration).
@@ -65,6 +68,14 @@ class ImplicitMidpoint final : public AffineIntegrator {
 public:
     /// The midpoint rule conserves a linear oscillator's energy at any omega h (radius 1).
     bool damps_unresolved_modes() const override { return false; }
+    void save_checkpoint(CheckpointWriter& out) const override {
+        AffineIntegrator::save_checkpoint(out);
+        guess_.save_checkpoint(out);
+    }
+    void restore_checkpoint(CheckpointReader& in) override {
+        AffineIntegrator::restore_checkpoint(in);
+        guess_.restore_checkpoint(in);
+    }
 
 private:
     void predict(const State& s, double h) override;
@@ -79,6 +90,14 @@ public:
     /// gamma > 1/2 (with beta >= gamma/2) leaves a spectral radius below 1 as omega h -> infinity;
     /// gamma = 1/2 is the trapezoidal rule, radius 1 for every omega h.
     bool damps_unresolved_modes() const override { return gamma_ > 0.5; }
+    void save_checkpoint(CheckpointWriter& out) const override {
+        AffineIntegrator::save_checkpoint(out);
+        guess_.save_checkpoint(out);
+    }
+    void restore_checkpoint(CheckpointReader& in) override {
+        AffineIntegrator::restore_checkpoint(in);
+        guess_.restore_checkpoint(in);
+    }
 
     // Equality constraints as every affine integrator; the consistent initial acceleration holds
     // them at the acceleration level (the kernel's rows for a solve with c_q = 0).
@@ -99,6 +118,17 @@ class Statics final : public AffineIntegrator {
 public:
     explicit Statics(double ramp_time) : ramp_time_(ramp_time) {}
     bool is_static() const override { return true; }
+    /// The start time the load ramp counts from.
+    void save_checkpoint(CheckpointWriter& out) const override {
+        AffineIntegrator::save_checkpoint(out);
+        out.integer("started", started_ ? 1 : 0);
+        out.real("ramp_start_time", start_time_);
+    }
+    void restore_checkpoint(CheckpointReader& in) override {
+        AffineIntegrator::restore_checkpoint(in);
+        started_ = in.integer("started") != 0;
+        start_time_ = in.real("ramp_start_time");
+    }
 
 private:
     void predict(const State& s, double h) override;

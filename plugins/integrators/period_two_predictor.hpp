@@ -15,6 +15,7 @@
 /// Used only when the two previous accepted steps had the step size of this one; otherwise (the
 /// first steps, after a retry or a change of dt) the previous x.
 
+#include "soma/checkpoint.hpp"
 #include "soma/types.hpp"
 
 namespace soma::integrators {
@@ -35,6 +36,24 @@ public:
         if (count_ < 2 || h != step_ || before_last_.size() != guess.size()) return false;
         guess = before_last_;
         return true;
+    }
+
+    /// Its history, for a checkpoint (the restarted run then guesses as the uninterrupted one).
+    void save_checkpoint(CheckpointWriter& out) const {
+        out.vector("predictor_last", last_);
+        out.vector("predictor_before_last", before_last_);
+        out.real("predictor_step", step_);
+        out.integer("predictor_count", count_);
+    }
+    void restore_checkpoint(CheckpointReader& in) {
+        const auto read = [&](const char* name, VectorX& v) {
+            const std::vector<double> values = in.reals_of_any_size(name);
+            v = Eigen::Map<const VectorX>(values.data(), static_cast<Index>(values.size()));
+        };
+        read("predictor_last", last_);
+        read("predictor_before_last", before_last_);
+        step_ = in.real("predictor_step");
+        count_ = static_cast<int>(in.integer("predictor_count"));
     }
 
 private:

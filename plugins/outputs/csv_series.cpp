@@ -1,5 +1,7 @@
 #include "csv_series.hpp"
 
+#include "soma/checkpoint.hpp"
+
 #include "file_writing.hpp"
 
 #include "soma/contributor.hpp"
@@ -206,22 +208,62 @@ void CsvSeries::bind(const SceneView& scene) {
     bound_ = true;
 }
 
-void CsvSeries::begin(const SceneView& scene, const std::filesystem::path& output_dir) {
-    if (!bound_) bind(scene);  // used without a kernel (tests, programmatic use)
+std::filesystem::path CsvSeries::open_path(const std::filesystem::path& output_dir) const {
     std::filesystem::path file = settings_.file;
     if (file.empty()) file = (settings_.name.empty() ? std::string("series") : settings_.name) + ".csv";
-    path_ = output_dir / file;
-    if (path_.has_parent_path()) std::filesystem::create_directories(path_.parent_path());
-    out_.open(path_, std::ios::out | std::ios::trunc);
-    if (!out_) throw std::runtime_error("csv output: cannot open '" + path_.string() + "' for writing");
+    const std::filesystem::path path = output_dir / file;
+    if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
+    return path;
+}
 
+std::string CsvSeries::header() const {
     std::string header;
     for (std::size_t i = 0; i < columns_.size(); ++i) {
         if (i) header += ',';
         header += csv_field(columns_[i]);
     }
-    out_ << header << '\n' << std::flush;
+    return header;
+}
+
+void CsvSeries::begin(const SceneView& scene, const std::filesystem::path& output_dir) {
+    if (!bound_) bind(scene);  // used without a kernel (tests, programmatic use)
+    path_ = open_path(output_dir);
+    out_.open(path_, std::ios::out | std::ios::trunc);
+    if (!out_) throw std::runtime_error("csv output: cannot open '" + path_.string() + "' for writing");
+    const std::string first_line = header() + '\n';
+    out_ << first_line << std::flush;
     if (!out_) throw std::runtime_error("csv output: cannot write '" + path_.string() + "'");
+    bytes_written_ = first_line.size();
+    row_.reserve(columns_.size());
+}
+
+void CsvSeries::save_checkpoint(CheckpointWriter& out) const {
+    out.integer("bytes", static_cast<std::int64_t>(bytes_written_));
+}
+
+void CsvSeries::resume(const SceneView& scene, const std::filesystem::path& output_dir, CheckpointReader& in) {
+    if (!bound_) bind(scene);
+    path_ = open_path(output_dir);
+    const auto bytes = static_cast<std::uintmax_t>(in.integer("bytes"));
+    std::string first_line;
+    {
+        std::ifstream existing(path_);
+        std::getline(existing, first_line);
+    }
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(path_, ec);
+    if (ec || size < bytes)
+        throw CheckpointError(fmt::format("csv output: '{}' is {} ({} bytes at the checkpoint): the output folder is not "
+                                          "the checkpointed run's",
+                                          path_.string(), ec ? "missing" : "shorter than at the checkpoint", bytes));
+    if (first_line != header())
+        throw CheckpointError(fmt::format("csv output: the columns of '{}' are not this output's ({}): its probes changed "
+                                          "since the checkpoint",
+                                          path_.string(), header()));
+    std::filesystem::resize_file(path_, bytes);
+    bytes_written_ = bytes;
+    out_.open(path_, std::ios::out | std::ios::app);
+    if (!out_) throw std::runtime_error("csv output: cannot open '" + path_.string() + "' for writing");
     row_.reserve(columns_.size());
 }
 
@@ -241,6 +283,7 @@ void CsvSeries::observe(const SceneView& scene, const StepInfo& info) {
     // Flushed per row: a run that diverges or is killed keeps every row written so far.
     out_ << line << std::flush;
     if (!out_) throw std::runtime_error("csv output: cannot write '" + path_.string() + "' (disk full?)");
+    bytes_written_ += line.size();
 }
 
 void CsvSeries::end(const SceneView&, const RunSummary&) {

@@ -74,6 +74,11 @@ public:
     void end(const SceneView& scene, const RunSummary& summary) override;
     /// \brief The CSV file, once begin() has created it.
     std::vector<std::filesystem::path> files() const override;
+    /// \brief The file's length after the last row, for a checkpoint.
+    void save_checkpoint(CheckpointWriter& out) const override;
+    /// \brief Cuts the file back to its length at the checkpoint (rows written after it go) and
+    /// appends from there; refuses a file whose header is not this output's.
+    void resume(const SceneView& scene, const std::filesystem::path& output_dir, CheckpointReader& in) override;
 
     /// \brief The header's column names (after begin()), for tests and diagnostics.
     const std::vector<std::string>& columns() const { return columns_; }
@@ -83,6 +88,10 @@ private:
     using Column = std::function<void(const SceneView&, const StepInfo&, std::vector<double>&)>;
 
     void resolve_probe(const SceneView& scene, const CsvProbe& probe);
+    /// The file in the output folder, its folder created.
+    std::filesystem::path open_path(const std::filesystem::path& output_dir) const;
+    /// The header line (without its line break).
+    std::string header() const;
 
     CsvSeriesSettings settings_;
     std::filesystem::path path_;
@@ -90,6 +99,7 @@ private:
     std::vector<std::string> columns_;
     std::vector<Column> writers_;
     std::vector<double> row_;  ///< reused between rows
+    std::uintmax_t bytes_written_ = 0;  ///< the file's length after the last row
     bool bound_ = false;
 };
 

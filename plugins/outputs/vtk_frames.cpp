@@ -2,13 +2,16 @@
 
 #include "file_writing.hpp"
 
+#include "soma/checkpoint.hpp"
 #include "soma/element.hpp"
 #include "soma/point_map.hpp"
 #include "soma/scene_view.hpp"
 
 #include <fmt/format.h>
 
+#include <fstream>
 #include <stdexcept>
+#include <string_view>
 
 namespace soma::outputs {
 
@@ -92,41 +95,77 @@ UnstructuredGrid VtkFrames::frame_grid(const SceneView& scene) {
     return grid;
 }
 
-void VtkFrames::begin(const SceneView&, const std::filesystem::path& output_dir) {
+namespace {
+constexpr std::string_view kCollectionHead = "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n  <Collection>\n";
+constexpr std::string_view kCollectionTail = "  </Collection>\n</VTKFile>\n";
+}  // namespace
+
+void VtkFrames::open_folders(const std::filesystem::path& output_dir) {
     output_dir_ = output_dir;
-    frames_.clear();
     std::filesystem::create_directories(output_dir_ / settings_.folder);
     collection_ = output_dir_ / (settings_.prefix + ".pvd");
+}
+
+std::filesystem::path VtkFrames::frame_file(long index) const {
+    return settings_.folder / fmt::format("{}_{:06d}.vtu", settings_.prefix, index);
+}
+
+void VtkFrames::begin(const SceneView&, const std::filesystem::path& output_dir) {
+    open_folders(output_dir);
+    frame_count_ = 0;
     // An empty collection from the start: a run that fails before its first frame leaves no
     // stale collection of an earlier run behind.
-    write_collection();
+    write_file_atomically(collection_, std::string(kCollectionHead) + std::string(kCollectionTail));
+    collection_body_bytes_ = kCollectionHead.size();
 }
 
 void VtkFrames::observe(const SceneView& scene, const StepInfo& info) {
     if (info.step % settings_.every != 0 && !info.final_step) return;  // the end state is always written
     if (collection_.empty()) throw std::logic_error("vtk output: observe() before begin()");
-    const std::string name = fmt::format("{}_{:06d}.vtu", settings_.prefix, frames_.size());
-    const std::filesystem::path relative = settings_.folder / name;
+    const std::filesystem::path relative = frame_file(frame_count_);
     // The frame is complete on disk before the collection names it.
     write_file_atomically(output_dir_ / relative, vtu_text(frame_grid(scene), settings_.encoding));
-    frames_.push_back({info.t, relative.generic_string()});
-    write_collection();
+    ++frame_count_;
+    append_to_collection(fmt::format("    <DataSet timestep=\"{}\" group=\"\" part=\"0\" file=\"{}\"/>\n",
+                                     exact_real(info.t), xml_escape(relative.generic_string())));
 }
 
-void VtkFrames::write_collection() const {
-    std::string xml = "<?xml version=\"1.0\"?>\n";
-    xml += "<VTKFile type=\"Collection\" version=\"0.1\">\n  <Collection>\n";
-    for (const Frame& frame : frames_)
-        xml += fmt::format("    <DataSet timestep=\"{}\" group=\"\" part=\"0\" file=\"{}\"/>\n",
-                           exact_real(frame.time), xml_escape(frame.file));
-    xml += "  </Collection>\n</VTKFile>\n";
-    write_file_atomically(collection_, xml);
+void VtkFrames::append_to_collection(const std::string& entries) {
+    // One write of the entry and the closing tags over the old closing tags.
+    std::fstream file(collection_, std::ios::in | std::ios::out | std::ios::binary);
+    const std::string text = entries + std::string(kCollectionTail);
+    file.seekp(static_cast<std::streamoff>(collection_body_bytes_));
+    file.write(text.data(), static_cast<std::streamsize>(text.size()));
+    file.flush();
+    if (!file) throw std::runtime_error("vtk output: cannot write '" + collection_.string() + "' (disk full?)");
+    collection_body_bytes_ += entries.size();
+}
+
+void VtkFrames::save_checkpoint(CheckpointWriter& out) const {
+    out.integer("frames", frame_count_);
+    out.integer("collection_bytes", static_cast<std::int64_t>(collection_body_bytes_));
+}
+
+void VtkFrames::resume(const SceneView&, const std::filesystem::path& output_dir, CheckpointReader& in) {
+    open_folders(output_dir);
+    frame_count_ = static_cast<long>(in.integer("frames"));
+    collection_body_bytes_ = static_cast<std::uintmax_t>(in.integer("collection_bytes"));
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(collection_, ec);
+    if (ec || size < collection_body_bytes_)
+        throw CheckpointError(fmt::format("vtk output: the collection '{}' is {} than at the checkpoint ({} bytes): "
+                                          "the output folder is not the checkpointed run's",
+                                          collection_.string(), ec ? "missing or unreadable, not longer" : "shorter",
+                                          collection_body_bytes_));
+    // Drop the entries written after the checkpoint, then close the collection again.
+    std::filesystem::resize_file(collection_, collection_body_bytes_);
+    append_to_collection("");
 }
 
 std::vector<std::filesystem::path> VtkFrames::files() const {
     if (collection_.empty()) return {};
     std::vector<std::filesystem::path> paths{collection_};
-    for (const Frame& frame : frames_) paths.push_back(output_dir_ / frame.file);
+    for (long i = 0; i < frame_count_; ++i) paths.push_back(output_dir_ / frame_file(i));
     return paths;
 }
 

@@ -28,8 +28,12 @@ struct VtkFramesSettings {
 /// (VTK_TRIANGLE), and a VTK_VERTEX for each point no edge or triangle uses (so point-only
 /// bodies stay visible); cell data `element_id`, `edge_index` (the edge's index in its element,
 /// -1 on other cells) and `triangle_index` (likewise). The collection
-/// `<output>/<prefix>.pvd` lists every frame with its time and is replaced atomically after each
-/// frame, so it is valid XML naming only complete files at any moment.
+/// `<output>/<prefix>.pvd` lists every frame with its time. Each frame's file is complete on disk
+/// before the collection names it; the collection then grows in place by one write of the new
+/// entry and the closing tags over the old closing tags, so it is valid XML naming only complete
+/// files between frames, and a frame costs the same at the millionth frame as at the first (a
+/// collection rewritten whole per frame costs O(frames^2) over a run, and holds every entry in
+/// memory).
 class VtkFrames final : public Observer {
 public:
     /// \brief Keeps the settings; files are created in begin().
@@ -41,21 +45,28 @@ public:
     void observe(const SceneView& scene, const StepInfo& info) override;
     /// \brief The collection first, then every frame written.
     std::vector<std::filesystem::path> files() const override;
+    /// \brief Frames written and the collection's length, for a checkpoint.
+    void save_checkpoint(CheckpointWriter& out) const override;
+    /// \brief Cuts the collection back to the checkpoint's frames and continues numbering after
+    /// them (later frames of the interrupted run are overwritten as the run reaches them).
+    void resume(const SceneView& scene, const std::filesystem::path& output_dir, CheckpointReader& in) override;
 
     /// \brief The grid of the scene's current state (exposed for tests).
     static UnstructuredGrid frame_grid(const SceneView& scene);
 
 private:
-    struct Frame {
-        double time;
-        std::string file;  ///< relative to the collection's folder, '/'-separated
-    };
-    void write_collection() const;
+    /// Frame `index`'s file, relative to the output folder.
+    std::filesystem::path frame_file(long index) const;
+    /// Sets the folders and creates the frames folder.
+    void open_folders(const std::filesystem::path& output_dir);
+    /// Writes `entries` (collection lines) at the end of the collection's body, then the closing tags.
+    void append_to_collection(const std::string& entries);
 
     VtkFramesSettings settings_;
     std::filesystem::path output_dir_;
     std::filesystem::path collection_;
-    std::vector<Frame> frames_;
+    long frame_count_ = 0;
+    std::uintmax_t collection_body_bytes_ = 0;  ///< bytes of the collection before its closing tags
 };
 
 }  // namespace soma::outputs
