@@ -79,6 +79,8 @@ public:
     /// gamma > 1/2 (with beta >= gamma/2) leaves a spectral radius below 1 as omega h -> infinity;
     /// gamma = 1/2 is the trapezoidal rule, radius 1 for every omega h.
     bool damps_unresolved_modes() const override { return gamma_ > 0.5; }
+    /// initialize() solves M a0 = f.
+    bool solves_with_mass_alone() const override { return true; }
 
     // Equality constraints as every affine integrator; the consistent initial acceleration holds
     // them at the acceleration level (the kernel's rows for a solve with c_q = 0).

@@ -74,6 +74,11 @@ public:
     void end(const SceneView& scene, const RunSummary& summary) override;
     /// \brief The CSV file, once begin() has created it.
     std::vector<std::filesystem::path> files() const override;
+    /// \brief The CSV file relative to the output folder, at key `file` (or `name`, which names
+    /// the default file).
+    std::vector<PlannedFile> planned_files() const override;
+    /// \brief Header plus one row per written step, each column at a typical width (after bind()).
+    std::uintmax_t estimated_bytes(long steps) const override;
 
     /// \brief The header's column names (after begin()), for tests and diagnostics.
     const std::vector<std::string>& columns() const { return columns_; }
@@ -83,6 +88,8 @@ private:
     using Column = std::function<void(const SceneView&, const StepInfo&, std::vector<double>&)>;
 
     void resolve_probe(const SceneView& scene, const CsvProbe& probe);
+    /// The file relative to the output folder: `file`, or "<name or series>.csv".
+    std::filesystem::path relative_file() const;
 
     CsvSeriesSettings settings_;
     std::filesystem::path path_;

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace soma::outputs {
@@ -92,6 +93,37 @@ UnstructuredGrid VtkFrames::frame_grid(const SceneView& scene) {
     return grid;
 }
 
+void VtkFrames::bind(const SceneView& scene) {
+    UnstructuredGrid grid = frame_grid(scene);
+    if (settings_.encoding == VtkEncoding::ascii) {
+        // Text grows with the digits: give every position and velocity the width of a typical
+        // moving value (17 significant digits), not the initial state's short zeros.
+        constexpr double typical = -0.012345678901234567;
+        std::fill(grid.points.begin(), grid.points.end(), typical);
+        for (VtkDataArray& array : grid.point_data)
+            if (auto* reals = std::get_if<std::vector<double>>(&array.values)) std::fill(reals->begin(), reals->end(), typical);
+    }
+    frame_bytes_ = vtu_text(grid, settings_.encoding).size();
+}
+
+std::string VtkFrames::frame_file(std::size_t index) const {
+    return (settings_.folder / fmt::format("{}_{:06d}.vtu", settings_.prefix, index)).generic_string();
+}
+
+std::vector<PlannedFile> VtkFrames::planned_files() const {
+    return {{settings_.prefix + ".pvd", "prefix", false}, {frame_file(0), "folder", true}};
+}
+
+std::uintmax_t VtkFrames::estimated_bytes(long steps) const {
+    steps = std::max(steps, 0L);
+    const long every = settings_.every;
+    const auto frames = static_cast<std::uintmax_t>(1 + steps / every + (steps % every != 0 ? 1 : 0));
+    // One collection line per frame; the time printed at a typical width (0.125).
+    const std::uintmax_t line =
+        fmt::format("    <DataSet timestep=\"{}\" group=\"\" part=\"0\" file=\"{}\"/>\n", "0.125", frame_file(0)).size();
+    return frames * (frame_bytes_ + line) + 100;
+}
+
 void VtkFrames::begin(const SceneView&, const std::filesystem::path& output_dir) {
     output_dir_ = output_dir;
     frames_.clear();
@@ -105,11 +137,10 @@ void VtkFrames::begin(const SceneView&, const std::filesystem::path& output_dir)
 void VtkFrames::observe(const SceneView& scene, const StepInfo& info) {
     if (info.step % settings_.every != 0 && !info.final_step) return;  // the end state is always written
     if (collection_.empty()) throw std::logic_error("vtk output: observe() before begin()");
-    const std::string name = fmt::format("{}_{:06d}.vtu", settings_.prefix, frames_.size());
-    const std::filesystem::path relative = settings_.folder / name;
+    const std::string relative = frame_file(frames_.size());
     // The frame is complete on disk before the collection names it.
     write_file_atomically(output_dir_ / relative, vtu_text(frame_grid(scene), settings_.encoding));
-    frames_.push_back({info.t, relative.generic_string()});
+    frames_.push_back({info.t, relative});
     write_collection();
 }
 
