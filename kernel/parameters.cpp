@@ -35,6 +35,11 @@ SourceLocation location_of(const std::string& file, const YAML::Mark& mark, cons
     return where;
 }
 
+SourceLocation locate(const Parameters::Impl& p, const YAML::Mark& mark, const std::string& path) {
+    if (!p.overrides) return locate(p, mark, path);
+    return locate(p.file, *p.overrides, mark, path);
+}
+
 std::string join_path(const std::string& prefix, const std::string& key) {
     if (prefix.empty()) return key;
     if (key.empty()) return prefix;
@@ -177,7 +182,7 @@ const ParamValue& default_of(const Parameters::Impl& p, const ParamSpec& spec) {
 /// The location of a value for errors found while reading (validation should have caught them).
 [[noreturn]] void bad_value(const Parameters::Impl& p, const std::string& key, const YAML::Node& value,
                             const std::string& expected) {
-    throw InputError(location_of(p.file, value.Mark(), join_path(p.path, key)),
+    throw InputError(locate(p, value.Mark(), join_path(p.path, key)),
                      "expected " + expected + ", got " + describe_node(value));
 }
 
@@ -211,6 +216,8 @@ Parameters sub_block(const Parameters::Impl& p, std::shared_ptr<const ParameterS
     impl->node.reset(node);
     impl->schema = std::move(schema);
     impl->file = p.file;
+    impl->overrides = p.overrides;
+    impl->block_file = where.file;
     impl->path = path;
     impl->line = where.line;
     impl->column = where.column;
@@ -406,7 +413,7 @@ SOMA_API std::vector<Parameters> Parameters::blocks(const std::string& key) cons
     for (std::size_t i = 0; i < v.size(); ++i) {
         const YAML::Node item = v[i];
         const std::string path = fmt::format("{}[{}]", list_path, i);
-        const SourceLocation where = location_of(p.file, item.Mark(), path);
+        const SourceLocation where = locate(p, item.Mark(), path);
         if (spec.type == ParamType::map_list)
             result.push_back(sub_block(p, spec.sub, item, path, where));
         else
@@ -442,7 +449,7 @@ SOMA_API Parameters Parameters::choice_block(const std::string& key) const {
     const YAML::Node chosen_key = find_key(v, name);
     const std::string path = join_path(join_path(p.path, key), name);
     const SourceLocation where =
-        chosen_key.IsDefined() ? location_of(p.file, chosen_key.Mark(), path) : location(key);
+        chosen_key.IsDefined() ? locate(p, chosen_key.Mark(), path) : location(key);
     return sub_block(p, schema, chosen, path, SourceLocation{where.file, where.line, where.column, path});
 }
 
@@ -458,7 +465,7 @@ SOMA_API std::string Parameters::type_name() const { return impl_ ? impl_->type 
 
 SOMA_API SourceLocation Parameters::location() const {
     const Impl& p = checked(impl_.get());
-    return SourceLocation{p.file, p.line, p.column, p.path};
+    return SourceLocation{p.block_file, p.line, p.column, p.path};
 }
 
 SOMA_API SourceLocation Parameters::location(const std::string& key) const {
@@ -501,8 +508,8 @@ SOMA_API SourceLocation Parameters::location(const std::string& key) const {
         if (!indexed) break;
         map.reset(value);
     }
-    if (found.IsDefined()) return location_of(p.file, found.Mark(), path);
-    return SourceLocation{p.file, p.line, p.column, path};  // absent: point at the block
+    if (found.IsDefined()) return locate(p, found.Mark(), path);
+    return SourceLocation{p.block_file, p.line, p.column, path};  // absent: point at the block
 }
 
 SOMA_API void Parameters::fail(const std::string& key, const std::string& message) const {

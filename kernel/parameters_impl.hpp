@@ -3,6 +3,8 @@
 /// \brief What a Parameters object holds (kernel side), and the scalar reading rules shared by
 /// validation and the accessors, so that what validates is exactly what reads.
 
+#include "scene_file.hpp"
+
 #include "soma/parameters.hpp"
 
 #include <yaml-cpp/yaml.h>
@@ -23,7 +25,10 @@ struct Parameters::Impl {
     YAML::Node node;                                ///< the block's map; undefined when absent (all defaults)
     std::shared_ptr<const ParameterSchema> schema;  ///< the block's schema (never null)
     std::string file;                               ///< scene file name, for messages
+    /// The `--set` overrides applied to the scene (their nodes are located at the argument).
+    std::shared_ptr<const std::vector<SceneOverride>> overrides;
     std::string path;                               ///< key path of the block, e.g. "elements[0].material"
+    std::string block_file;                         ///< where the block is: `file`, or `--set TEXT`
     int line = 0;                                   ///< 1-based location of the block; 0 if unknown
     int column = 0;
     std::filesystem::path directory;                ///< scene folder, for Parameters::path
@@ -33,6 +38,9 @@ struct Parameters::Impl {
 
 /// A 1-based SourceLocation from a yaml-cpp mark (0-based; -1 when the node was not parsed).
 SourceLocation location_of(const std::string& file, const YAML::Mark& mark, const std::string& path);
+
+/// Where a node of the block's scene is (scene_file.hpp, locate): its line, or its `--set`.
+SourceLocation locate(const Parameters::Impl& p, const YAML::Mark& mark, const std::string& path);
 
 /// Joins a block path and a key: ("a.b", "c") -> "a.b.c", ("", "c") -> "c".
 std::string join_path(const std::string& prefix, const std::string& key);

@@ -6,6 +6,7 @@
 #include "simulation.hpp"
 
 #include "dof_selection.hpp"
+#include "output_files.hpp"
 #include "plugin_loader.hpp"
 #include "scene_validation.hpp"
 #include "step_size_floor.hpp"
@@ -139,11 +140,13 @@ Simulation::Simulation(const SceneDocument& scene, const TypeRegistry& registry)
         controllers_.push_back(factory_of<Controller>(*entry)(block));
         controllers_.back()->bind(*this);
     }
-    for (const Parameters& block : root.blocks("outputs")) {
+    const std::vector<Parameters> output_blocks = root.blocks("outputs");
+    for (const Parameters& block : output_blocks) {
         const auto* entry = registry.find(TypeKind::observer, block.type_name());
         observers_.push_back(factory_of<Observer>(*entry)(block));
         observers_.back()->bind(*this);
     }
+    check_planned_files(observers_, output_blocks);
 
     // Newton work buffers.
     q_ = state_.q;
@@ -172,6 +175,35 @@ Simulation::Simulation(const SceneDocument& scene, const TypeRegistry& registry)
 
     // Elements see the initial state as committed (reference frames etc.).
     for (Contributor* c : contributors_) c->commit_step(state_);
+    if (integrator_->solves_with_mass_alone()) refuse_massless_free_dofs(root.block("integrator"));
+}
+
+void Simulation::refuse_massless_free_dofs(const Parameters& integrator_block) {
+    // With c = (0, 0, 1) the Jacobian is dF/da = M. A free DOF with a zero diagonal there has no
+    // mass (M is positive semi-definite, so its whole row is zero): M a = f is singular on it.
+    const Index n = dofs_.global_count();
+    AffineStep step;
+    step.t_eval = state_.t;
+    step.q_pred = state_.q.head(n);
+    step.v_pred = state_.v;
+    step.a_pred = VectorX::Zero(n);
+    step.coefficients = {0.0, 0.0, 1.0};
+    const Timings timings = timings_;  // a check, not part of the run's work
+    evaluate(step, VectorX::Zero(n), lambda_, true, false);
+    timings_ = timings;
+    const SparseMatrix& mass = assembler_.jacobian();
+    std::vector<Index> massless;
+    for (Index i = 0; i < dofs_.free_count(); ++i)
+        if (mass.coeff(i, i) == 0.0) massless.push_back(free_dofs_[static_cast<std::size_t>(i)]);
+    if (massless.empty()) return;
+    integrator_block.fail(
+        "type", fmt::format("integrator '{}' solves M a = f with the mass matrix alone (its initial acceleration), but "
+                            "{} free DOF{} ha{} no mass ({}{}): M is singular there. Fix or prescribe them (a "
+                            "midedge_shell's xi: `fixed: {{edges: [...]}}` or a region), or choose implicit_euler, "
+                            "implicit_midpoint or statics, which do not solve with M alone",
+                            integrator_block.type_name(), massless.size(), massless.size() == 1 ? "" : "s",
+                            massless.size() == 1 ? "s" : "ve", describe_global_dof(massless.front()),
+                            massless.size() > 1 ? ", ..." : ""));
 }
 
 void Simulation::build_constraints(const Parameters& root, const TypeRegistry& registry) {

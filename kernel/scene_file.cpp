@@ -45,7 +45,15 @@ SOMA_API SceneDocument load_scene_text(const std::string& text, const std::strin
         throw InputError(location_of(name, scene.root.Mark(), ""),
                          "expected the scene to be a map of sections such as 'elements:', got " +
                              describe_root(scene.root));
+    scene.line_count = static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
     return scene;
+}
+
+SOMA_API SourceLocation locate(const std::string& file, const std::vector<SceneOverride>& overrides,
+                               const YAML::Mark& mark, const std::string& path) {
+    for (const SceneOverride& o : overrides)
+        if (mark.line >= o.first_line && mark.line < o.end_line) return SourceLocation{"--set " + o.text, 0, 0, path};
+    return location_of(file, mark, path);
 }
 
 /// \brief Reads and parses a scene file; relative paths in it resolve against its folder.
@@ -114,14 +122,10 @@ std::vector<std::string> map_keys(const YAML::Node& map) {
     return keys;
 }
 
-/// Parses an override value so that its marks point where it lands in the scene file: errors
-/// found by validation then name the overridden line (a single-line value only; a multi-line
-/// value keeps the marks of its own text).
-YAML::Node parse_at(const std::string& override_text, const std::string& text, const YAML::Mark& mark) {
-    std::string padded = text;
-    if (mark.line >= 0 && text.find('\n') == std::string::npos)
-        padded = std::string(static_cast<std::size_t>(mark.line), '\n') +
-                 std::string(static_cast<std::size_t>(mark.column), ' ') + text;
+/// Parses an override's value (or a key it adds) at the lines reserved for that override, past
+/// the file's end (SceneOverride): errors found by validation then name the `--set` argument.
+YAML::Node parse_at(const std::string& override_text, const std::string& text, int first_line) {
+    const std::string padded = std::string(static_cast<std::size_t>(first_line), '\n') + text;
     try {
         return YAML::Load(padded);
     } catch (const YAML::Exception& e) {
@@ -138,10 +142,13 @@ void apply_override(SceneDocument& scene, const std::string& override_text) {
     const std::string path = override_text.substr(0, eq);
     const std::string value_text = override_text.substr(eq + 1);
     const std::vector<PathStep> steps = parse_path(override_text, path);
+    // This override's lines: after the file's and the earlier overrides'.
+    const int first_line = scene.overrides.empty() ? scene.line_count : scene.overrides.back().end_line;
+    const int lines = static_cast<int>(std::count(override_text.begin(), override_text.end(), '\n')) + 1;
+    const auto record = [&] { scene.overrides.push_back({override_text, first_line, first_line + lines}); };
 
     YAML::Node current = scene.root;  // rebind with reset(), never operator= (that writes the tree)
     std::string where;                // the path walked so far, for messages
-    YAML::Mark key_mark = YAML::Mark::null_mark();  // where the current value's key is written
     for (std::size_t s = 0; s < steps.size(); ++s) {
         const PathStep& step = steps[s];
         const bool last = s + 1 == steps.size();
@@ -152,15 +159,15 @@ void apply_override(SceneDocument& scene, const std::string& override_text) {
                 if (!next.IsDefined()) {
                     if (last && step.indices.empty()) {
                         // A new leaf: validation checks the key like any other.
-                        YAML::Node key = parse_at(override_text, step.name, current.Mark());
-                        current.force_insert(key, parse_at(override_text, value_text, current.Mark()));
+                        YAML::Node key = parse_at(override_text, step.name, first_line);
+                        current.force_insert(key, parse_at(override_text, value_text, first_line));
+                        record();
                         return;
                     }
                     bad_override(override_text,
                                  fmt::format("{} has no key '{}'{}", where.empty() ? "the scene" : "'" + where + "'",
                                              step.name, did_you_mean(step.name, map_keys(current))));
                 }
-                key_mark = find_key(current, step.name).Mark();
                 current.reset(next);
             } else if (current.IsSequence()) {
                 // A list item by its `name` (elements.beam) or, when no item has that name, by its
@@ -193,7 +200,6 @@ void apply_override(SceneDocument& scene, const std::string& override_text) {
                                              current.size() == 0 ? std::string("none, the list is empty")
                                                                  : fmt::format("0..{}", current.size() - 1),
                                              where, where, where, did_you_mean(step.name, names)));
-                key_mark = found.Mark();
                 current.reset(found);
             } else {
                 bad_override(override_text, fmt::format("'{}' is {}, it has no key '{}'", where,
@@ -210,18 +216,12 @@ void apply_override(SceneDocument& scene, const std::string& override_text) {
                                                         current.size(), current.size() == 1 ? "" : "s", i));
             const YAML::Node& list = current;  // the const operator[] never inserts
             YAML::Node next = list[i];
-            key_mark = next.Mark();
             current.reset(next);
             where += fmt::format("[{}]", i);
         }
     }
-    // A null value (`key:`) has no useful mark of its own: put the new value on its key's line.
-    YAML::Mark mark = current.Mark();
-    if (current.IsNull() && key_mark.line >= 0) {
-        mark = key_mark;
-        mark.column += static_cast<int>(steps.back().name.size()) + 2;
-    }
-    replace(current, parse_at(override_text, value_text, mark));
+    replace(current, parse_at(override_text, value_text, first_line));
+    record();
 }
 
 }  // namespace

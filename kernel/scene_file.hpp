@@ -2,6 +2,8 @@
 /// \file scene_file.hpp
 /// \brief Reading a YAML scene file and applying command-line overrides (`--set key=value`).
 
+#include "soma/parameters.hpp"
+
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
@@ -10,13 +12,28 @@
 
 namespace soma {
 
+/// One `--set key=value` applied to a scene. Its value (and a key it adds) is parsed at lines
+/// past the end of the file, [first_line, end_line) (0-based, as yaml-cpp marks count), so that a
+/// node's mark tells whether the file or this override wrote it.
+struct SceneOverride {
+    std::string text;  ///< as given: `integrator.dt=1e-4`
+    int first_line = 0;
+    int end_line = 0;
+};
+
 /// A parsed scene: the YAML tree (marks intact) and the file it came from.
 struct SceneDocument {
     std::string file;                 ///< path as given (used in error messages)
     std::filesystem::path directory;  ///< folder of the file, for relative paths
     YAML::Node root;
-    std::string text;                 ///< the text parsed (a checkpoint stores it to rebuild the run)
+    int line_count = 0;                   ///< lines of the file's text (overrides are parsed after them)
+    std::vector<SceneOverride> overrides;  ///< applied so far, in order
 };
+
+/// Where a node of a scene was written: `file:line:col: path`, or `--set TEXT: path` for a node
+/// an override wrote (validation errors then name the argument, not a line of the file).
+SourceLocation locate(const std::string& file, const std::vector<SceneOverride>& overrides, const YAML::Mark& mark,
+                      const std::string& path);
 
 /// Parses a scene file. Throws InputError with `file:line:col: message` on a YAML syntax error,
 /// a missing file, or a root that is not a map.

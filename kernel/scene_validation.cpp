@@ -92,7 +92,7 @@ public:
 
 private:
     void error(const YAML::Mark& mark, const std::string& path, const std::string& message) {
-        errors_.push_back({location_of(scene_.file, mark, path), message});
+        errors_.push_back({locate(scene_.file, scene_.overrides, mark, path), message});
     }
     void error(const SourceLocation& where, const std::string& message) { errors_.push_back({where, message}); }
 
@@ -253,7 +253,7 @@ private:
                       fmt::format("'{}' and '{}' (line {}) are both given: {} takes exactly one of {}", name,
                                   first_choice, first_line, label_of(path), choices));
             }
-            check_map(it->second, **alt, alt_path, location_of(scene_.file, alt_key.Mark(), alt_path), false);
+            check_map(it->second, **alt, alt_path, locate(scene_.file, scene_.overrides, alt_key.Mark(), alt_path), false);
         }
         if (seen.empty()) error(value.Mark(), path, "expected exactly one of " + choices + ", got an empty map");
     }
@@ -281,7 +281,7 @@ private:
             error(type.Mark(), type_path, catalog_.unknown_type_message(spec.kind, type.Scalar()));
             return;  // the keys cannot be checked without the type's schema
         }
-        check_map(value, *schema, path, location_of(scene_.file, block_mark, path), true);
+        check_map(value, *schema, path, locate(scene_.file, scene_.overrides, block_mark, path), true);
     }
 
     void check_value(const ParamSpec& spec, const YAML::Node& value, const YAML::Node& key, const std::string& path) {
@@ -298,7 +298,7 @@ private:
             case ParamType::string_list: check_list(spec, value, key, path); break;
             case ParamType::free_map: check_free_map(value, key, path); break;
             case ParamType::map:
-                check_map(value, *spec.sub, path, location_of(scene_.file, key.Mark(), path), false);
+                check_map(value, *spec.sub, path, locate(scene_.file, scene_.overrides, key.Mark(), path), false);
                 break;
             case ParamType::one_of: check_one_of(spec, value, key, path); break;
             case ParamType::typed: check_typed(spec, value, key.Mark(), path); break;
@@ -306,7 +306,7 @@ private:
             case ParamType::typed_list: {
                 if (value.IsNull()) break;  // `forces:` with every item commented out: an empty list
                 if (spec.single_map && value.IsMap()) {  // one map alone: a list of one
-                    check_map(value, *spec.sub, path, location_of(scene_.file, key.Mark(), path), false);
+                    check_map(value, *spec.sub, path, locate(scene_.file, scene_.overrides, key.Mark(), path), false);
                     break;
                 }
                 if (!value.IsSequence()) {
@@ -317,7 +317,7 @@ private:
                     const YAML::Node item = value[i];
                     const std::string item_path = fmt::format("{}[{}]", path, i);
                     if (spec.type == ParamType::map_list)
-                        check_map(item, *spec.sub, item_path, location_of(scene_.file, item.Mark(), item_path), false);
+                        check_map(item, *spec.sub, item_path, locate(scene_.file, scene_.overrides, item.Mark(), item_path), false);
                     else
                         check_typed(spec, item, item.Mark(), item_path);
                 }
@@ -337,7 +337,7 @@ private:
 SOMA_API std::vector<ValidationError> validate_scene(const SceneDocument& scene, const ParameterSchema& root_schema,
                                                      const TypeCatalog& catalog) {
     Validator validator(scene, catalog);
-    validator.check_map(scene.root, root_schema, "", location_of(scene.file, scene.root.Mark(), ""), false);
+    validator.check_map(scene.root, root_schema, "", locate(scene.file, scene.overrides, scene.root.Mark(), ""), false);
     return validator.take_errors();
 }
 
@@ -359,7 +359,9 @@ SOMA_API Parameters make_scene_parameters(const SceneDocument& scene, const Para
     impl->node.reset(scene.root);
     impl->schema = std::make_shared<const ParameterSchema>(root_schema);  // a copy: the caller's may be a temporary
     impl->file = scene.file;
-    const SourceLocation where = location_of(scene.file, scene.root.Mark(), "");
+    impl->overrides = std::make_shared<const std::vector<SceneOverride>>(scene.overrides);
+    const SourceLocation where = locate(scene.file, scene.overrides, scene.root.Mark(), "");
+    impl->block_file = where.file;
     impl->line = where.line;
     impl->column = where.column;
     impl->directory = scene.directory;

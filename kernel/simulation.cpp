@@ -56,11 +56,11 @@ void load_scene_plugins(const SceneDocument& scene, PluginLoader& loader) {
     const YAML::Node paths = scene.root["plugin_paths"];
     if (!paths) return;
     if (!paths.IsSequence())
-        throw InputError(SourceLocation{scene.file, paths.Mark().line + 1, paths.Mark().column + 1, "plugin_paths"},
+        throw InputError(locate(scene.file, scene.overrides, paths.Mark(), "plugin_paths"),
                          "expected a list of plugin files or folders");
     for (std::size_t i = 0; i < paths.size(); ++i) {
         const YAML::Node item = paths[i];
-        SourceLocation where{scene.file, item.Mark().line + 1, item.Mark().column + 1, fmt::format("plugin_paths[{}]", i)};
+        const SourceLocation where = locate(scene.file, scene.overrides, item.Mark(), fmt::format("plugin_paths[{}]", i));
         if (!item.IsScalar()) throw InputError(where, "expected a path string");
         std::filesystem::path p = item.as<std::string>();
         if (p.is_relative()) p = scene.directory / p;

@@ -153,6 +153,9 @@ private:
     void build_forces(const Parameters& scene, const TypeRegistry& registry);
     void build_solver_and_integrator(const Parameters& scene, const TypeRegistry& registry);
     void build_constraints(const Parameters& scene, const TypeRegistry& registry);
+    /// Throws the located error (at the integrator's type) for a free DOF without mass when the
+    /// integrator solves with the mass matrix alone (Integrator::solves_with_mass_alone).
+    void refuse_massless_free_dofs(const Parameters& integrator_block);
     /// A note for each penalty contact force when the integrator does not damp unresolved modes.
     void note_penalty_contact_pairing(const Parameters& integrator_block);
     /// Throws the located error for a hard constraint paired with a solver without saddle_point.

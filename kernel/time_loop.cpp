@@ -130,8 +130,16 @@ RunResult run_simulation(Simulation& sim, const RunOptions& options) {
         for (;;) {
             h = std::min(loop.dt, end - sim.state().t);
             if (end - sim.state().t - h < snap) h = end - sim.state().t;
-            sim.begin_attempt();
-            report = sim.integrator().step(sim, h);
+            try {
+                sim.begin_attempt();
+                report = sim.integrator().step(sim, h);
+            } catch (const InputError& e) {
+                // A value refused during the run (an actuation beyond its element's limit): a
+                // smaller step would not help. The run stops with the outputs written so far.
+                result.diagnosis = fmt::format("at t = {} s: {}", sim.state().t, e.what());
+                summary.retries += retries;
+                return finish(false);
+            }
             if (report.converged) break;
             sim.reject_attempt();
             summary.newton_iterations += report.newton_iterations;

@@ -56,6 +56,11 @@ public:
     /// contact's (Contributor::is_penalty_contact), keeps its amplitude, flips sign every step,
     /// and on a nonlinear force may gain energy. The kernel prints a note for that pairing.
     virtual bool damps_unresolved_modes() const { return true; }
+    /// \brief Whether the integrator solves M a = f with the mass matrix alone (c = (0, 0, 1)):
+    /// Newmark's consistent initial acceleration, explicit schemes. The kernel then refuses, when
+    /// the scene is built, a free DOF without mass (a midedge_shell's xi), on which that
+    /// system is singular.
+    virtual bool solves_with_mass_alone() const { return false; }
 };
 
 }  // namespace soma

@@ -3,7 +3,9 @@
 /// \brief Outputs and probes: CSV time series, VTK frames, checkpoints.
 
 #include "soma/api.hpp"
+#include <cstdint>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 namespace soma {
@@ -33,6 +35,20 @@ struct RunSummary {
     bool completed = false;      ///< false when the run stopped early (divergence)
 };
 
+/// A file an observer will write, declared before the run (Observer::planned_files) so that the
+/// kernel can refuse, at `soma check`, two outputs that would write the same file and a file
+/// outside the output folder.
+struct PlannedFile {
+    std::filesystem::path path;  ///< relative to the output folder, as the scene wrote it
+    /// The observer's scene key that chose this name ("file", "prefix"): errors point at it.
+    /// Empty: the observer's block.
+    std::string key;
+    /// A numbered series (one file per frame): `path` is its first member, and every file whose
+    /// name differs from it only in its last run of digits belongs to it (frames_000000.vtu,
+    /// frames_000001.vtu, ...).
+    bool numbered = false;
+};
+
 /// Writes output. Every observe() leaves complete, readable files behind, so a run that stops
 /// early keeps everything written so far.
 class SOMA_API Observer {
@@ -48,16 +64,18 @@ public:
     virtual void end(const SceneView& scene, const RunSummary& summary);
     /// Files written, for the run summary.
     virtual std::vector<std::filesystem::path> files() const { return {}; }
-
-    /// Checkpoint hooks (checkpoint.hpp). save_checkpoint records where this output's files
-    /// stand after the last observe() (rows and frames written, byte offsets). resume() replaces
-    /// begin() on `soma run --restart`: it reopens the files of the interrupted run, drops what
-    /// was written after the checkpoint, and continues them, so the continued run's files equal
-    /// an uninterrupted run's. The default save writes nothing and the default resume refuses
-    /// (throws CheckpointError): an output that cannot continue its files must not silently
-    /// start them again.
-    virtual void save_checkpoint(CheckpointWriter& out) const;
-    virtual void resume(const SceneView& scene, const std::filesystem::path& output_dir, CheckpointReader& in);
+    /// The files the run will write, relative to the output folder; known after bind(). The
+    /// kernel refuses (at the entry's key) two observers planning the same file, and a path that
+    /// is absolute or leaves the output folder (`a/../../x`). Empty: the observer writes no file
+    /// (or does not say; then nothing is checked).
+    virtual std::vector<PlannedFile> planned_files() const { return {}; }
+    /// An estimate of the bytes the run writes for `steps` accepted steps (rows or frames as
+    /// `every` selects them, the initial and final states included), for the output-size estimate
+    /// of `soma check`; known after bind(). 0: no estimate.
+    virtual std::uintmax_t estimated_bytes(long steps) const {
+        (void)steps;
+        return 0;
+    }
 };
 
 }  // namespace soma

@@ -1,7 +1,8 @@
 // The `soma` command: run, check, inspect, plugins, describe, reference.
-// Exit codes: 0 success, 1 bad input (scene or plugin errors), 2 a run that stopped before its
-// end time (divergence), 3 an unexpected internal error, 128 + the signal for a run ended by
-// Ctrl-C (130) or SIGTERM (143) after writing its checkpoint.
+// Exit codes: 0 success, 1 bad input (scene or plugin errors, command-line misuse), 2 a run that
+// stopped before its end time (divergence, a value refused during the run), 3 an unexpected
+// internal error, 128 + the signal for a run ended by Ctrl-C (130) or SIGTERM (143) after
+// writing its checkpoint.
 #include "checkpoint_file.hpp"
 #include "interrupt.hpp"
 #include "plugin_loader.hpp"
@@ -17,6 +18,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
+#include <sstream>
 
 namespace {
 
@@ -118,6 +120,38 @@ int run_command(const std::string& scene_path, const std::string& output, const 
     return result.interrupt_signal ? 128 + result.interrupt_signal : stopped;
 }
 
+/// "1.5 MB": bytes in decimal units, three significant digits.
+std::string format_bytes(double bytes) {
+    static const char* units[] = {"B", "kB", "MB", "GB", "TB", "PB"};
+    int unit = 0;
+    while (bytes >= 1000.0 && unit < 5) {
+        bytes /= 1000.0;
+        ++unit;
+    }
+    return unit == 0 ? fmt::format("{:.0f} B", bytes) : fmt::format("{:.3g} {}", bytes, units[unit]);
+}
+
+/// The output folder's expected size: steps = duration / dt (the nominal step; retries and a
+/// shrunk dt write more rows), each output's estimate for that many steps.
+std::string output_estimate(const Simulation& simulation) {
+    const double duration = simulation.end_time() - simulation.start_time();
+    // The time loop absorbs a remainder below 1e-9 dt into the last step.
+    const double steps = std::ceil(duration / simulation.nominal_dt() - 1e-9);
+    const long counted = steps < 1e15 ? static_cast<long>(steps) : 1000000000000000L;
+    double bytes = 0.0;
+    int estimated = 0;
+    for (const auto& observer : simulation.observers()) {
+        const std::uintmax_t b = observer->estimated_bytes(counted);
+        bytes += static_cast<double>(b);
+        estimated += b > 0;
+    }
+    if (simulation.observers().empty()) return "output: none requested (no `outputs:`)";
+    const std::size_t unknown = simulation.observers().size() - static_cast<std::size_t>(estimated);
+    return fmt::format("output: about {} for {} steps of dt = {} s{}", format_bytes(bytes), counted,
+                       simulation.nominal_dt(),
+                       unknown ? fmt::format(" ({} output{} without an estimate)", unknown, unknown == 1 ? "" : "s") : "");
+}
+
 int check_command(const std::string& scene_path, const std::vector<std::string>& sets) {
     SceneDocument scene = load_scene_file(scene_path);
     apply_overrides(scene, sets);
@@ -127,6 +161,7 @@ int check_command(const std::string& scene_path, const std::vector<std::string>&
     for (const auto& note : simulation.notes()) fmt::print(stderr, "note: {}\n", note);
     fmt::print("{}: OK ({} elements, {} DOFs, {} free)\n", scene_path, simulation.elements().size(),
                simulation.dof_count(), simulation.free_dof_count());
+    fmt::print("{}\n", output_estimate(simulation));
     return ok;
 }
 
@@ -183,10 +218,28 @@ int describe_command(const std::string& type, bool markdown) {
     return ok;
 }
 
+/// Command-line misuse (an unknown subcommand or option, a missing argument, a bad value): the
+/// message, the usage line of the subcommand concerned, exit 1 like any bad input (CLI11's own
+/// codes, 105 to 115, are not the documented ones).
+int usage_error(const CLI::App& app, const CLI::ParseError& e) {
+    const CLI::App* concerned = &app;
+    for (const CLI::App* sub : app.get_subcommands()) concerned = sub;
+    std::string usage;
+    std::istringstream help(concerned->help());
+    for (std::string line; std::getline(help, line);)
+        if (line.rfind("Usage:", 0) == 0) usage = line;
+    const std::string name = concerned == &app ? "soma" : "soma " + concerned->get_name();
+    // A subcommand's own help names it alone ("Usage: check ..."): say the whole command.
+    if (concerned != &app && usage.rfind("Usage: " + concerned->get_name(), 0) == 0)
+        usage = "Usage: soma " + usage.substr(7);
+    fmt::print(stderr, "error: {}\n{}\nRun `{} --help` for more information.\n", e.what(), usage, name);
+    return input_error;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app{"Soma: simulation of soft and hybrid soft-rigid robots"};
+    CLI::App app{"Soma: simulation of soft and hybrid soft-rigid robots", "soma"};
     app.require_subcommand(1);
 
     std::string scene_path, output, type;
@@ -239,7 +292,12 @@ int main(int argc, char** argv) {
     describe->add_flag("--markdown", markdown, "print markdown (as in docs/scene-reference.md)");
     auto* reference = app.add_subcommand("reference", "print docs/scene-reference.md for all loaded types");
 
-    CLI11_PARSE(app, argc, argv);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        if (e.get_exit_code() == 0) return app.exit(e);  // --help: the help text, exit 0
+        return usage_error(app, e);
+    }
     try {
         if (*run) {
             if (scene_path.empty() && restart.empty()) {

@@ -98,6 +98,8 @@ public:
         AffineIntegrator::restore_checkpoint(in);
         guess_.restore_checkpoint(in);
     }
+    /// initialize() solves M a0 = f.
+    bool solves_with_mass_alone() const override { return true; }
 
     // Equality constraints as every affine integrator; the consistent initial acceleration holds
     // them at the acceleration level (the kernel's rows for a solve with c_q = 0).

@@ -208,10 +208,40 @@ void CsvSeries::bind(const SceneView& scene) {
     bound_ = true;
 }
 
+std::filesystem::path CsvSeries::relative_file() const {
+    if (!settings_.file.empty()) return settings_.file;
+    return (settings_.name.empty() ? std::string("series") : settings_.name) + ".csv";
+}
+
+std::vector<PlannedFile> CsvSeries::planned_files() const {
+    return {{relative_file(), !settings_.file.empty() ? "file" : settings_.name.empty() ? "" : "name", false}};
+}
+
+std::uintmax_t CsvSeries::estimated_bytes(long steps) const {
+    // Typical characters per value, comma included. A changing real prints in the shortest text
+    // that reads back exactly: up to 17 significant digits with sign, point and exponent, about
+    // 20 characters (-0.012345678901234567); the time column is a multiple of dt (0.125); the
+    // Newton count is one digit or two. A coordinate that never moves prints "0" and makes the
+    // estimate high, never low.
+    const auto width = [](const std::string& column) -> std::uintmax_t {
+        if (column == "time") return 8;
+        if (column == "newton_iterations") return 3;
+        if (column == "dt") return 8;
+        return 21;
+    };
+    std::uintmax_t header = 0, row = 0;
+    for (const std::string& column : columns_) {
+        header += csv_field(column).size() + 1;
+        row += width(column);
+    }
+    const long every = settings_.every;
+    steps = std::max(steps, 0L);
+    const auto rows = static_cast<std::uintmax_t>(1 + steps / every + (steps % every != 0 ? 1 : 0));
+    return header + rows * row;
+}
+
 std::filesystem::path CsvSeries::open_path(const std::filesystem::path& output_dir) const {
-    std::filesystem::path file = settings_.file;
-    if (file.empty()) file = (settings_.name.empty() ? std::string("series") : settings_.name) + ".csv";
-    const std::filesystem::path path = output_dir / file;
+    const std::filesystem::path path = output_dir / relative_file();
     if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
     return path;
 }

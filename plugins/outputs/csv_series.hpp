@@ -79,6 +79,11 @@ public:
     /// \brief Cuts the file back to its length at the checkpoint (rows written after it go) and
     /// appends from there; refuses a file whose header is not this output's.
     void resume(const SceneView& scene, const std::filesystem::path& output_dir, CheckpointReader& in) override;
+    /// \brief The CSV file relative to the output folder, at key `file` (or `name`, which names
+    /// the default file).
+    std::vector<PlannedFile> planned_files() const override;
+    /// \brief Header plus one row per written step, each column at a typical width (after bind()).
+    std::uintmax_t estimated_bytes(long steps) const override;
 
     /// \brief The header's column names (after begin()), for tests and diagnostics.
     const std::vector<std::string>& columns() const { return columns_; }
@@ -92,6 +97,8 @@ private:
     std::filesystem::path open_path(const std::filesystem::path& output_dir) const;
     /// The header line (without its line break).
     std::string header() const;
+    /// The file relative to the output folder: `file`, or "<name or series>.csv".
+    std::filesystem::path relative_file() const;
 
     CsvSeriesSettings settings_;
     std::filesystem::path path_;

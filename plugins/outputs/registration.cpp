@@ -51,7 +51,8 @@ ParameterSchema csv_schema() {
         .min_value(1);
     schema.string("file",
                   "CSV file, relative to the output folder (default `<name>.csv`, or `series.csv` "
-                  "without a name)");
+                  "without a name); it must stay inside that folder (no absolute path, no `..` above it), and "
+                  "two outputs may not write one file (both refused by `soma check`)");
 
     ParameterSchema probe("probe", "one probe: exactly one of the keys below");
     probe.map("node_position", "position of one node (columns `<element>.node<i>.x|y|z`, m)",
@@ -150,7 +151,10 @@ ParameterSchema vtk_schema() {
         .min_value(1);
     schema.string("prefix", "frames are `<prefix>_000000.vtu`, ...; the collection is `<prefix>.pvd`")
         .fallback(std::string("frames"));
-    schema.string("folder", "folder of the .vtu frames, relative to the output folder").fallback(std::string("vtk"));
+    schema.string("folder",
+                  "folder of the .vtu frames, relative to the output folder and inside it (two outputs may not "
+                  "write one frame or collection: give a second vtk output another `prefix`)")
+        .fallback(std::string("vtk"));
     schema.string("format",
                   "`binary`: exact doubles as raw bytes appended after the XML (smaller, faster; "
                   "ParaView's 'appended' mode); `ascii`: decimal text, diffable")

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <algorithm>
 #include <stdexcept>
 #include <string_view>
 
@@ -100,14 +101,41 @@ constexpr std::string_view kCollectionHead = "<?xml version=\"1.0\"?>\n<VTKFile 
 constexpr std::string_view kCollectionTail = "  </Collection>\n</VTKFile>\n";
 }  // namespace
 
+void VtkFrames::bind(const SceneView& scene) {
+    UnstructuredGrid grid = frame_grid(scene);
+    if (settings_.encoding == VtkEncoding::ascii) {
+        // Text grows with the digits: give every position and velocity the width of a typical
+        // moving value (17 significant digits), not the initial state's short zeros.
+        constexpr double typical = -0.012345678901234567;
+        std::fill(grid.points.begin(), grid.points.end(), typical);
+        for (VtkDataArray& array : grid.point_data)
+            if (auto* reals = std::get_if<std::vector<double>>(&array.values)) std::fill(reals->begin(), reals->end(), typical);
+    }
+    frame_bytes_ = vtu_text(grid, settings_.encoding).size();
+}
+
+std::string VtkFrames::frame_file(std::size_t index) const {
+    return (settings_.folder / fmt::format("{}_{:06d}.vtu", settings_.prefix, index)).generic_string();
+}
+
+std::vector<PlannedFile> VtkFrames::planned_files() const {
+    return {{settings_.prefix + ".pvd", "prefix", false}, {frame_file(0), "folder", true}};
+}
+
+std::uintmax_t VtkFrames::estimated_bytes(long steps) const {
+    steps = std::max(steps, 0L);
+    const long every = settings_.every;
+    const auto frames = static_cast<std::uintmax_t>(1 + steps / every + (steps % every != 0 ? 1 : 0));
+    // One collection line per frame; the time printed at a typical width (0.125).
+    const std::uintmax_t line =
+        fmt::format("    <DataSet timestep=\"{}\" group=\"\" part=\"0\" file=\"{}\"/>\n", "0.125", frame_file(0)).size();
+    return frames * (frame_bytes_ + line) + 100;
+}
+
 void VtkFrames::open_folders(const std::filesystem::path& output_dir) {
     output_dir_ = output_dir;
     std::filesystem::create_directories(output_dir_ / settings_.folder);
     collection_ = output_dir_ / (settings_.prefix + ".pvd");
-}
-
-std::filesystem::path VtkFrames::frame_file(long index) const {
-    return settings_.folder / fmt::format("{}_{:06d}.vtu", settings_.prefix, index);
 }
 
 void VtkFrames::begin(const SceneView&, const std::filesystem::path& output_dir) {
@@ -122,12 +150,12 @@ void VtkFrames::begin(const SceneView&, const std::filesystem::path& output_dir)
 void VtkFrames::observe(const SceneView& scene, const StepInfo& info) {
     if (info.step % settings_.every != 0 && !info.final_step) return;  // the end state is always written
     if (collection_.empty()) throw std::logic_error("vtk output: observe() before begin()");
-    const std::filesystem::path relative = frame_file(frame_count_);
+    const std::string relative = frame_file(static_cast<std::size_t>(frame_count_));
     // The frame is complete on disk before the collection names it.
     write_file_atomically(output_dir_ / relative, vtu_text(frame_grid(scene), settings_.encoding));
     ++frame_count_;
     append_to_collection(fmt::format("    <DataSet timestep=\"{}\" group=\"\" part=\"0\" file=\"{}\"/>\n",
-                                     exact_real(info.t), xml_escape(relative.generic_string())));
+                                     exact_real(info.t), xml_escape(relative)));
 }
 
 void VtkFrames::append_to_collection(const std::string& entries) {
@@ -165,7 +193,7 @@ void VtkFrames::resume(const SceneView&, const std::filesystem::path& output_dir
 std::vector<std::filesystem::path> VtkFrames::files() const {
     if (collection_.empty()) return {};
     std::vector<std::filesystem::path> paths{collection_};
-    for (long i = 0; i < frame_count_; ++i) paths.push_back(output_dir_ / frame_file(i));
+    for (long i = 0; i < frame_count_; ++i) paths.push_back(output_dir_ / frame_file(static_cast<std::size_t>(i)));
     return paths;
 }
 

@@ -39,6 +39,8 @@ public:
     /// \brief Keeps the settings; files are created in begin().
     explicit VtkFrames(VtkFramesSettings settings);
 
+    /// \brief Measures one frame of the initial state, for estimated_bytes().
+    void bind(const SceneView& scene) override;
     /// \brief Creates the frames folder and writes an empty collection.
     void begin(const SceneView& scene, const std::filesystem::path& output_dir) override;
     /// \brief Writes a frame and the updated collection when `info.step` is a multiple of `every`.
@@ -50,19 +52,27 @@ public:
     /// \brief Cuts the collection back to the checkpoint's frames and continues numbering after
     /// them (later frames of the interrupted run are overwritten as the run reaches them).
     void resume(const SceneView& scene, const std::filesystem::path& output_dir, CheckpointReader& in) override;
+    /// \brief The collection `<prefix>.pvd` (key `prefix`) and the numbered frames
+    /// `<folder>/<prefix>_000000.vtu`, ... (key `folder`).
+    std::vector<PlannedFile> planned_files() const override;
+    /// \brief Frames written times the size of one frame of the scene (measured at bind(); the
+    /// mesh does not change during a run), plus the collection that lists them.
+    std::uintmax_t estimated_bytes(long steps) const override;
 
     /// \brief The grid of the scene's current state (exposed for tests).
     static UnstructuredGrid frame_grid(const SceneView& scene);
 
 private:
-    /// Frame `index`'s file, relative to the output folder.
-    std::filesystem::path frame_file(long index) const;
     /// Sets the folders and creates the frames folder.
     void open_folders(const std::filesystem::path& output_dir);
     /// Writes `entries` (collection lines) at the end of the collection's body, then the closing tags.
     void append_to_collection(const std::string& entries);
 
+    /// Frame `index` relative to the output folder, '/'-separated.
+    std::string frame_file(std::size_t index) const;
+
     VtkFramesSettings settings_;
+    std::uintmax_t frame_bytes_ = 0;  ///< one frame's size (bind())
     std::filesystem::path output_dir_;
     std::filesystem::path collection_;
     long frame_count_ = 0;

@@ -67,6 +67,7 @@ PetscKspSolver::PetscKspSolver(const PetscSettings& settings) {
             SOMA_PETSC_CHECK(PetscOptionsSetValue(nullptr, name.c_str(),
                                                   value.empty() ? nullptr : value.c_str()));
             option_names_.push_back(name);
+            option_keys_.push_back(key);
         }
         SOMA_PETSC_CHECK(KSPCreate(PETSC_COMM_SELF, &ksp_));
         SOMA_PETSC_CHECK(KSPSetOptionsPrefix(ksp_, prefix_.c_str()));
@@ -97,6 +98,7 @@ PetscKspSolver::PetscKspSolver(const PetscSettings& settings) {
         SOMA_PETSC_CHECK(PCGetType(pc, &pc_type));
         ksp_type_ = ksp_type != nullptr ? ksp_type : "";
         pc_type_ = pc_type != nullptr ? pc_type : "";
+        check_options_by_trial();
     } catch (const PetscCallError& e) {
         destroy();
         throw PetscSettingsError("options", e.what());
@@ -303,14 +305,58 @@ bool PetscKspSolver::solve(const VectorX& rhs, VectorX& solution) {
     return true;
 }
 
-std::string PetscKspSolver::unused_options() const {
-    std::string unused;
-    for (const auto& name : option_names_) {
+void PetscKspSolver::check_options_by_trial() {
+    if (option_names_.empty()) return;
+    // Some options are read only when the preconditioner is set up (pc_factor_levels) or when a
+    // solve runs (ksp_view): set up and solve once, on the 1-D Laplacian of 4 unknowns (SPD, so
+    // every Krylov method and preconditioner applies).
+    constexpr PetscInt n = 4;
+    Mat a = nullptr;
+    Vec b = nullptr, x = nullptr;
+    bool tried = true;
+    try {
+        SOMA_PETSC_CHECK(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, 3, nullptr, &a));
+        for (PetscInt i = 0; i < n; ++i) {
+            SOMA_PETSC_CHECK(MatSetValue(a, i, i, 2.0, INSERT_VALUES));
+            if (i > 0) SOMA_PETSC_CHECK(MatSetValue(a, i, i - 1, -1.0, INSERT_VALUES));
+            if (i + 1 < n) SOMA_PETSC_CHECK(MatSetValue(a, i, i + 1, -1.0, INSERT_VALUES));
+        }
+        SOMA_PETSC_CHECK(MatAssemblyBegin(a, MAT_FINAL_ASSEMBLY));
+        SOMA_PETSC_CHECK(MatAssemblyEnd(a, MAT_FINAL_ASSEMBLY));
+        SOMA_PETSC_CHECK(MatCreateVecs(a, &x, &b));
+        SOMA_PETSC_CHECK(VecSet(b, 1.0));
+        SOMA_PETSC_CHECK(KSPSetOperators(ksp_, a, a));
+        SOMA_PETSC_CHECK(KSPSetUp(ksp_));
+        SOMA_PETSC_CHECK(KSPSolve(ksp_, b, x));
+    } catch (const PetscCallError&) {
+        tried = false;
+    }
+    // Back to the state before the trial (types and options kept, operators dropped).
+    KSPReset(ksp_);
+    VecDestroy(&b);
+    VecDestroy(&x);
+    MatDestroy(&a);
+    if (!tried) return;
+    const std::vector<std::size_t> unused = unused_option_indices();
+    options_checked_ = true;
+    if (!unused.empty()) throw PetscSettingsError("options." + option_keys_[unused.front()], unused_options());
+}
+
+std::vector<std::size_t> PetscKspSolver::unused_option_indices() const {
+    std::vector<std::size_t> unused;
+    for (std::size_t i = 0; i < option_names_.size(); ++i) {
         PetscBool used = PETSC_FALSE;
         // The database stores names without the leading '-'.
-        PetscOptionsUsed(nullptr, name.c_str() + 1, &used);
-        if (!used) unused += (unused.empty() ? "" : ", ") + name.substr(1 + prefix_.size());
+        PetscOptionsUsed(nullptr, option_names_[i].c_str() + 1, &used);
+        if (!used) unused.push_back(i);
     }
+    return unused;
+}
+
+std::string PetscKspSolver::unused_options() const {
+    std::string unused;
+    for (const std::size_t i : unused_option_indices())
+        unused += (unused.empty() ? "" : ", ") + option_names_[i].substr(1 + prefix_.size());
     if (unused.empty()) return {};
     // A misspelt option would otherwise silently run another method than the one asked for.
     return "petsc: options not used by KSP '" + ksp_type_ + "' with PC '" + pc_type_ +

@@ -52,8 +52,10 @@ private:
 /// \brief PETSc KSP behind the LinearSolver interface. Sequential (PETSC_COMM_SELF).
 class PetscKspSolver final : public LinearSolver {
 public:
-    /// \brief Initializes PETSc if needed and builds the KSP from \p settings.
-    /// \throws PetscSettingsError when PETSc rejects a type or an option value.
+    /// \brief Initializes PETSc if needed and builds the KSP from \p settings; with extra
+    /// options, sets it up and solves a 4-unknown system once to learn which options PETSc reads.
+    /// \throws PetscSettingsError when PETSc rejects a type or an option value, or reads an
+    /// option nowhere (key "options.<the option's key>": a misspelt or inapplicable option).
     explicit PetscKspSolver(const PetscSettings& settings = {});
     ~PetscKspSolver() override;
     PetscKspSolver(const PetscKspSolver&) = delete;
@@ -77,8 +79,15 @@ public:
 
 private:
     void destroy() noexcept;
+    /// Indices (in option_names_) of the options PETSc has not read so far.
+    std::vector<std::size_t> unused_option_indices() const;
     /// Empty when every option of this instance was read by PETSc, else the unused ones.
     std::string unused_options() const;
+    /// Sets the KSP up and solves once on a small SPD system, so that PETSc reads every option
+    /// the chosen types read, then resets it; throws PetscSettingsError at "options.<key>" for an
+    /// option nothing read. A trial PETSc refuses (a type that needs more than a matrix) checks
+    /// nothing: the first real solve reports unused options then.
+    void check_options_by_trial();
 
     KSP ksp_ = nullptr;
     Mat matrix_ = nullptr;
@@ -86,6 +95,7 @@ private:
     Vec solution_ = nullptr;
     std::string prefix_;
     std::vector<std::string> option_names_;  ///< full names set in the options database
+    std::vector<std::string> option_keys_;   ///< each option's key as the settings wrote it
     std::string ksp_type_;
     std::string pc_type_;
     std::vector<PetscInt> csc_to_csr_;  ///< CSC value index -> CSR value index

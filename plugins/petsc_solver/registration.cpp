@@ -49,9 +49,10 @@ ParameterSchema petsc_schema() {
     schema.free_map("options",
                     "extra PETSc options as `key: value` (leading '-' optional, empty value for a "
                     "flag), e.g. `pc_factor_levels: 1`; applied under a prefix unique to this "
-                    "solver, after the keys above, so they take precedence. An option PETSc "
-                    "never reads (a typo, or one that does not apply to the chosen types) makes "
-                    "the first solve fail with its name");
+                    "solver, after the keys above, so they take precedence. When the scene is "
+                    "built (`soma check` too) the solver is set up and solves a 4-unknown system "
+                    "once: an option PETSc did not read then (a typo, or one that does not apply "
+                    "to the chosen types) is an error at its key");
     return schema;
 }
 

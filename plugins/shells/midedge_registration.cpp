@@ -27,7 +27,7 @@ ParameterSchema midedge_shell_schema() {
         "mid-edge stiffness k_s = 2 E h l_bar/(1 - nu^2). The natural shape is the initial mesh. Lumped "
         "mass rho h A/3 per triangle corner; xi is massless and quasi-static, so use an integrator that "
         "does not solve M a = f alone (not newmark's initial acceleration, not explicit schemes) unless "
-        "every xi is fixed. DOFs: group `nodes` (x, y, z per node) and group `edges` (component `xi`, one "
+        "every xi is fixed: `soma check` refuses newmark with a free xi. DOFs: group `nodes` (x, y, z per node) and group `edges` (component `xi`, one "
         "per mesh edge, numbered in order of first appearance walking the triangles; `soma inspect` lists "
         "them). Fixing (or prescribing) an edge's xi holds its mid-edge normal in the world: its initial "
         "direction, turned about the initial edge direction by asin(xi) (a prescribed xi must stay in (-1, 1)): "

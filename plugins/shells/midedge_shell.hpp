@@ -24,6 +24,7 @@
 ///   reference code. Limitation: a solve with M alone is singular on the free xi DOFs, so
 ///   Newmark's initial acceleration (M a0 = f) and explicit schemes cannot be used with a
 ///   midedge_shell unless every xi is fixed; use implicit Euler, implicit midpoint or statics.
+///   The scene builder refuses such a pairing (Integrator::solves_with_mass_alone).
 /// - Held edges (clamps): an edge whose xi is fixed or prescribed (by index or by a region)
 ///   has its mid-edge normal held in the world at n^m = sqrt(1 - xi^2) n_bar + xi tau_bar, where
 ///   n_bar is the edge's initial normal (the average of its faces' initial normals, or its

@@ -131,5 +131,5 @@ TEST_CASE("soma run --restart refuses a file that is not a checkpoint, and a sce
     CHECK(wait_exit_code(not_checkpoint) == 1);
     CHECK_THAT(read_file(dir / "a.log"), Contains("not a readable Soma checkpoint"));
     const pid_t both = start_soma({"run", scene.string(), "--restart", scene.string()}, dir / "b.log");
-    CHECK(wait_exit_code(both) != 0);  // a usage error
+    CHECK(wait_exit_code(both) == 1);  // a usage error
 }
