@@ -26,6 +26,7 @@ struct SceneDocument {
     std::string file;                 ///< path as given (used in error messages)
     std::filesystem::path directory;  ///< folder of the file, for relative paths
     YAML::Node root;
+    std::string text;                 ///< the text parsed (a checkpoint stores it to rebuild the run)
     int line_count = 0;                   ///< lines of the file's text (overrides are parsed after them)
     std::vector<SceneOverride> overrides;  ///< applied so far, in order
 };

@@ -76,6 +76,16 @@ public:
         (void)steps;
         return 0;
     }
+
+    /// Checkpoint hooks (checkpoint.hpp). save_checkpoint records where this output's files
+    /// stand after the last observe() (rows and frames written, byte offsets). resume() replaces
+    /// begin() on `soma run --restart`: it reopens the files of the interrupted run, drops what
+    /// was written after the checkpoint, and continues them, so the continued run's files equal
+    /// an uninterrupted run's. The default save writes nothing and the default resume refuses
+    /// (throws CheckpointError): an output that cannot continue its files must not silently
+    /// start them again.
+    virtual void save_checkpoint(CheckpointWriter& out) const;
+    virtual void resume(const SceneView& scene, const std::filesystem::path& output_dir, CheckpointReader& in);
 };
 
 }  // namespace soma

@@ -300,10 +300,8 @@ int main(int argc, char** argv) {
     }
     try {
         if (*run) {
-            if (scene_path.empty() && restart.empty()) {
-                fmt::print(stderr, "error: soma run: give a scene file, or --restart CHECKPOINT\n{}", run->help());
-                return input_error;
-            }
+            if (scene_path.empty() && restart.empty())
+                return usage_error(app, CLI::RequiredError("a scene file (or --restart CHECKPOINT)"));
             return run_command(scene_path, output, sets, quiet, restart);
         }
         if (*check) return check_command(scene_path, sets);

@@ -233,7 +233,8 @@ TEST_CASE("command-line misuse exits 1 with the message and the usage line", "[c
     const std::pair<std::string, std::string> cases[] = {
         {"", "Usage: soma [OPTIONS] SUBCOMMAND"},
         {"check", "Usage: soma check [OPTIONS] scene"},
-        {"run " + scene + " --no-such-option", "Usage: soma run [OPTIONS] scene"},
+        {"run " + scene + " --no-such-option", "Usage: soma run [OPTIONS] [scene]"},
+        {"run", "a scene file (or --restart CHECKPOINT) is required"},
         {"check " + scene + " extra", "Usage: soma check [OPTIONS] scene"},
         {"inspect " + scene + " --count 3", "Usage: soma inspect [OPTIONS] scene"},
     };
