@@ -10,6 +10,8 @@
 #include "scene_validation.hpp"
 #include "type_registry.hpp"
 
+#include "soma/input_limits.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -41,6 +43,16 @@ Simulation::Simulation(const SceneDocument& scene, const TypeRegistry& registry)
     const Parameters sim = root.block("simulation");
     start_time_ = sim.real("start_time");
     end_time_ = start_time_ + sim.real("duration");
+    // Before any element is built: a run of more steps than anyone can wait for is a typo
+    // (`dt: 1e-300`, `duration: 1e9` with a millisecond step).
+    if (const Parameters integrator = root.block("integrator"); integrator.has("dt")) {
+        const double steps = sim.real("duration") / integrator.real("dt");
+        if (steps > kMaxTimeSteps)
+            integrator.fail("dt", fmt::format("dt = {} over a duration of {} s asks for {:.3g} time steps, above the "
+                                              "maximum of {:.0e} steps per run (docs/reliability.md, Input limits): "
+                                              "use a larger dt or a shorter duration",
+                                              integrator.real("dt"), sim.real("duration"), steps, kMaxTimeSteps));
+    }
     output_directory_ = root.block("output").string("directory");
 
     // Elements: construct, then number DOFs (shared nodes merge), then bind.
