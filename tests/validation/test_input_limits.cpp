@@ -174,7 +174,7 @@ TEST_CASE("physical values outside their sane range are refused at their key", "
           "test.yaml:8:47: elements[0].material.youngs_modulus: youngs_modulus = 4.9e-324 is below the smallest normal "
           "double (2.2e-308) and cannot be computed with: write 0 or a value of physical size");
     CHECK(error_of(with(kRod, "density: 1000", "density: 1e308")) ==
-          "test.yaml:8:25: elements[0].material.density: density = 1e308 is out of range: expected > 0 and <= 1e+05 (the ceiling of every quantity in kg/m^3: docs/reliability.md, Input limits)");
+          "test.yaml:8:25: elements[0].material.density: density = 1e308 is out of range: expected > 0 and <= 100000 (the ceiling of every quantity in kg/m^3: docs/reliability.md, Input limits)");
     CHECK(error_of(kRod + "forces:\n  - {type: gravity, acceleration: [0, 0, -1e308]}\n") ==
           "test.yaml:10:42: forces[0].acceleration[2]: acceleration[2] = -1e308 is out of range: expected >= -1e+07 and "
           "<= 1e+07 (the ceiling of every quantity in m/s^2: docs/reliability.md, Input limits)");
