@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -55,25 +56,17 @@ bool is_plain_scalar(const YAML::Node& node) {
 
 std::optional<long> read_integer(const YAML::Node& node) {
     if (!is_plain_scalar(node)) return std::nullopt;
-    std::string s = node.Scalar();
-    int base = 10;
-    bool negative = false;
-    std::size_t start = 0;
-    if (s.rfind("0x", 0) == 0) {
-        base = 16;
-        start = 2;
-    } else if (s.rfind("0o", 0) == 0) {
-        base = 8;
-        start = 2;
-    } else if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
-        negative = s[0] == '-';
-        start = 1;
-    }
+    // Decimal only: YAML 1.2 would read 0x10 as 16 and 0o10 as 8, YAML 1.1 010 as 8, none of
+    // which a scene means; they are refused with a hint (number_hint).
+    const std::string& s = node.Scalar();
+    std::size_t start = !s.empty() && (s[0] == '+' || s[0] == '-') ? 1 : 0;
     if (start >= s.size()) return std::nullopt;
+    if (s[start] == '0' && s.size() > start + 1) return std::nullopt;  // a leading zero
+    const bool negative = s[0] == '-';
     unsigned long magnitude = 0;
     const char* first = s.data() + start;
     const char* last = s.data() + s.size();
-    auto [end, ec] = std::from_chars(first, last, magnitude, base);
+    auto [end, ec] = std::from_chars(first, last, magnitude, 10);
     if (ec != std::errc() || end != last) return std::nullopt;
     const auto max = static_cast<unsigned long>(std::numeric_limits<long>::max());
     if (magnitude > max + (negative ? 1UL : 0UL)) return std::nullopt;
@@ -85,7 +78,8 @@ std::optional<double> read_real(const YAML::Node& node) {
     if (!is_plain_scalar(node)) return std::nullopt;
     if (auto i = read_integer(node)) return static_cast<double>(*i);
     const std::string& s = node.Scalar();
-    static const std::regex decimal(R"([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?)");
+    // No leading zero before other digits ("007.5"), as for integers.
+    static const std::regex decimal(R"([-+]?(\.[0-9]+|(0|[1-9][0-9]*)(\.[0-9]*)?)([eE][-+]?[0-9]+)?)");
     static const std::regex infinity(R"([-+]?\.(inf|Inf|INF))");
     static const std::regex not_a_number(R"(\.(nan|NaN|NAN))");
     if (std::regex_match(s, decimal)) return std::strtod(s.c_str(), nullptr);
@@ -93,6 +87,32 @@ std::optional<double> read_real(const YAML::Node& node) {
         return s[0] == '-' ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
     if (std::regex_match(s, not_a_number)) return std::numeric_limits<double>::quiet_NaN();
     return std::nullopt;
+}
+
+std::string number_hint(const YAML::Node& node) {
+    if (!is_plain_scalar(node) || read_real(node)) return "";  // a real where an integer is due needs no hint
+    const std::string& s = node.Scalar();
+    std::size_t start = !s.empty() && (s[0] == '+' || s[0] == '-') ? 1 : 0;
+    if (s.size() > start + 1 && s[start] == '0') {
+        const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(s[start + 1])));
+        if (c == 'x' || c == 'o' || c == 'b')
+            return " (hexadecimal, octal and binary numbers are not read: write the number in decimal)";
+        if (std::isdigit(static_cast<unsigned char>(s[start + 1])))
+            return " (a leading zero is not read: YAML 1.1 reads 010 as octal 8; write the number without it)";
+    }
+    if (start < s.size() && (std::isdigit(static_cast<unsigned char>(s[start])) || s[start] == '.'))
+        return " (write the number alone, in SI units, with nothing after it)";
+    return "";
+}
+
+bool underflows(const std::string& text, double value) {
+    if (value != 0.0) return std::fpclassify(value) == FP_SUBNORMAL;
+    // A nonzero digit before the exponent that strtod rounded to 0 (1e-400).
+    for (char c : text) {
+        if (c == 'e' || c == 'E') break;
+        if (c >= '1' && c <= '9') return true;
+    }
+    return false;
 }
 
 std::optional<bool> read_boolean(const YAML::Node& node) {

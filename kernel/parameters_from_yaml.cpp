@@ -33,13 +33,7 @@ SceneDocument parse_block(const std::string& yaml, const std::string& source_nam
     doc.file = source_name;
     std::error_code ec;
     doc.directory = std::filesystem::current_path(ec);
-    try {
-        doc.root = YAML::Load(yaml);
-    } catch (const YAML::ParserException& e) {
-        throw InputError(location_of(source_name, e.mark, ""), "YAML syntax error: " + e.msg);
-    } catch (const YAML::Exception& e) {
-        throw InputError(location_of(source_name, e.mark, ""), "cannot read YAML: " + e.msg);
-    }
+    doc.root = parse_single_yaml_document(yaml, source_name);
     if (!doc.root.IsDefined() || doc.root.IsNull()) doc.root = YAML::Node(YAML::NodeType::Map);  // all defaults
     if (!doc.root.IsMap())
         throw InputError(location_of(source_name, doc.root.Mark(), ""),

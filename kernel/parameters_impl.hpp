@@ -10,6 +10,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -48,12 +49,22 @@ std::string join_path(const std::string& prefix, const std::string& key);
 /// True for a plain (unquoted) scalar: only those can be numbers or booleans.
 bool is_plain_scalar(const YAML::Node& node);
 
-/// YAML 1.2 core-schema readings of a scalar; nullopt when it is not one.
-/// Integers: decimal, 0x hex, 0o octal. Reals: integers, decimals, exponents, .inf, .nan.
+/// Strict readings of a plain scalar; nullopt when it is not one. Integers: decimal only, an
+/// optional sign, no leading zero (0x10, 0o10 and 010 are refused, not read as 16 or 8). Reals:
+/// integers, decimals, exponents, .inf, .nan (validation refuses the last two). Nothing may
+/// follow the number.
 /// Booleans: true/false (also True/TRUE/False/FALSE).
 std::optional<long> read_integer(const YAML::Node& node);
 std::optional<double> read_real(const YAML::Node& node);
 std::optional<bool> read_boolean(const YAML::Node& node);
+
+/// Why a scalar that is not a number looks like one ("0x10", "010", "1.5m"), as a parenthesised
+/// hint to append to "expected real, got string '0x10'"; empty otherwise.
+std::string number_hint(const YAML::Node& node);
+
+/// True when reading `text` gave a subnormal double or rounded a nonzero number to 0: below
+/// the smallest normal double (2.2e-308), no SI quantity of a scene.
+bool underflows(const std::string& text, double value);
 
 /// Describes a node for "expected X, got Y" messages: "a map", "a list", "nothing",
 /// "string 'abc'", "integer 3", "real 1.5", "boolean true".
@@ -61,6 +72,21 @@ std::string describe_node(const YAML::Node& node);
 
 /// A number as messages and docs print it: shortest round-trip form, "inf" for infinity.
 std::string format_number(double x);
+/// A numeric range with its bounds' kinds.
+struct NumericRange {
+    double min = -std::numeric_limits<double>::infinity();
+    double max = std::numeric_limits<double>::infinity();
+    bool min_exclusive = false;
+    bool max_exclusive = false;
+    bool contains(double x) const {
+        return (min_exclusive ? x > min : x >= min) && (max_exclusive ? x < max : x <= max);
+    }
+};
+
+/// A spec's declared range narrowed to its unit's ceiling (|x| <= unit_ceiling(unit)): what
+/// validation enforces and the docs print.
+NumericRange effective_range(const ParamSpec& spec);
+
 /// A spec's numeric range in words: "> 0", "<= 1", ">= 0 and < 1"; empty when unbounded.
 /// Shared by validation messages and the generated docs (schema_docs.cpp).
 std::string range_text(const ParamSpec& spec);

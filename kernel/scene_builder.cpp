@@ -12,6 +12,8 @@
 #include "step_size_floor.hpp"
 #include "type_registry.hpp"
 
+#include "soma/input_limits.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -44,6 +46,16 @@ Simulation::Simulation(const SceneDocument& scene, const TypeRegistry& registry)
     const Parameters sim = root.block("simulation");
     start_time_ = sim.real("start_time");
     end_time_ = start_time_ + sim.real("duration");
+    // Before any element is built: a run of more steps than anyone can wait for is a typo
+    // (`dt: 1e-300`, `duration: 1e9` with a millisecond step).
+    if (const Parameters integrator = root.block("integrator"); integrator.has("dt")) {
+        const double steps = sim.real("duration") / integrator.real("dt");
+        if (steps > kMaxTimeSteps)
+            integrator.fail("dt", fmt::format("dt = {} over a duration of {} s asks for {:.3g} time steps, above the "
+                                              "maximum of {:.0e} steps per run (docs/reliability.md, Input limits): "
+                                              "use a larger dt or a shorter duration",
+                                              integrator.real("dt"), sim.real("duration"), steps, kMaxTimeSteps));
+    }
     output_directory_ = root.block("output").string("directory");
     const Parameters checkpoint = root.block("checkpoint");
     checkpoint_.every = checkpoint.integer("every");

@@ -5,11 +5,13 @@
 #include "string_distance.hpp"
 
 #include "soma/api.hpp"
+#include "soma/input_file.hpp"
 #include "soma/parameters.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <sstream>
 #include <system_error>
@@ -25,6 +27,39 @@ std::string describe_root(const YAML::Node& root) {
 
 }  // namespace
 
+/// \brief One YAML document from text; a second document (after `---`) is refused at its
+/// `---` line: yaml-cpp's Load would silently drop it.
+SOMA_API YAML::Node parse_single_yaml_document(const std::string& text, const std::string& name) {
+    std::vector<YAML::Node> documents;
+    try {
+        documents = YAML::LoadAll(text);
+    } catch (const YAML::ParserException& e) {
+        throw InputError(location_of(name, e.mark, ""), "YAML syntax error: " + e.msg);
+    } catch (const YAML::Exception& e) {  // e.g. nesting too deep
+        throw InputError(location_of(name, e.mark, ""), "cannot read YAML: " + e.msg);
+    }
+    if (documents.empty()) return YAML::Node();
+    if (documents.size() > 1) {
+        // Point at the `---` that starts the second document (an empty document's mark is the
+        // line after it).
+        YAML::Mark at = documents[1].Mark();
+        const int second_line = at.line;
+        std::istringstream lines(text);
+        std::string line;
+        for (int number = 0; std::getline(lines, line) && number <= second_line; ++number)
+            if (line.rfind("---", 0) == 0 && (line.size() == 3 || std::isspace(static_cast<unsigned char>(line[3])))) {
+                at.line = number;
+                at.column = 0;
+            }
+        throw InputError(location_of(name, at, ""),
+                         fmt::format("a second YAML document: a scene file holds one document, and this file has {}; "
+                                     "remove this '---' line and what follows it, or merge it into the first "
+                                     "document (a '---' is allowed only before the first)",
+                                     documents.size()));
+    }
+    return documents.front();
+}
+
 /// \brief Parses scene text; syntax errors become `name:line:col: YAML syntax error: ...`.
 SOMA_API SceneDocument load_scene_text(const std::string& text, const std::string& name) {
     SceneDocument scene;
@@ -32,13 +67,7 @@ SOMA_API SceneDocument load_scene_text(const std::string& text, const std::strin
     scene.text = text;
     std::error_code ec;
     scene.directory = std::filesystem::current_path(ec);
-    try {
-        scene.root = YAML::Load(text);
-    } catch (const YAML::ParserException& e) {
-        throw InputError(location_of(name, e.mark, ""), "YAML syntax error: " + e.msg);
-    } catch (const YAML::Exception& e) {  // e.g. nesting too deep
-        throw InputError(location_of(name, e.mark, ""), "cannot read YAML: " + e.msg);
-    }
+    scene.root = parse_single_yaml_document(text, name);
     if (!scene.root.IsDefined() || scene.root.IsNull())
         throw InputError(name + ": the scene is empty (expected a map of sections such as 'elements:')");
     if (!scene.root.IsMap())
@@ -57,17 +86,19 @@ SOMA_API SourceLocation locate(const std::string& file, const std::vector<SceneO
 }
 
 /// \brief Reads and parses a scene file; relative paths in it resolve against its folder.
+/// \brief Reads and parses a scene file; relative paths in it resolve against its folder. The
+/// file must be a regular file of at most kMaxSceneFileBytes, checked before it is opened.
 SOMA_API SceneDocument load_scene_file(const std::filesystem::path& file) {
     const std::string name = file.string();
-    std::error_code ec;
-    if (!std::filesystem::exists(file, ec)) throw InputError(name + ": scene file not found");
-    if (std::filesystem::is_directory(file, ec))
-        throw InputError(name + ": is a directory, expected a scene file (.yaml)");
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw InputError(name + ": cannot open the scene file for reading");
     std::ostringstream text;
-    text << in.rdbuf();
+    try {
+        std::ifstream in = open_input_file(file, "scene file", kMaxSceneFileBytes);
+        text << in.rdbuf();
+    } catch (const std::invalid_argument& e) {
+        throw InputError(e.what());
+    }
     SceneDocument scene = load_scene_text(text.str(), name);
+    std::error_code ec;
     scene.directory = std::filesystem::absolute(file, ec).parent_path();
     return scene;
 }

@@ -35,9 +35,15 @@ struct SceneDocument {
 /// an override wrote (validation errors then name the argument, not a line of the file).
 SourceLocation locate(const std::string& file, const std::vector<SceneOverride>& overrides, const YAML::Mark& mark,
                       const std::string& path);
+/// Parses YAML text holding one document (the only form a scene takes). Throws InputError with
+/// `name:line:col: message` on a syntax error or a second document (`---`); an empty text gives
+/// a null node.
+YAML::Node parse_single_yaml_document(const std::string& text, const std::string& name);
 
 /// Parses a scene file. Throws InputError with `file:line:col: message` on a YAML syntax error,
-/// a missing file, or a root that is not a map.
+/// a missing file, a path that is not a regular file (a directory, /dev/zero, a FIFO), a file
+/// above kMaxSceneFileBytes (soma/input_limits.hpp), a second YAML document, or a root that is
+/// not a map.
 SceneDocument load_scene_file(const std::filesystem::path& file);
 
 /// Parses a scene from text (tests, `soma check -`); `name` is used in messages.

@@ -7,11 +7,13 @@
 #include "string_distance.hpp"
 
 #include "soma/api.hpp"
+#include "soma/input_limits.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <climits>
+#include <limits>
 #include <cmath>
 #include <map>
 
@@ -19,11 +21,7 @@ namespace soma {
 
 namespace {
 
-bool in_range(const ParamSpec& spec, double x) {
-    if (spec.min_exclusive ? !(x > spec.min) : !(x >= spec.min)) return false;
-    if (spec.max_exclusive ? !(x < spec.max) : !(x <= spec.max)) return false;
-    return true;
-}
+bool in_range(const ParamSpec& spec, double x) { return effective_range(spec).contains(x); }
 
 /// The last component of a path ("a.b[2]" -> "b[2]"), to name a value in a message.
 std::string label_of(const std::string& path) {
@@ -145,7 +143,9 @@ private:
             x = read_real(value);
         }
         if (!x) {
-            expected(value, key, path, integer ? "integer" : "real");
+            error(value_mark(value, key), path,
+                  "expected " + std::string(integer ? "integer" : "real") + ", got " + describe_node(value) +
+                      number_hint(value));
             return;
         }
         if (std::isnan(*x)) {
@@ -157,9 +157,31 @@ private:
             error(value.Mark(), path, label_of(path) + " = " + value.Scalar() + " is not finite");
             return;
         }
-        if (!in_range(spec, *x))
+        // Below the smallest normal double no SI quantity of a scene lives, and products of such
+        // numbers underflow to 0 (a modulus of 4.9e-324 gives a stiffness of exactly 0).
+        if (!integer && underflows(value.Scalar(), *x)) {
             error(value.Mark(), path,
-                  fmt::format("{} = {} is out of range: expected {}", label_of(path), value.Scalar(), range_text(spec)));
+                  fmt::format("{} = {} is below the smallest normal double (2.2e-308) and cannot be computed "
+                              "with: write 0 or a value of physical size",
+                              label_of(path), value.Scalar()));
+            return;
+        }
+        if (!in_range(spec, *x)) {
+            const double ceiling = unit_ceiling(spec.unit_name);
+            const bool at_ceiling = std::abs(*x) > ceiling;
+            error(value.Mark(), path,
+                  fmt::format("{} = {} is out of range: expected {}{}", label_of(path), value.Scalar(), range_text(spec),
+                              at_ceiling ? fmt::format(" (the ceiling of every quantity in {}: docs/reliability.md, "
+                                                       "Input limits)",
+                                                       spec.unit_name)
+                                         : std::string()));
+            return;
+        }
+        // Plugins keep integers in 32 bits (counts, indices): a larger one would be truncated.
+        if (integer && std::abs(*x) > static_cast<double>(std::numeric_limits<int>::max()))
+            error(value.Mark(), path,
+                  fmt::format("{} = {} is out of range: integers are at most {} in magnitude", label_of(path),
+                              value.Scalar(), std::numeric_limits<int>::max()));
     }
 
     void check_string(const ParamSpec& spec, const YAML::Node& value, const YAML::Node& key, const std::string& path) {
@@ -180,6 +202,7 @@ private:
             expected(value, key, path, to_string(spec.type));
             return;
         }
+        check_min_size(spec, value, key, path);
         const int expected_size = spec.type == ParamType::vec3 ? 3 : spec.size;
         if (expected_size >= 0 && static_cast<int>(value.size()) != expected_size) {
             const std::string what = spec.type == ParamType::vec3
@@ -197,6 +220,16 @@ private:
                 default: check_number(spec, false, item, item, item_path); break;
             }
         }
+    }
+
+    /// A list with fewer items than the spec's min_size (`elements: []`).
+    void check_min_size(const ParamSpec& spec, const YAML::Node& value, const YAML::Node& key, const std::string& path) {
+        const std::size_t n = value.IsSequence() ? value.size() : 0;
+        if (static_cast<int>(n) >= spec.min_size) return;
+        error(value_mark(value, key), path,
+              fmt::format("expected at least {} item{}, got {}{}", spec.min_size, spec.min_size == 1 ? "" : "s",
+                          n == 0 ? std::string("an empty list") : fmt::format("{}", n),
+                          spec.doc.empty() ? std::string() : " (" + spec.doc + ")"));
     }
 
     void check_free_map(const YAML::Node& value, const YAML::Node& key, const std::string& path) {
@@ -304,7 +337,10 @@ private:
             case ParamType::typed: check_typed(spec, value, key.Mark(), path); break;
             case ParamType::map_list:
             case ParamType::typed_list: {
-                if (value.IsNull()) break;  // `forces:` with every item commented out: an empty list
+                if (value.IsNull()) {  // `forces:` with every item commented out: an empty list
+                    if (spec.min_size > 0) check_min_size(spec, value, key, path);
+                    break;
+                }
                 if (spec.single_map && value.IsMap()) {  // one map alone: a list of one
                     check_map(value, *spec.sub, path, locate(scene_.file, scene_.overrides, key.Mark(), path), false);
                     break;
@@ -313,6 +349,7 @@ private:
                     expected(value, key, path, spec.single_map ? "a map or a list of maps" : to_string(spec.type));
                     break;
                 }
+                check_min_size(spec, value, key, path);
                 for (std::size_t i = 0; i < value.size(); ++i) {
                     const YAML::Node item = value[i];
                     const std::string item_path = fmt::format("{}[{}]", path, i);

@@ -5,10 +5,12 @@
 #include "parameters_impl.hpp"
 
 #include "soma/api.hpp"
+#include "soma/input_limits.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 
 namespace soma {
@@ -18,11 +20,41 @@ std::string format_number(double x) {
     return fmt::format("{}", x);
 }
 
+NumericRange effective_range(const ParamSpec& spec) {
+    NumericRange r{spec.min, spec.max, spec.min_exclusive, spec.max_exclusive};
+    const bool numeric = spec.type == ParamType::real || spec.type == ParamType::integer ||
+                         spec.type == ParamType::vec3 || spec.type == ParamType::real_list ||
+                         spec.type == ParamType::integer_list;
+    if (!numeric) return r;
+    const double ceiling = unit_ceiling(spec.unit_name);
+    if (ceiling < r.max || (ceiling == r.max && r.max_exclusive)) {
+        r.max = ceiling;
+        r.max_exclusive = false;
+    }
+    if (-ceiling > r.min || (-ceiling == r.min && r.min_exclusive)) {
+        r.min = -ceiling;
+        r.min_exclusive = false;
+    }
+    return r;
+}
+
+namespace {
+/// A bound in words: "1e+06" rather than "1000000" when that form is exact.
+std::string bound_text(double x) {
+    if (std::abs(x) >= 1e5) {
+        const std::string g = fmt::format("{:g}", x);
+        if (std::strtod(g.c_str(), nullptr) == x) return g;
+    }
+    return format_number(x);
+}
+}  // namespace
+
 std::string range_text(const ParamSpec& spec) {
-    const bool low = std::isfinite(spec.min);
-    const bool high = std::isfinite(spec.max);
-    const std::string lo = low ? fmt::format("{} {}", spec.min_exclusive ? ">" : ">=", format_number(spec.min)) : "";
-    const std::string hi = high ? fmt::format("{} {}", spec.max_exclusive ? "<" : "<=", format_number(spec.max)) : "";
+    const NumericRange r = effective_range(spec);
+    const bool low = std::isfinite(r.min);
+    const bool high = std::isfinite(r.max);
+    const std::string lo = low ? fmt::format("{} {}", r.min_exclusive ? ">" : ">=", bound_text(r.min)) : "";
+    const std::string hi = high ? fmt::format("{} {}", r.max_exclusive ? "<" : "<=", bound_text(r.max)) : "";
     if (low && high) return lo + " and " + hi;
     return low ? lo : hi;
 }
@@ -77,6 +109,7 @@ std::string type_text(const ParamSpec& spec) {
     if (spec.type == ParamType::typed || spec.type == ParamType::typed_list)
         t += fmt::format(" ({})", to_string(spec.kind));
     if (spec.size >= 0 && spec.type != ParamType::vec3) t += fmt::format(" ({} items)", spec.size);
+    if (spec.min_size > 0) t += fmt::format(" (at least {})", spec.min_size);
     return t;
 }
 

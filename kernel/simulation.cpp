@@ -38,7 +38,7 @@ ParameterSchema scene_schema() {
         .require();
     s.typed("linear_solver", "sparse linear solver for the Newton steps (default: eigen_ldlt)",
             TypeKind::linear_solver);
-    s.typed_list("elements", "bodies: rods, shells, ...", TypeKind::element).require();
+    s.typed_list("elements", "bodies: rods, shells, ...", TypeKind::element).require().non_empty();
     ParameterSchema shared("shared_nodes", "Nodes of different elements that are one node (same DOFs).");
     shared.string_list("elements", "element names, one per shared node").require();
     shared.integer_list("nodes", "node index in each element (negative counts from the end)").require();

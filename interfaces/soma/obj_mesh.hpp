@@ -12,7 +12,11 @@
 /// - `l` (polylines) and `p` (points) are refused: they are not part of a triangle surface.
 /// - Comments (#), blank lines and every other statement (vt, vn, o, g, s, usemtl, mtllib, ...)
 ///   are ignored.
+/// - At most kMaxNodesPerElement vertices and kMaxTrianglesPerElement triangles
+///   (soma/input_limits.hpp), refused at the line that exceeds them.
 
+#include "soma/input_file.hpp"
+#include "soma/input_limits.hpp"
 #include "soma/types.hpp"
 
 #include <array>
@@ -59,6 +63,11 @@ inline bool parse_finite(const std::string& s, double& value) {
     return ec == std::errc() && ptr == end && std::isfinite(value);
 }
 
+inline std::string too_many(const std::string& what, long max) {
+    return "more than " + std::to_string(max) + " " + what + ", the maximum per element (docs/reliability.md, "
+           "Input limits): use a coarser mesh";
+}
+
 inline bool parse_integer(const std::string& s, long& value) {
     const char* end = s.data() + s.size();
     auto [ptr, ec] = std::from_chars(s.data(), end, value);
@@ -72,9 +81,12 @@ inline bool parse_integer(const std::string& s, long& value) {
 /// \param[in] name   file name used in error messages
 /// \param[in] polyline_advice  appended to the message refusing `l` and `p` statements (what to
 ///            use instead, in the caller's terms); may be empty
+/// \param[in] max_vertices, max_triangles  more are refused at the line that exceeds them
 /// \throws MeshFileError on malformed lines and out-of-range indices ("name:line: ...")
 inline ObjTriangles parse_obj_triangles(std::istream& input, const std::string& name,
-                                        const std::string& polyline_advice = "") {
+                                        const std::string& polyline_advice = "",
+                                        long max_vertices = kMaxNodesPerElement,
+                                        long max_triangles = kMaxTrianglesPerElement) {
     ObjTriangles mesh;
     std::string raw;
     int line_no = 0;
@@ -87,14 +99,18 @@ inline ObjTriangles parse_obj_triangles(std::istream& input, const std::string& 
         if (!(line >> keyword)) continue;
         if (keyword == "v") {
             std::vector<std::string> tokens;
-            for (std::string t; line >> t;) tokens.push_back(t);
+            for (std::string t; tokens.size() < 5 && line >> t;) tokens.push_back(t);  // 5: enough to refuse
             if (tokens.size() < 3 || tokens.size() > 4)
                 throw MeshFileError(name, line_no, "a vertex needs 3 coordinates (x y z [w]), got " +
-                                                       std::to_string(tokens.size()) + " values");
+                                                       (tokens.size() > 4 ? std::string("more than 4")
+                                                                          : std::to_string(tokens.size())) +
+                                                       " values");
             Vec3 x;
             for (int k = 0; k < 3; ++k)
                 if (!obj_detail::parse_finite(tokens[static_cast<std::size_t>(k)], x[k]))
                     throw MeshFileError(name, line_no, "'" + tokens[static_cast<std::size_t>(k)] + "' is not a finite number");
+            if (mesh.positions.size() >= static_cast<std::size_t>(max_vertices))  // before it grows past
+                throw MeshFileError(name, line_no, obj_detail::too_many("vertices", max_vertices));
             mesh.positions.push_back(x);
         } else if (keyword == "f") {
             corners.clear();
@@ -108,6 +124,8 @@ inline ObjTriangles parse_obj_triangles(std::istream& input, const std::string& 
                 if (zero_based < 0 || zero_based >= count)
                     throw MeshFileError(name, line_no, "vertex index " + std::to_string(i) + " is out of range: " +
                                                            std::to_string(count) + " vertices read so far");
+                if (corners.size() > static_cast<std::size_t>(max_triangles))  // one endless face
+                    throw MeshFileError(name, line_no, obj_detail::too_many("triangles", max_triangles));
                 corners.push_back(static_cast<Index>(zero_based));
             }
             if (corners.size() < 3)
@@ -124,6 +142,8 @@ inline ObjTriangles parse_obj_triangles(std::istream& input, const std::string& 
                         throw MeshFileError(name, line_no, "the face is not convex (or not planar): split it into triangles");
                 }
             }
+            if (mesh.triangles.size() + corners.size() - 2 > static_cast<std::size_t>(max_triangles))
+                throw MeshFileError(name, line_no, obj_detail::too_many("triangles", max_triangles));
             for (std::size_t k = 1; k + 1 < corners.size(); ++k)
                 mesh.triangles.push_back({corners[0], corners[k], corners[k + 1]});
         } else if (keyword == "l" || keyword == "p") {
@@ -138,9 +158,13 @@ inline ObjTriangles parse_obj_triangles(std::istream& input, const std::string& 
     return mesh;
 }
 
-/// \brief Reads the OBJ file at \p path (see parse_obj_triangles).
-/// \throws MeshFileError when the file cannot be opened or is malformed.
+/// \brief Reads the OBJ file at \p path (see parse_obj_triangles), which must be a regular file
+/// of at most kMaxDataFileBytes (soma/input_file.hpp).
+/// \throws MeshFileError when the file is not a regular file, too large, cannot be opened or is
+/// malformed.
 inline ObjTriangles read_obj_triangles(const std::string& path, const std::string& polyline_advice = "") {
+    if (const std::string problem = input_file_problem(path, kMaxDataFileBytes, "mesh file"); !problem.empty())
+        throw MeshFileError(path, 0, problem);
     std::ifstream file(path);
     if (!file) throw MeshFileError(path, 0, "cannot open the mesh file");
     return parse_obj_triangles(file, path, polyline_advice);

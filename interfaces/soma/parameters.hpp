@@ -67,11 +67,14 @@ struct ParamSpec {
     std::string unit_name;                  ///< SI unit, empty for dimensionless
     std::optional<ParamValue> default_value;
     bool required = false;
-    double min = -std::numeric_limits<double>::infinity();  ///< numeric range (each list item)
+    /// Numeric range (each list item). Validation also bounds the magnitude by the unit's
+    /// ceiling (soma/input_limits.hpp), refuses subnormal reals and integers beyond 32 bits.
+    double min = -std::numeric_limits<double>::infinity();
     double max = std::numeric_limits<double>::infinity();
     bool min_exclusive = false;
     bool max_exclusive = false;
     int size = -1;                          ///< exact list size when >= 0
+    int min_size = 0;                       ///< lists: at least this many items
     std::vector<std::string> choices;       ///< allowed strings
     std::shared_ptr<ParameterSchema> sub;   ///< map / map_list
     std::vector<std::shared_ptr<ParameterSchema>> alternatives;  ///< one_of (schema name = key)
@@ -84,10 +87,13 @@ struct ParamSpec {
     ParamSpec& require() { required = true; return *this; }
     ParamSpec& range(double lo, double hi) { min = lo; max = hi; return *this; }
     ParamSpec& min_value(double lo) { min = lo; return *this; }
+    ParamSpec& max_value(double hi) { max = hi; max_exclusive = false; return *this; }
     ParamSpec& positive() { min = 0.0; min_exclusive = true; return *this; }
     ParamSpec& non_negative() { min = 0.0; min_exclusive = false; return *this; }
     ParamSpec& below(double hi) { max = hi; max_exclusive = true; return *this; }
     ParamSpec& exact_size(int n) { size = n; return *this; }
+    /// Lists (of numbers, strings or blocks): at least one item (`elements: []` is refused).
+    ParamSpec& non_empty() { min_size = 1; return *this; }
     ParamSpec& one_of_strings(std::vector<std::string> c) { choices = std::move(c); return *this; }
     /// map_list: also accept one map alone (a list of one whose messages keep the plain key path),
     /// so that a key that used to be a map can grow into a list without breaking old scenes.

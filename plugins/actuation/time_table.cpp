@@ -1,5 +1,8 @@
 #include "time_table.hpp"
 
+#include "soma/input_file.hpp"
+#include "soma/input_limits.hpp"
+
 #include <algorithm>
 #include <cassert>
 #include <cerrno>
@@ -70,7 +73,7 @@ TimeTable::TimeTable(std::vector<double> times, std::vector<std::vector<double>>
     }
 }
 
-TimeTable TimeTable::read_csv(std::istream& input, const std::string& source) {
+TimeTable TimeTable::read_csv(std::istream& input, const std::string& source, long max_values) {
     std::vector<double> times;
     std::vector<std::vector<double>> values;
     std::vector<int> line_of_row;
@@ -78,6 +81,7 @@ TimeTable TimeTable::read_csv(std::istream& input, const std::string& source) {
     int header_line = 0;
     std::string line;
     int number = 0;
+    std::size_t stored = 0;  // numbers read so far
     auto fail = [&](int at, const std::string& message) -> void {
         throw std::invalid_argument(source + ":" + std::to_string(at) + ": " + message);
     };
@@ -92,6 +96,10 @@ TimeTable TimeTable::read_csv(std::istream& input, const std::string& source) {
             header_fields = fields.size();
             continue;
         }
+        stored += fields.size();
+        if (stored > static_cast<std::size_t>(max_values))  // before the rows grow past it
+            fail(number, "the table has more than " + std::to_string(max_values) +
+                             " numbers, the maximum per table (docs/reliability.md, Input limits): use fewer rows");
         std::vector<double> row(fields.size());
         for (std::size_t f = 0; f < fields.size(); ++f)
             if (!parse_number(fields[f], row[f]))
@@ -119,8 +127,7 @@ TimeTable TimeTable::read_csv(std::istream& input, const std::string& source) {
 }
 
 TimeTable TimeTable::read_csv_file(const std::string& path) {
-    std::ifstream file(path);
-    if (!file) throw std::invalid_argument("cannot open table file '" + path + "'");
+    std::ifstream file = open_input_file(path, "table file");
     return read_csv(file, path);
 }
 

@@ -8,11 +8,15 @@
 ///  - '#' starts a comment; blank lines are skipped;
 ///  - the first row may be a header (its first field is not a number): it is skipped, but must
 ///    have as many fields as the data rows;
-///  - at least one row; times strictly increasing; every value finite.
+///  - at least one row; times strictly increasing; every value finite;
+///  - at most kMaxTableValues numbers (soma/input_limits.hpp), in a regular file of at most
+///    kMaxDataFileBytes (soma/input_file.hpp).
 ///
 /// Between two rows the values are interpolated linearly in t; before the first row and after
 /// the last they are held at that row's values (a table that starts at t = 0 and ends when the
 /// actuation is complete is then held there, the usual "ramp, then hold").
+
+#include "soma/input_limits.hpp"
 
 #include <istream>
 #include <span>
@@ -33,8 +37,9 @@ public:
     /// \brief Reads the CSV format described in the file comment.
     /// \param[in] input  the text
     /// \param[in] source name for messages (the file path)
+    /// \param[in] max_values more numbers are refused at the line that exceeds them
     /// \throws std::invalid_argument "source:line: message"
-    static TimeTable read_csv(std::istream& input, const std::string& source);
+    static TimeTable read_csv(std::istream& input, const std::string& source, long max_values = kMaxTableValues);
     /// \brief Reads a CSV file. \throws std::invalid_argument (also when it cannot be opened)
     static TimeTable read_csv_file(const std::string& path);
 

@@ -6,6 +6,7 @@
 #include "rod_joint.hpp"
 #include "rod_shell_joint.hpp"
 
+#include "soma/input_limits.hpp"
 #include "soma/rigid_transform.hpp"
 #include "soma/soma.hpp"
 
@@ -25,7 +26,7 @@ ParameterSchema geometry_line() {
     ParameterSchema s("line", "A straight rod from `from` to `to` with equally spaced nodes.");
     s.vec3("from", "position of the first node").unit("m").require();
     s.vec3("to", "position of the last node").unit("m").require();
-    s.integer("nodes", "number of nodes (edges = nodes - 1)").require().min_value(3);
+    s.integer("nodes", "number of nodes (edges = nodes - 1)").require().range(3, soma::kMaxNodesPerElement);
     soma::add_transform_parameter(s);
     return s;
 }
@@ -37,8 +38,8 @@ ParameterSchema geometry_helix() {
     s.vec3("center", "point on the axis at phi = 0").unit("m").fallback(soma::Vec3(0.0, 0.0, 0.0));
     s.real("radius", "helix radius R").unit("m").require().positive();
     s.real("pitch", "rise along z per turn (negative: left-handed, 0: planar circle)").unit("m").require();
-    s.real("turns", "number of turns").require().positive();
-    s.integer("nodes", "number of nodes (edges = nodes - 1)").require().min_value(3);
+    s.real("turns", "number of turns").require().positive().max_value(1e6);
+    s.integer("nodes", "number of nodes (edges = nodes - 1)").require().range(3, soma::kMaxNodesPerElement);
     soma::add_transform_parameter(s);
     return s;
 }
@@ -171,9 +172,23 @@ void apply_transform(const Parameters& p, RodDescription& d) {
     for (soma::Vec3& x : d.positions) x = transform.apply(x);
 }
 
-CrossSection section_from(const Parameters& p) {
+/// The cross-section; refused when it is wider than the rod is long (`radius: 1e9` on a 0.1 m
+/// rod): a rod model describes a slender body, and such a typo would run with absurd stiffness.
+CrossSection section_from(const Parameters& p, const std::vector<soma::Vec3>& positions) {
     const Parameters s = p.choice_block("cross_section");
-    if (p.choice("cross_section") == "circle") return circular_cross_section(s.real("radius"));
+    const bool circle = p.choice("cross_section") == "circle";
+    double length = 0.0;
+    for (std::size_t i = 1; i < positions.size(); ++i) length += (positions[i] - positions[i - 1]).norm();
+    const std::string key = circle ? "radius" : s.real("width") > s.real("height") ? "width" : "height";
+    const double width = circle ? 2.0 * s.real("radius") : s.real(key);
+    if (width > length) {
+        std::ostringstream message;
+        message << key << " = " << s.real(key) << " m makes the cross-section " << width
+                << " m wide, wider than the rod is long (" << length
+                << " m): a discrete rod is a slender body; check the units (SI: metres)";
+        s.fail(key, message.str());
+    }
+    if (circle) return circular_cross_section(s.real("radius"));
     std::optional<double> j;
     if (s.has("torsion_constant")) j = s.real("torsion_constant");
     return rectangular_cross_section(s.real("width"), s.real("height"), j);
@@ -217,7 +232,7 @@ std::unique_ptr<soma::Element> make_discrete_rod(const Parameters& p) {
     RodDescription d;
     d.positions = untransformed_positions(p);
     apply_transform(p, d);
-    d.section = section_from(p);
+    d.section = section_from(p, d.positions);
     const Parameters m = p.block("material");
     d.material.density = m.real("density");
     d.material.youngs_modulus = m.real("youngs_modulus");

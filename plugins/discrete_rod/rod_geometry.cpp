@@ -1,6 +1,10 @@
 // Node positions of a rod (MAT-DiSMech §6.1: the geometry is a list of node positions).
 #include "rod_geometry.hpp"
 
+#include "soma/input_file.hpp"
+#include "soma/input_limits.hpp"
+
+#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <numbers>
@@ -10,9 +14,11 @@
 namespace soma::rod {
 namespace {
 
-void require_nodes(long nodes) {
+/// Before anything is allocated: at least 3 nodes, at most kMaxNodesPerElement.
+void require_nodes(double nodes) {
     if (nodes < 3)
-        throw std::invalid_argument("a rod needs at least 3 nodes, got " + std::to_string(nodes));
+        throw std::invalid_argument("a rod needs at least 3 nodes, got " + std::to_string(static_cast<long>(nodes)));
+    require_at_most(nodes, static_cast<double>(kMaxNodesPerElement), "nodes", "use fewer nodes");
 }
 
 }  // namespace
@@ -45,13 +51,13 @@ std::vector<Vec3> nodes_from_coordinates(std::span<const double> c) {
     if (c.size() % 3 != 0)
         throw std::invalid_argument("coordinates must be x, y, z triples: got " +
                                     std::to_string(c.size()) + " numbers, not a multiple of 3");
-    require_nodes(static_cast<long>(c.size() / 3));
+    require_nodes(static_cast<double>(c.size() / 3));
     std::vector<Vec3> x(c.size() / 3);
     for (std::size_t i = 0; i < x.size(); ++i) x[i] = Vec3(c[3 * i], c[3 * i + 1], c[3 * i + 2]);
     return x;
 }
 
-std::vector<Vec3> read_xyz_nodes(std::istream& input, const std::string& source) {
+std::vector<Vec3> read_xyz_nodes(std::istream& input, const std::string& source, long max_nodes) {
     std::vector<Vec3> x;
     std::string line;
     int line_number = 0;
@@ -68,18 +74,21 @@ std::vector<Vec3> read_xyz_nodes(std::istream& input, const std::string& source)
             if (count == 3)
                 throw std::invalid_argument(source + ":" + std::to_string(line_number) +
                                             ": expected 3 numbers (x y z), found more");
-            std::size_t used = 0;
-            try {
-                values[count] = std::stod(token, &used);
-            } catch (const std::exception&) {
-                used = 0;
-            }
-            if (used != token.size() || !std::isfinite(values[count]))
+            // Decimal only (std::stod would read 0x10 as 16), an optional leading '+'.
+            const char* first = token.data() + (token.size() > 1 && token[0] == '+' ? 1 : 0);
+            const char* last = token.data() + token.size();
+            const auto [end, ec] = std::from_chars(first, last, values[count]);
+            if (ec != std::errc() || end != last || !std::isfinite(values[count]))
                 throw std::invalid_argument(source + ":" + std::to_string(line_number) +
                                             ": '" + token + "' is not a number");
             ++count;
         }
         if (count == 0) continue;
+        if (x.size() >= static_cast<std::size_t>(max_nodes))  // before the vector grows past it
+            throw std::invalid_argument(source + ":" + std::to_string(line_number) + ": the file has more than " +
+                                        std::to_string(max_nodes) +
+                                        " points, the maximum of nodes per element (docs/reliability.md, Input "
+                                        "limits): use fewer nodes");
         if (count != 3)
             throw std::invalid_argument(source + ":" + std::to_string(line_number) + ": expected 3 numbers (x y z), found " +
                                         std::to_string(count));
@@ -91,8 +100,7 @@ std::vector<Vec3> read_xyz_nodes(std::istream& input, const std::string& source)
 }
 
 std::vector<Vec3> read_xyz_file(const std::string& path) {
-    std::ifstream file(path);
-    if (!file) throw std::invalid_argument("cannot open '" + path + "'");
+    std::ifstream file = open_input_file(path, "node file");
     return read_xyz_nodes(file, path);
 }
 

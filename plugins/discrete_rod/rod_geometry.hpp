@@ -4,9 +4,11 @@
 /// helix, a flat list of coordinates, or an xyz text file (MAT-DiSMech §6.1).
 ///
 /// Every function throws std::invalid_argument with a message meant for the user when the input
-/// cannot describe a rod (fewer than 3 nodes, malformed file); the factory turns it into an
+/// cannot describe a rod (fewer than 3 nodes, more than kMaxNodesPerElement (soma/input_limits.hpp),
+/// checked before anything is allocated, a malformed file); the factory turns it into an
 /// InputError that points at the scene key.
 
+#include "soma/input_limits.hpp"
 #include "soma/types.hpp"
 
 #include <istream>
@@ -34,9 +36,12 @@ std::vector<Vec3> nodes_from_coordinates(std::span<const double> coordinates);
 /// and/or commas; '#' starts a comment; blank lines are skipped. At least 3 points.
 /// \param[in] input  the text
 /// \param[in] source name used in error messages ("file.xyz")
-std::vector<Vec3> read_xyz_nodes(std::istream& input, const std::string& source);
+/// \param[in] max_nodes more points are refused at the line that exceeds them
+std::vector<Vec3> read_xyz_nodes(std::istream& input, const std::string& source,
+                                 long max_nodes = kMaxNodesPerElement);
 
-/// \brief read_xyz_nodes on the file at `path`.
+/// \brief read_xyz_nodes on the file at `path`, which must be a regular file of at most
+/// kMaxDataFileBytes (soma/input_file.hpp).
 std::vector<Vec3> read_xyz_file(const std::string& path);
 
 }  // namespace soma::rod

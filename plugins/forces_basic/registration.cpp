@@ -64,7 +64,7 @@ ParameterSchema aerodynamic_drag_schema() {
         .unit("kg/m^3")
         .require()
         .positive();
-    schema.real("drag_coefficient", "drag coefficient C_D of the surface (dimensionless)").require().positive();
+    schema.real("drag_coefficient", "drag coefficient C_D of the surface (dimensionless)").require().positive().max_value(1e3);
     schema.string_list("elements", "names of the elements acted on (each must have triangles); empty: every element "
                                    "with triangles")
         .fallback(std::vector<std::string>{});
@@ -92,7 +92,8 @@ ParameterSchema floor_contact_schema() {
         .positive();
     schema.real("friction", "Coulomb friction coefficient mu; 0: frictionless")
         .fallback(defaults.friction)
-        .non_negative();
+        .non_negative()
+        .max_value(100.0);
     schema.real("slip_velocity",
                 "friction smoothing velocity v_tol: below it friction is a stiff viscous law (creep), "
                 "above it Coulomb sliding")

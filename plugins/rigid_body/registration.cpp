@@ -50,6 +50,7 @@ ParameterSchema shape_mesh() {
     s.string("path", "OBJ file, relative to the scene file's folder").require();
     s.real("scale", "factor applied to the file's coordinates (e.g. 0.001 for a file in millimetres)")
         .positive()
+        .max_value(1e6)
         .fallback(1.0);
     return s;
 }

@@ -2,6 +2,9 @@
 // near-equilateral meshes (MAT-DiSMech Fig. 6 hexagonal canopy, Fig. 8 equilateral plate mesh).
 #include "mesh_input.hpp"
 
+#include "soma/input_file.hpp"
+#include "soma/input_limits.hpp"
+
 #include <Eigen/Geometry>
 
 #include <algorithm>
@@ -58,6 +61,27 @@ bool parse_double(const std::string& s, double& value) {
     return ec == std::errc() && ptr == end && std::isfinite(value);
 }
 
+/// A length for messages: shortest round-trip form ("0.005", "5e-11").
+std::string length_text(double x) {
+    std::ostringstream text;
+    text.precision(17);
+    text << x;
+    double back = 0.0;
+    for (int digits = 1; digits <= 17; ++digits) {
+        std::ostringstream shorter;
+        shorter.precision(digits);
+        shorter << x;
+        std::istringstream(shorter.str()) >> back;
+        if (back == x) return shorter.str();
+    }
+    return text.str();
+}
+
+std::string too_many(const std::string& what, long max) {
+    return "more than " + std::to_string(max) + " " + what + ", the maximum per element (docs/reliability.md, "
+           "Input limits): use a coarser mesh";
+}
+
 bool parse_long(const std::string& s, long& value) {
     const char* end = s.data() + s.size();
     auto [ptr, ec] = std::from_chars(s.data(), end, value);
@@ -77,7 +101,7 @@ TriangleMesh parse_obj(std::istream& input, const std::string& name) {
     return TriangleMesh{std::move(read.positions), std::move(read.triangles)};
 }
 
-TriangleMesh parse_text_geometry(std::istream& input, const std::string& name) {
+TriangleMesh parse_text_geometry(std::istream& input, const std::string& name, long max_nodes, long max_triangles) {
     enum class Section { none, nodes, edges, triangles };
     TriangleMesh mesh;
     Section section = Section::none;
@@ -112,6 +136,8 @@ TriangleMesh parse_text_geometry(std::istream& input, const std::string& name) {
                 for (int k = 0; k < 3; ++k)
                     if (!parse_double(f[static_cast<std::size_t>(k)], x[k]))
                         throw MeshInputError(name, line_no, "'" + f[static_cast<std::size_t>(k)] + "' is not a finite number");
+                if (mesh.positions.size() >= static_cast<std::size_t>(max_nodes))  // before it grows past
+                    throw MeshInputError(name, line_no, too_many("nodes", max_nodes));
                 mesh.positions.push_back(x);
                 break;
             }
@@ -128,6 +154,8 @@ TriangleMesh parse_text_geometry(std::istream& input, const std::string& name) {
                         t[k] = static_cast<long>(d);
                     }
                 }
+                if (triangles.size() >= static_cast<std::size_t>(max_triangles))
+                    throw MeshInputError(name, line_no, too_many("triangles", max_triangles));
                 triangles.emplace_back(line_no, t);
                 break;
             }
@@ -149,6 +177,8 @@ TriangleMesh parse_text_geometry(std::istream& input, const std::string& name) {
 }
 
 TriangleMesh read_mesh_file(const std::string& path, MeshFileFormat format) {
+    if (const std::string problem = input_file_problem(path, kMaxDataFileBytes, "mesh file"); !problem.empty())
+        throw MeshInputError(path, 0, problem);
     std::ifstream file(path);
     if (!file) throw MeshInputError(path, 0, "cannot open the mesh file");
     return format == MeshFileFormat::obj ? parse_obj(file, path) : parse_text_geometry(file, path);
@@ -240,13 +270,24 @@ TriangleMesh rectangle_mesh(const Vec3& origin, double length_x, double length_y
     const bool along_x = rows == RowDirection::x;
     const double Lu = along_x ? length_x : length_y;
     const double Lw = along_x ? length_y : length_x;
+    if (edge_length > std::max(length_x, length_y))
+        throw std::invalid_argument("edge_length " + length_text(edge_length) + " is larger than the plate (" +
+                                    length_text(length_x) + " x " + length_text(length_y) +
+                                    "), which would be meshed with a single cell: use an edge_length below its "
+                                    "longer side");
     const bool equilateral = pattern == RectanglePattern::equilateral;
     const double row_spacing = equilateral ? edge_length * std::sqrt(3.0) / 2.0 : edge_length;
-    const long nu_l = std::max(1L, std::lround(Lu / edge_length));
-    const long nw_l = std::max(1L, std::lround(Lw / row_spacing));
-    if (nu_l * nw_l > 50'000'000L) throw std::invalid_argument("rectangle: too many triangles for this edge_length");
-    const auto nu = static_cast<Index>(nu_l);
-    const auto nw = static_cast<Index>(nw_l);
+    // Sizes in double before anything is generated: a tiny edge_length asks for n^2 triangles,
+    // which overflows a long long before it can be compared.
+    const double nu_d = std::max(1.0, std::round(Lu / edge_length));
+    const double nw_d = std::max(1.0, std::round(Lw / row_spacing));
+    const double triangles = equilateral ? nw_d * (2.0 * nu_d + 1.0) : 2.0 * nu_d * nw_d;
+    const double nodes = (nu_d + 2.0) * (nw_d + 1.0);
+    const std::string advice = "use a larger edge_length";
+    require_at_most(triangles, static_cast<double>(kMaxTrianglesPerElement), "triangles", advice);
+    require_at_most(nodes, static_cast<double>(kMaxNodesPerElement), "nodes", advice);
+    const auto nu = static_cast<Index>(nu_d);
+    const auto nw = static_cast<Index>(nw_d);
 
     RectangleBuilder b{TriangleMesh{}, origin, along_x};
     if (equilateral) equilateral_rows(b, Lu, Lw, nu, nw);
@@ -258,9 +299,19 @@ TriangleMesh regular_polygon_mesh(const Vec3& center, double circumradius, int s
     if (sides < 3) throw std::invalid_argument("regular_polygon: sides must be at least 3");
     if (!(circumradius > 0.0) || !(edge_length > 0.0))
         throw std::invalid_argument("regular_polygon: circumradius and edge_length must be positive");
-    const long n_l = std::max(1L, std::lround(circumradius / edge_length));
-    if (n_l * n_l * sides > 50'000'000L) throw std::invalid_argument("regular_polygon: too many triangles for this edge_length");
-    const auto n = static_cast<Index>(n_l);
+    if (edge_length > 2.0 * circumradius)
+        throw std::invalid_argument("edge_length " + length_text(edge_length) + " is larger than the polygon (diameter " +
+                                    length_text(2.0 * circumradius) +
+                                    "), which would be meshed with a single triangle per side: use an edge_length "
+                                    "below its circumradius");
+    // Sizes in double before anything is generated (issue 8: 5e-11 with R = 0.5 overflowed the
+    // product n^2 sides in a long and hung at 2 GB).
+    const double n_d = std::max(1.0, std::round(circumradius / edge_length));
+    const double sides_d = sides;
+    const std::string advice = "use a larger edge_length or fewer sides";
+    require_at_most(sides_d * n_d * n_d, static_cast<double>(kMaxTrianglesPerElement), "triangles", advice);
+    require_at_most(sides_d * n_d * (n_d + 1.0) / 2.0 + 1.0, static_cast<double>(kMaxNodesPerElement), "nodes", advice);
+    const auto n = static_cast<Index>(n_d);
 
     TriangleMesh mesh;
     // Merge nodes on shared sector sides by their (quantised) position.

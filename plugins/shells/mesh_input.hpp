@@ -8,6 +8,7 @@
 
 #include "triangle_mesh.hpp"
 
+#include "soma/input_limits.hpp"
 #include "soma/obj_mesh.hpp"
 
 #include <iosfwd>
@@ -49,11 +50,17 @@ TriangleMesh parse_obj(std::istream& input, const std::string& name);
 /// blank lines and text after '#' are ignored. A shell element has no rod edges: any line in an
 /// `*Edges` section is refused with its line number (declare the rods as discrete_rod elements
 /// joined by shared nodes). An empty `*Edges` section is accepted.
+/// At most \p max_nodes nodes and \p max_triangles triangles, refused at the line that exceeds them.
 /// \throws MeshInputError ("name:line: ...")
-TriangleMesh parse_text_geometry(std::istream& input, const std::string& name);
+TriangleMesh parse_text_geometry(std::istream& input, const std::string& name, long max_nodes = kMaxNodesPerElement,
+                                 long max_triangles = kMaxTrianglesPerElement);
 
-/// \brief Reads a mesh file in the given format (see parse_obj / parse_text_geometry).
-/// \throws MeshInputError when the file cannot be opened or is malformed.
+/// \brief Reads a mesh file in the given format (see parse_obj / parse_text_geometry). The file
+/// must be a regular file of at most kMaxDataFileBytes (soma/input_file.hpp); a mesh of more
+/// than kMaxNodesPerElement nodes or kMaxTrianglesPerElement triangles is refused at the line
+/// that exceeds them.
+/// \throws MeshInputError when the file is not a regular file, too large, cannot be opened or is
+/// malformed.
 TriangleMesh read_mesh_file(const std::string& path, MeshFileFormat format);
 
 /// Direction of the rows of a generated rectangle mesh (and of its node numbering).
@@ -90,7 +97,9 @@ enum class RectanglePattern {
 ///   in a checkerboard (cell (i, j) with i + j even as `right`), which is symmetric about the
 ///   rectangle's mid-lines when n_u and n_w are even.
 /// - Nodes are numbered row by row (increasing w), increasing u within a row.
-/// \throws std::invalid_argument for non-positive sizes or edge length.
+/// \throws std::invalid_argument for non-positive sizes or edge length, an edge length above the
+/// longer side, or more than kMaxTrianglesPerElement triangles or kMaxNodesPerElement nodes
+/// (soma/input_limits.hpp; computed before anything is generated).
 TriangleMesh rectangle_mesh(const Vec3& origin, double length_x, double length_y, double edge_length,
                             RowDirection rows = RowDirection::x,
                             RectanglePattern pattern = RectanglePattern::equilateral);
@@ -103,7 +112,9 @@ TriangleMesh rectangle_mesh(const Vec3& origin, double length_x, double length_y
 /// hexagon the sectors are equilateral and so are all triangles (side R/n): 3n^2 + 3n + 1 nodes
 /// and 6n^2 triangles. For other polygons the triangles are similar to the sector triangle, with
 /// angles 360/sides and 90 - 180/sides degrees (near-equilateral only for 5 to 7 sides).
-/// \throws std::invalid_argument for sides < 3 or non-positive sizes.
+/// \throws std::invalid_argument for sides < 3, non-positive sizes, an edge length above the
+/// diameter 2R, or more than kMaxTrianglesPerElement triangles or kMaxNodesPerElement nodes
+/// (soma/input_limits.hpp; computed before anything is generated).
 TriangleMesh regular_polygon_mesh(const Vec3& center, double circumradius, int sides, double edge_length);
 
 }  // namespace soma::shells

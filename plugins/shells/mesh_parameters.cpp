@@ -57,7 +57,7 @@ ParameterSchema mesh_polygon_schema() {
                       "(3n^2+3n+1 nodes, 6n^2 triangles).");
     s.vec3("center", "center of the polygon").unit("m").fallback(soma::Vec3(0.0, 0.0, 0.0));
     s.real("circumradius", "distance R from the center to a corner (a hexagon's side length)").unit("m").require().positive();
-    s.integer("sides", "number of sides").fallback(6L).min_value(3);
+    s.integer("sides", "number of sides").fallback(6L).range(3, 4096);
     s.real("edge_length", "target triangle edge length").unit("m").require().positive();
     add_transform_parameter(s);
     return s;

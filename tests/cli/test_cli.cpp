@@ -406,3 +406,22 @@ TEST_CASE("soma run --set addresses list items by name, [index] or .index.", "[c
                                         "address a list item by its name (elements.NAME) or by its index (elements[0] "
                                         "or elements.0); did you mean 'beam'?"));
 }
+
+// Issue 8 item 3: `soma check /dev/zero` read without end and died of std::bad_alloc.
+TEST_CASE("soma check refuses a scene path that is a device, at once", "[cli][errors][limits]") {
+    for (const std::string device : {"/dev/zero", "/dev/urandom"}) {
+        if (!std::filesystem::exists(device)) continue;
+        const Result r = run_soma("check " + device);
+        INFO(r.output);
+        CHECK(r.exit_code == 1);
+        CHECK_THAT(r.output, Contains(device + ": is a character device, expected the scene file to be a regular file"));
+    }
+}
+
+// Issue 8 item 6: a second YAML document was dropped silently.
+TEST_CASE("soma check refuses a scene with a second YAML document", "[cli][errors][limits]") {
+    const Result r = run_soma("check " + scene_file("two_documents.yaml", std::string(kValidScene) + "---\n" + kValidScene));
+    INFO(r.output);
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.output, Contains("two_documents.yaml:14:1: a second YAML document"));
+}

@@ -34,7 +34,7 @@ forces:
   - type: drag
 weights: [0, 0.5, 1]
 tags: [a, "b"]
-fixed_nodes: [0, -1, 0x10]
+fixed_nodes: [0, -1, 16]
 )";
 
 struct Fixture {

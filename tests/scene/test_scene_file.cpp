@@ -1,8 +1,12 @@
 // Reading scene files and text, and `--set key=value` overrides.
 #include "fake_catalog.hpp"
 
+#include "soma/input_limits.hpp"
+
 #include <filesystem>
 #include <fstream>
+
+#include <sys/stat.h>
 
 using namespace soma;
 using namespace soma::testing_scene;
@@ -84,7 +88,49 @@ TEST_CASE("a missing scene file is a clear InputError", "[scene][file]") {
           "/no/such/dir/scene.yaml: scene file not found");
     const auto dir = std::filesystem::temp_directory_path();
     CHECK(error_of([&] { load_scene_file(dir); }) ==
-          dir.string() + ": is a directory, expected a scene file (.yaml)");
+          dir.string() + ": is a directory, expected the scene file to be a regular file");
+}
+
+// Issue 8 item 3: `soma check /dev/zero` read without end (std::bad_alloc after gigabytes).
+TEST_CASE("a scene path that is a device or a FIFO is refused before it is opened", "[scene][file][limits]") {
+    for (const char* device : {"/dev/zero", "/dev/urandom"}) {
+        if (!std::filesystem::exists(device)) continue;
+        CHECK(error_of([&] { load_scene_file(device); }) ==
+              std::string(device) + ": is a character device, expected the scene file to be a regular file");
+    }
+    const auto fifo = std::filesystem::temp_directory_path() / "soma_test_scene_file" / "fifo.yaml";
+    std::filesystem::create_directories(fifo.parent_path());
+    std::filesystem::remove(fifo);
+    if (mkfifo(fifo.c_str(), 0600) == 0) {  // opening it would block until a writer comes
+        CHECK(error_of([&] { load_scene_file(fifo); }) ==
+              fifo.string() + ": is a FIFO (named pipe), expected the scene file to be a regular file");
+        std::filesystem::remove(fifo);
+    }
+}
+
+TEST_CASE("a scene file above the maximum size is refused before it is read", "[scene][file][limits]") {
+    const auto file = std::filesystem::temp_directory_path() / "soma_test_scene_file" / "huge.yaml";
+    std::filesystem::create_directories(file.parent_path());
+    { std::ofstream(file) << "a: 1\n"; }
+    std::filesystem::resize_file(file, kMaxSceneFileBytes + 1);  // sparse: no disk used
+    CHECK(error_of([&] { load_scene_file(file); }) ==
+          file.string() + ": the scene file is 16777217 bytes (16.0 MiB), above the maximum of 16777216 bytes (16.0 MiB) "
+                          "(docs/reliability.md, "
+                          "Input limits): use a smaller or coarser file");
+    std::filesystem::remove(file);
+}
+
+// Issue 8 item 6: yaml-cpp's Load read the first document and dropped the rest silently.
+TEST_CASE("a second YAML document is refused at its '---' line", "[scene][file][limits]") {
+    const std::string second =
+        "a second YAML document: a scene file holds one document, and this file has 2; remove this '---' line and "
+        "what follows it, or merge it into the first document (a '---' is allowed only before the first)";
+    CHECK(error_of([] { load_scene_text("a: 1\nb: 2\n---\nc: 3\n", "two.yaml"); }) == "two.yaml:3:1: " + second);
+    CHECK(error_of([] { load_scene_text("---\na: 1\n--- # again\nc: 3\n", "two.yaml"); }) ==
+          "two.yaml:3:1: " + second);
+    CHECK(error_of([] { load_scene_text("a: 1\n---\n", "empty_second.yaml"); }) == "empty_second.yaml:2:1: " + second);
+    // A '---' before the only document and a '...' after it are one document.
+    CHECK(load_scene_text("---\na: 1\n...\n", "one.yaml").root["a"].Scalar() == "1");
 }
 
 TEST_CASE("overrides address list items by name and by index", "[scene][overrides]") {
@@ -185,7 +231,7 @@ TEST_CASE("validation errors in overridden values name the --set argument", "[sc
                        "'fixed_nodes', 'verbose'",
                        "--set elements.arm.material.youngs_modulus=soft: elements[1].material.youngs_modulus: "
                        "expected real, got string 'soft'",
-                       "--set integrator.dt=-1: integrator.dt: dt = -1 is out of range: expected > 0",
+                       "--set integrator.dt=-1: integrator.dt: dt = -1 is out of range: expected > 0 and <= 1e+09",
                        "--set integrator.dtt=3: integrator.dtt: unknown key 'dtt'; did you mean 'dt'?",
                    });
 }

@@ -40,7 +40,7 @@ forces:
 contact: {type: drag}
 weights: [0, 0.5, 1]
 tags: [a, "b"]
-fixed_nodes: [0, -1, 0x10]
+fixed_nodes: [0, -1, 16]
 verbose: true
 )");
     INFO(joined(errors));
@@ -130,7 +130,7 @@ TEST_CASE("out-of-range values name the value and the range", "[scene][validatio
       youngs_modulus: -5
 )",
                        "scene.yaml:6:23: elements[0].material.youngs_modulus: youngs_modulus = -5 is out of range: "
-                       "expected > 0");
+                       "expected > 0 and <= 1e+13");
     require_only_error("elements:\n  - {type: rod, name: b, nodes: 1, material: {youngs_modulus: 1}}\n",
                        "scene.yaml:2:33: elements[0].nodes: nodes = 1 is out of range: expected >= 2");
     require_only_error("elements:\n  - {type: rod, name: b, nodes: 2, material: {youngs_modulus: 1, poisson_ratio: 0.5}}\n",
@@ -190,7 +190,7 @@ TEST_CASE("typed blocks need a known type", "[scene][validation]") {
     require_only_error("elements: []\ncontact: {type: [drag]}\n",
                        "scene.yaml:2:17: contact.type: expected a type name, got a list");
     require_only_error("elements: []\nforces:\n  - type: drag\n    coefficient: -2\n",
-                       "scene.yaml:4:18: forces[0].coefficient: coefficient = -2 is out of range: expected >= 0");
+                       "scene.yaml:4:18: forces[0].coefficient: coefficient = -2 is out of range: expected >= 0 and <= 1e+12");
     require_only_error("elements: []\nforces:\n  - type: drag\n    type: drag\n",
                        "scene.yaml:4:5: forces[0].type: duplicate key 'type' (first written at line 3)");
 }
@@ -215,7 +215,7 @@ solver: {direct: {}, iterative: {}}
         "scene.yaml:6:7: elements[0].material.youngs_modulis: unknown key 'youngs_modulis'; did you mean "
         "'youngs_modulus'?",
         "scene.yaml:7:11: elements[1].type: unknown element type 'spring'",
-        "scene.yaml:9:7: integrator.dt: dt = -1e-3 is out of range: expected > 0",
+        "scene.yaml:9:7: integrator.dt: dt = -1e-3 is out of range: expected > 0 and <= 1e+09",
         "scene.yaml:10:3: integrator.dt: duplicate key 'dt' (first written at line 9)",
         "scene.yaml:11:10: gravity: expected vector of 3 reals, got 2 items",
         "scene.yaml:12:22: solver.iterative: 'iterative' and 'direct' (line 12) are both given: solver takes "
@@ -244,4 +244,86 @@ TEST_CASE("a single error is thrown as its line alone", "[scene][validation]") {
     const SceneDocument scene = load_scene_text("elements: []\nverbose: 3\n", "one.yaml");
     CHECK_THROWS_WITH(make_scene_parameters(scene, root_schema(), catalog),
                       "one.yaml:2:10: verbose: expected boolean (true or false), got integer 3");
+}
+
+// Issue 8 item 5: numbers are read strictly. `duration: 0x10` was read as 16 (YAML 1.2's hex).
+TEST_CASE("numbers are decimal, with nothing after them", "[scene][validation][limits]") {
+    require_only_error("elements: []\nintegrator: {dt: 0x10}\n",
+                       "scene.yaml:2:18: integrator.dt: expected real, got string '0x10' (hexadecimal, octal and "
+                       "binary numbers are not read: write the number in decimal)");
+    require_only_error("elements: []\nintegrator: {dt: 1, max_iterations: 0o10}\n",
+                       "scene.yaml:2:37: integrator.max_iterations: expected integer, got string '0o10' (hexadecimal, "
+                       "octal and binary numbers are not read: write the number in decimal)");
+    require_only_error("elements: []\nintegrator: {dt: 1, max_iterations: 010}\n",
+                       "scene.yaml:2:37: integrator.max_iterations: expected integer, got string '010' (a leading "
+                       "zero is not read: YAML 1.1 reads 010 as octal 8; write the number without it)");
+    require_only_error("elements: []\nintegrator: {dt: 1.5ms}\n",
+                       "scene.yaml:2:18: integrator.dt: expected real, got string '1.5ms' (write the number alone, in "
+                       "SI units, with nothing after it)");
+    require_only_error("elements: []\nfixed_nodes: [-0x1]\n",
+                       "scene.yaml:2:15: fixed_nodes[0]: expected integer, got string '-0x1' (hexadecimal, octal and "
+                       "binary numbers are not read: write the number in decimal)");
+    // Plain decimals stay accepted: a lone 0, signs, a leading dot, exponents.
+    CHECK(errors_of("elements: []\nintegrator: {dt: +.5e-3, max_iterations: 10}\nfixed_nodes: [0, -0, +7]\n"
+                    "weights: [0, 0.0, 1.]\n")
+              .empty());
+}
+
+// Issue 8 item 5: E = 4.9e-324 passed `> 0` and gave a stiffness of exactly 0.
+TEST_CASE("reals below the smallest normal double are refused", "[scene][validation][limits]") {
+    const std::string tail = " is below the smallest normal double (2.2e-308) and cannot be computed with: write 0 or "
+                             "a value of physical size";
+    require_only_error("elements:\n  - {type: rod, name: b, nodes: 2, material: {youngs_modulus: 4.9e-324}}\n",
+                       "scene.yaml:2:63: elements[0].material.youngs_modulus: youngs_modulus = 4.9e-324" + tail);
+    // Rounded to 0 by strtod: still refused, not read as 0.
+    require_only_error("elements: []\nweights: [0, 1e-400, 0]\n", "scene.yaml:2:14: weights[1]: weights[1] = 1e-400" + tail);
+    CHECK(errors_of("elements: []\nweights: [0, 0e-400, 2.3e-308]\n").empty());
+}
+
+// Issue 8 item 5: E of 1e308, density or gravity of 1e308 passed validation.
+TEST_CASE("a real beyond its unit's ceiling is refused", "[scene][validation][limits]") {
+    require_only_error("elements:\n  - {type: rod, name: b, nodes: 2, material: {youngs_modulus: 1e308}}\n",
+                       "scene.yaml:2:63: elements[0].material.youngs_modulus: youngs_modulus = 1e308 is out of range: "
+                       "expected > 0 and <= 1e+13 (the ceiling of every quantity in Pa: docs/reliability.md, Input limits)");
+    require_only_error("elements: []\ngravity: [0, 0, -1e308]\n",
+                       "scene.yaml:2:17: gravity[2]: gravity[2] = -1e308 is out of range: expected >= -1e+07 and <= "
+                       "1e+07 (the ceiling of every quantity in m/s^2: docs/reliability.md, Input limits)");
+    require_only_error("elements: []\nintegrator: {dt: 1e308}\n",
+                       "scene.yaml:2:18: integrator.dt: dt = 1e308 is out of range: expected > 0 and <= 1e+09 (the ceiling of every quantity in s: docs/reliability.md, Input limits)");
+    // At the ceiling itself: accepted.
+    CHECK(errors_of("elements: []\nintegrator: {dt: 1e9}\ngravity: [0, 0, -1e7]\n").empty());
+}
+
+// Issue 8 item 5: `nodes: 2147483648` was truncated to a 32-bit int by the plugin.
+TEST_CASE("integers beyond 32 bits are refused", "[scene][validation][limits]") {
+    require_only_error("elements: []\nfixed_nodes: [2147483648]\n",
+                       "scene.yaml:2:15: fixed_nodes[0]: fixed_nodes[0] = 2147483648 is out of range: integers are at "
+                       "most 2147483647 in magnitude");
+    require_only_error("elements: []\nfixed_nodes: [-2147483648]\n",
+                       "scene.yaml:2:15: fixed_nodes[0]: fixed_nodes[0] = -2147483648 is out of range: integers are at "
+                       "most 2147483647 in magnitude");
+    // Beyond 64 bits it is not an integer at all.
+    require_only_error("elements: []\nfixed_nodes: [99999999999999999999]\n",
+                       "scene.yaml:2:15: fixed_nodes[0]: expected integer, got real 99999999999999999999");
+    CHECK(errors_of("elements: []\nfixed_nodes: [2147483647, -2147483647]\n").empty());
+}
+
+// Issue 8 item 5: `elements: []` passed validation.
+TEST_CASE("a list declared non-empty refuses an empty list", "[scene][validation][limits]") {
+    ParameterSchema root("scene", "A scene with a non-empty list.");
+    root.typed_list("elements", "the bodies", TypeKind::element).require().non_empty();
+    root.integer_list("nodes", "node indices").non_empty();
+    const FakeCatalog catalog;
+    const auto errors = [&](const std::string& text) {
+        std::vector<std::string> lines;
+        for (const auto& e : validate_scene(load_scene_text(text, "scene.yaml"), root, catalog)) lines.push_back(e.str());
+        return lines;
+    };
+    CHECK(errors("elements: []\n") ==
+          std::vector<std::string>{"scene.yaml:1:11: elements: expected at least 1 item, got an empty list (the bodies)"});
+    CHECK(errors("elements:\n") ==
+          std::vector<std::string>{"scene.yaml:1:1: elements: expected at least 1 item, got an empty list (the bodies)"});
+    CHECK(errors("elements: [{type: rod, name: a, nodes: 2, material: {youngs_modulus: 1}}]\nnodes: []\n") ==
+          std::vector<std::string>{"scene.yaml:2:8: nodes: expected at least 1 item, got an empty list (node indices)"});
+    CHECK(errors("elements: [{type: rod, name: a, nodes: 2, material: {youngs_modulus: 1}}]\nnodes: [0]\n").empty());
 }

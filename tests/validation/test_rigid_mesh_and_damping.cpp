@@ -112,7 +112,7 @@ TEST_CASE("rigid body: mesh and rigid_damping errors point at the input", "[vali
                shape_and_mass + (forces.empty() ? "" : "forces:\n" + forces);
     };
     CHECK_THROWS_WITH(build_scene(scene("    shape: {mesh: {path: /nonexistent/body.obj}}\n    density: 1000\n")),
-                      Catch::Contains("test.yaml:7:20: elements[0].shape.mesh.path: /nonexistent/body.obj:0: cannot open"));
+                      Catch::Contains("test.yaml:7:20: elements[0].shape.mesh.path: /nonexistent/body.obj:0: mesh file not found"));
     const std::string open = temporary_file("soma_validation_open_cube.obj", cube_obj(0.1, false));
     CHECK_THROWS_WITH(build_scene(scene("    shape: {mesh: {path: " + open + "}}\n    density: 1000\n")),
                       Catch::Contains("shape.mesh.path: mass properties from a density need a closed solid") &&

@@ -161,7 +161,7 @@ TEST_CASE("settings errors: each names its key and the problem", "[actuation][co
         s.table_file = write_table("bad", "0, 1, 2\n0, 2, 3\n").string();
         CHECK_THAT(error_of(s), Catch::Contains("table.file:") && Catch::Contains("increase strictly"));
         s.table_file = "/nonexistent/history.csv";
-        CHECK_THAT(error_of(s), Catch::Contains("table.file: cannot open table file '/nonexistent/history.csv'"));
+        CHECK_THAT(error_of(s), Catch::Contains("table.file: /nonexistent/history.csv: table file not found"));
     }
     SECTION("bad expressions") {
         CHECK_THAT(error_of(expressions({"t", "sin(2*_pi*t"})), Catch::Contains("values: expression 2 ('sin(2*_pi*t')"));

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <filesystem>
 #include <sstream>
 
 using namespace soma::actuation;
@@ -79,5 +80,23 @@ TEST_CASE("CSV errors name the file and line", "[actuation][table]") {
     CHECK_THAT(error_of("# nothing\n\n"), Catch::Contains("no data rows"));
     CHECK_THAT(error_of("0\n"), Catch::Contains("a time and at least one value"));
     CHECK_THAT(error_of("0,nan\n"), Catch::Contains("not finite"));
-    CHECK_THROWS_WITH(TimeTable::read_csv_file("/nonexistent/table.csv"), Catch::Contains("cannot open"));
+    CHECK_THROWS_WITH(TimeTable::read_csv_file("/nonexistent/table.csv"), Catch::Equals("/nonexistent/table.csv: table file not found"));
+}
+
+TEST_CASE("a table with more numbers than the maximum is refused at the row beyond it", "[actuation][table][limits]") {
+    // Three rows of two numbers: six; a limit of five is passed on line 4 (the header is not counted).
+    std::istringstream rows("t, a\n0, 1\n1, 2\n2, 3\n");
+    CHECK_THROWS_WITH(TimeTable::read_csv(rows, "big.csv", 5),
+                      "big.csv:4: the table has more than 5 numbers, the maximum per table (docs/reliability.md, "
+                      "Input limits): use fewer rows");
+    std::istringstream fits("t, a\n0, 1\n1, 2\n2, 3\n");
+    CHECK(TimeTable::read_csv(fits, "fits.csv", 6).rows() == 3);
+}
+
+TEST_CASE("a table file that is a device or a directory is refused before it is read", "[actuation][table][limits]") {
+    if (std::filesystem::exists("/dev/zero"))
+        CHECK_THROWS_WITH(TimeTable::read_csv_file("/dev/zero"),
+                          "/dev/zero: is a character device, expected the table file to be a regular file");
+    const std::string dir = std::filesystem::temp_directory_path().string();
+    CHECK_THROWS_WITH(TimeTable::read_csv_file(dir), dir + ": is a directory, expected the table file to be a regular file");
 }

@@ -2,6 +2,8 @@
 #include "cross_section.hpp"
 #include "rod_geometry.hpp"
 
+#include "soma/input_limits.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -56,6 +58,34 @@ TEST_CASE("coordinates list and xyz text become nodes", "[discrete_rod][geometry
     std::istringstream word("0 0 0\n1 zero 0\n2 0 0\n");
     CHECK_THROWS_AS(read_xyz_nodes(word, "w.xyz"), std::invalid_argument);
     CHECK_THROWS_AS(read_xyz_file("/nonexistent/rod.xyz"), std::invalid_argument);
+}
+
+// Issue 8 item 3: a line of 1e9 or 2^31 nodes allocated gigabytes before failing.
+TEST_CASE("generators refuse more nodes than the maximum before allocating", "[discrete_rod][geometry][limits]") {
+    const std::string tail = " nodes, above the maximum of 4000000 nodes per element (docs/reliability.md, Input "
+                             "limits): use fewer nodes";
+    CHECK_THROWS_WITH(line_nodes(Vec3(0, 0, 0), Vec3(1, 0, 0), 2147483648L), "asks for 2147483648" + tail);
+    CHECK_THROWS_WITH(line_nodes(Vec3(0, 0, 0), Vec3(1, 0, 0), 1000000000L), "asks for 1000000000" + tail);
+    CHECK_THROWS_WITH(helix_nodes(Vec3(0, 0, 0), 0.1, 0.1, 1.0, 10000000L), "asks for 10000000" + tail);
+    CHECK(line_nodes(Vec3(0, 0, 0), Vec3(1, 0, 0), kMaxNodesPerElement).size() == 4000000u);  // the maximum itself
+}
+
+TEST_CASE("an xyz file is refused at the point beyond the maximum", "[discrete_rod][geometry][limits]") {
+    std::istringstream four("0 0 0\n1 0 0\n# a comment\n2 0 0\n3 0 0\n");
+    CHECK_THROWS_WITH(read_xyz_nodes(four, "four.xyz", 3),
+                      "four.xyz:5: the file has more than 3 points, the maximum of nodes per element "
+                      "(docs/reliability.md, Input limits): use fewer nodes");
+    std::istringstream three("0 0 0\n1 0 0\n2 0 0\n");
+    CHECK(read_xyz_nodes(three, "three.xyz", 3).size() == 3);
+}
+
+TEST_CASE("xyz numbers are decimal: no hexadecimal, no trailing text", "[discrete_rod][geometry][limits]") {
+    std::istringstream hex("0 0 0\n0x10 0 0\n2 0 0\n");
+    CHECK_THROWS_WITH(read_xyz_nodes(hex, "hex.xyz"), "hex.xyz:2: '0x10' is not a number");
+    std::istringstream junk("0 0 0\n1.5m 0 0\n2 0 0\n");
+    CHECK_THROWS_WITH(read_xyz_nodes(junk, "junk.xyz"), "junk.xyz:2: '1.5m' is not a number");
+    std::istringstream signs("+0 0 0\n-1 +1e-3 0\n2 0 .5\n");
+    CHECK(read_xyz_nodes(signs, "signs.xyz")[1] == Vec3(-1, 1e-3, 0));
 }
 
 TEST_CASE("cross-section constants", "[discrete_rod][geometry]") {

@@ -128,5 +128,5 @@ TEST_CASE("mesh shapes: a cube read from OBJ quads bounds the unit cube", "[rigi
     CHECK_THROWS_WITH(parse_obj_triangles(with_line, "x.obj", "use a triangle mesh"),
                       Catch::Equals("x.obj:3: 'l' (polyline/point) statements are not part of a triangle surface: "
                                     "use a triangle mesh"));
-    CHECK_THROWS_WITH(read_obj_triangles("/nonexistent/body.obj"), Catch::Equals("/nonexistent/body.obj:0: cannot open the mesh file"));
+    CHECK_THROWS_WITH(read_obj_triangles("/nonexistent/body.obj"), Catch::Equals("/nonexistent/body.obj:0: mesh file not found"));
 }

@@ -106,7 +106,7 @@ TEST_CASE("mesh files: format by extension, missing file", "[mesh][input]") {
     CHECK(mesh_format_from_extension("a/b/canopy.OBJ") == MeshFileFormat::obj);
     CHECK(mesh_format_from_extension("plate.txt") == MeshFileFormat::text);
     CHECK_THROWS_WITH(read_mesh_file("/nonexistent/mesh.obj", MeshFileFormat::obj),
-                      Catch::Contains("/nonexistent/mesh.obj:0: cannot open"));
+                      Catch::Contains("/nonexistent/mesh.obj:0: mesh file not found"));
     const std::string path = "shells_test_mesh.obj";
     {
         std::ofstream f(path);
@@ -271,4 +271,35 @@ TEST_CASE("generated regular polygon: equilateral hexagon, other polygons", "[me
     const MeshTopology tp = build_topology(pent);
     CHECK(total_area(tp) == Approx(2.5 * 0.25 * std::sin(2.0 * std::numbers::pi / 5)).epsilon(1e-12));
     CHECK_THROWS_AS(regular_polygon_mesh(c, 1.0, 2, 0.1), std::invalid_argument);
+}
+
+TEST_CASE("mesh files beyond the maximum size per element are refused at the line beyond it", "[mesh][input][limits]") {
+    std::istringstream nodes("*Nodes\n0,0,0\n1,0,0\n0,1,0\n1,1,0\n*Triangles\n1,2,3\n");
+    CHECK_THROWS_WITH(parse_text_geometry(nodes, "mesh.txt", 3, 10),
+                      "mesh.txt:5: more than 3 nodes, the maximum per element (docs/reliability.md, Input limits): use a "
+                      "coarser mesh");
+    std::istringstream triangles("*Nodes\n0,0,0\n1,0,0\n0,1,0\n1,1,0\n*Triangles\n1,2,3\n2,4,3\n");
+    CHECK_THROWS_WITH(parse_text_geometry(triangles, "mesh.txt", 10, 1),
+                      "mesh.txt:8: more than 1 triangles, the maximum per element (docs/reliability.md, Input limits): "
+                      "use a coarser mesh");
+    std::istringstream obj("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nf 1 2 4 3\n");
+    CHECK_THROWS_WITH(parse_obj_triangles(obj, "quad.obj", "", 10, 1),  // the quad is two triangles
+                      "quad.obj:5: more than 1 triangles, the maximum per element (docs/reliability.md, Input limits): "
+                      "use a coarser mesh");
+    std::istringstream vertices("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
+    CHECK_THROWS_WITH(parse_obj_triangles(vertices, "tri.obj", "", 2, 10),
+                      "tri.obj:3: more than 2 vertices, the maximum per element (docs/reliability.md, Input limits): "
+                      "use a coarser mesh");
+}
+
+TEST_CASE("generated meshes are sized before they are generated", "[mesh][input][limits]") {
+    // Issue 8 item 2: R/a = 1e10 overflowed n^2 sides in a long; now counted in double.
+    CHECK_THROWS_WITH(regular_polygon_mesh(Vec3::Zero(), 0.5, 4, 5.0e-11),
+                      Catch::StartsWith("asks for 4e+20 triangles, above the maximum of 8000000 triangles per element"));
+    CHECK_THROWS_WITH(rectangle_mesh(Vec3::Zero(), 1.0, 1.0, 1.0e-12),
+                      Catch::StartsWith("asks for 2.31e+24 triangles, above the maximum of 8000000 triangles"));
+    CHECK_THROWS_WITH(rectangle_mesh(Vec3::Zero(), 0.1, 0.05, 0.11),
+                      Catch::StartsWith("edge_length 0.11 is larger than the plate (0.1 x 0.05)"));
+    // At the longer side itself: one cell along it, refused only above.
+    CHECK(rectangle_mesh(Vec3::Zero(), 0.1, 0.05, 0.1, RowDirection::x, RectanglePattern::right).triangles.size() == 2);
 }
