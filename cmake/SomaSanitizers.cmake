@@ -85,8 +85,14 @@ function(soma_add_sanitizer_stage)
   set(sanitizer_env
     "ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1"
     "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
+  # Left out (docs/reliability.md, "Sanitizers"): no_allocation_tests replaces malloc, which ASan
+  # owns; eigen_solvers_tests and petsc_solver_tests carry open findings in Eigen 3.4's
+  # IncompleteLUT (an uninitialized enum read) and PETSc/MPI (leaks at exit).
+  set(SOMA_SANITIZED_EXCLUDE "^(no_allocation_tests|eigen_solvers_tests|petsc_solver_tests)$" CACHE STRING
+      "ctest -E regex of sub-build tests the sanitizer stage does not run")
   add_test(NAME sanitized_tests
-    COMMAND "${CMAKE_CTEST_COMMAND}" --test-dir "${CMAKE_BINARY_DIR}/sanitized" --output-on-failure -j2 -LE "fuzz|install")
+    COMMAND "${CMAKE_CTEST_COMMAND}" --test-dir "${CMAKE_BINARY_DIR}/sanitized" --output-on-failure -j2 -LE "fuzz|install"
+            -E "${SOMA_SANITIZED_EXCLUDE}")
   add_test(NAME sanitized_fuzz
     COMMAND "${CMAKE_CTEST_COMMAND}" --test-dir "${CMAKE_BINARY_DIR}/sanitized" --output-on-failure -j2 -L fuzz)
   set_tests_properties(sanitized_tests sanitized_fuzz PROPERTIES
