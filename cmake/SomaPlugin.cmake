@@ -12,7 +12,10 @@ function(soma_add_plugin name)
   target_link_libraries(soma_${name} PRIVATE soma_${name}_core)
   # A symbol left undefined (e.g. an Eigen template declared but not instantiated) must fail the
   # link, not the plugin's load at run time.
-  target_link_options(soma_${name} PRIVATE "LINKER:--no-undefined")
+  # (Not under sanitizers: clang links their runtimes into the executable, not into modules.)
+  if(NOT SOMA_SANITIZE AND NOT SOMA_BUILD_FUZZERS)
+    target_link_options(soma_${name} PRIVATE "LINKER:--no-undefined")
+  endif()
   set_target_properties(soma_${name} PROPERTIES
     PREFIX "lib" LIBRARY_OUTPUT_DIRECTORY "${SOMA_PLUGIN_OUTPUT_DIR}"
     INSTALL_RPATH "$ORIGIN/../..")

@@ -59,7 +59,9 @@ public:
         }
         std::map<std::string, int> seen;  // key -> 1-based line of its first occurrence
         for (auto it = node.begin(); it != node.end(); ++it) {
-            const YAML::Node& key = it->first;
+            // A copy (a Node is a handle): yaml-cpp's operator-> returns a temporary proxy, so a
+            // reference to it->first dangles after this statement (ASan, fuzz_scene).
+            const YAML::Node key = it->first;
             if (!key.IsScalar()) {
                 error(key.Mark(), path, "expected a key name, got " + describe_node(key));
                 continue;
@@ -262,7 +264,7 @@ private:
         std::string first_choice;
         int first_line = 0;
         for (auto it = value.begin(); it != value.end(); ++it) {
-            const YAML::Node& alt_key = it->first;
+            const YAML::Node alt_key = it->first;  // a copy: see check_map
             if (!alt_key.IsScalar()) {
                 error(alt_key.Mark(), path, "expected one of " + choices + ", got " + describe_node(alt_key));
                 continue;

@@ -147,9 +147,10 @@ TriangleMesh parse_text_geometry(std::istream& input, const std::string& name, l
                 std::array<long, 3> t{};
                 for (std::size_t k = 0; k < 3; ++k) {
                     double d = 0.0;
-                    // Accept integers written as reals ("3.0"), as MATLAB exports them.
+                    // Accept integers written as reals ("3.0"), as MATLAB exports them; one
+                    // beyond 2^53 is no index (and its conversion to long could be undefined).
                     if (!parse_long(f[k], t[k])) {
-                        if (!parse_double(f[k], d) || d != std::floor(d))
+                        if (!parse_double(f[k], d) || d != std::floor(d) || !(std::abs(d) < 9.0e15))
                             throw MeshInputError(name, line_no, "'" + f[k] + "' is not a node index");
                         t[k] = static_cast<long>(d);
                     }

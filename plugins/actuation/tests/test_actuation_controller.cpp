@@ -28,6 +28,12 @@ void* operator new(std::size_t size) {
     if (void* p = std::malloc(size ? size : 1)) return p;
     throw std::bad_alloc();
 }
+// Catch allocates with the nothrow form: replace it too, or its delete frees what ASan's
+// operator new allocated (alloc-dealloc-mismatch, found by the sanitizer stage).
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+    if (g_counting) ++g_allocations;
+    return std::malloc(size ? size : 1);
+}
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 

@@ -100,6 +100,10 @@ TEST_CASE("text geometry reader: *Nodes / *Edges / *Triangles", "[mesh][input]")
     CHECK_THROWS_WITH(geometry_text("*Nodes\n0,0,0\n*Faces\n"), Catch::StartsWith("mesh.txt:3: unknown section"));
     CHECK_THROWS_WITH(geometry_text("*Nodes\n0,0,0\n1,0,0\n0,1,0\n*Triangles\n1,2,x\n"),
                       Catch::StartsWith("mesh.txt:6: 'x' is not a node index"));
+    // Found by fuzz_text_mesh (fuzz/regressions/text_mesh/index_beyond_long): a real index too
+    // large for a long was converted anyway (undefined behaviour).
+    CHECK_THROWS_WITH(geometry_text("*Nodes\n0,0,0\n1,0,0\n0,1,0\n*Triangles\n1,2,1e300\n"),
+                      Catch::StartsWith("mesh.txt:6: '1e300' is not a node index"));
 }
 
 TEST_CASE("mesh files: format by extension, missing file", "[mesh][input]") {
