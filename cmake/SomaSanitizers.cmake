@@ -63,6 +63,10 @@ function(soma_add_sanitizer_stage)
     -DSOMA_BUILD_FUZZERS=ON
     -DSOMA_SANITIZER_STAGE=OFF
     -DSOMA_WITH_CUDA=OFF
+    # PETSc and Open MPI leak at exit (122 kB in 3357 allocations, in MPI components unloaded
+    # before LeakSanitizer reports, so no suppression can name them): the stage leaves the petsc
+    # plugin out, and the tests that need it skip (docs/reliability.md, Sanitizers).
+    -DSOMA_WITH_PETSC=OFF
     -DSOMA_BUILD_BENCH=OFF
     -DSOMA_FUZZ_SECONDS=${SOMA_FUZZ_SECONDS}
     "-DSOMA_VALIDATION_ONLY=${validation_only}")
@@ -86,9 +90,8 @@ function(soma_add_sanitizer_stage)
     "ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1"
     "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
   # Left out (docs/reliability.md, "Sanitizers"): no_allocation_tests replaces malloc, which ASan
-  # owns; eigen_solvers_tests and petsc_solver_tests carry open findings in Eigen 3.4's
-  # IncompleteLUT (an uninitialized enum read) and PETSc/MPI (leaks at exit).
-  set(SOMA_SANITIZED_EXCLUDE "^(no_allocation_tests|eigen_solvers_tests|petsc_solver_tests)$" CACHE STRING
+  # owns.
+  set(SOMA_SANITIZED_EXCLUDE "^(no_allocation_tests)$" CACHE STRING
       "ctest -E regex of sub-build tests the sanitizer stage does not run")
   add_test(NAME sanitized_tests
     COMMAND "${CMAKE_CTEST_COMMAND}" --test-dir "${CMAKE_BINARY_DIR}/sanitized" --output-on-failure -j2 -LE "fuzz|install"

@@ -4,6 +4,7 @@
 #include <Eigen/OrderingMethods>
 
 #include <cstdio>
+#include <type_traits>
 
 namespace soma::eigen_solvers {
 namespace {
@@ -18,9 +19,17 @@ public:
     }
     S& solver() { return solver_; }
 
-    void analyze(const SparseMatrix& matrix) override { solver_.analyzePattern(matrix); }
+    void analyze(const SparseMatrix& matrix) override {
+        if constexpr (kAnalyzesInCompute) analyzed_ = false;
+        else solver_.analyzePattern(matrix);
+    }
     Eigen::ComputationInfo factorize(const SparseMatrix& matrix) override {
-        solver_.factorize(matrix);
+        if (kAnalyzesInCompute && !analyzed_) {
+            solver_.compute(matrix);
+            analyzed_ = true;
+        } else {
+            solver_.factorize(matrix);
+        }
         return solver_.preconditioner().info();
     }
     Eigen::ComputationInfo solve(const VectorX& rhs, VectorX& solution) override {
@@ -31,7 +40,14 @@ public:
     double relative_residual() const override { return solver_.error(); }
 
 private:
+    // Eigen 3.4's IterativeSolverBase::analyzePattern reads the preconditioner's info(), which
+    // IncompleteLUT sets only when it factorizes: an uninitialised enum (UBSan, docs/reliability.md,
+    // Sanitizers). An ILUT backend analyzes in its first factorization after a new pattern,
+    // through compute(), which sets info() before reading it.
+    static constexpr bool kAnalyzesInCompute =
+        std::is_same_v<typename S::Preconditioner, Eigen::IncompleteLUT<double, Index>>;
     S solver_;
+    bool analyzed_ = false;
 };
 
 std::string format_real(double value) {
