@@ -166,6 +166,12 @@ TEST_CASE("soma plugins and soma describe", "[cli]") {
 }
 
 TEST_CASE("docs/scene-reference.md is generated from the current schemas", "[cli][docs]") {
+    // The committed page documents every plugin of the default build; a build without one (the
+    // sanitizer stage leaves PETSc out) generates a shorter page.
+    if (run_soma("describe petsc").exit_code != 0) {
+        WARN("the petsc linear solver is not built (SOMA_WITH_PETSC off): the reference is not compared");
+        return;
+    }
     const Result r = run_soma("reference");
     REQUIRE(r.exit_code == 0);
     std::ifstream file(env("SOMA_SOURCE_DIR") + "/docs/scene-reference.md");
