@@ -30,6 +30,12 @@ function(soma_add_test name)
   if(NOT SOMA_BUILD_TESTS)
     return()
   endif()
+  # A plugin's unit tests (plugins/<plugin>/) are built unless SOMA_PLUGIN_TESTS names others.
+  if(NOT SOMA_PLUGIN_TESTS STREQUAL "all" AND CMAKE_CURRENT_SOURCE_DIR MATCHES "^${CMAKE_SOURCE_DIR}/plugins/([^/]+)")
+    if(NOT CMAKE_MATCH_1 IN_LIST SOMA_PLUGIN_TESTS)
+      return()
+    endif()
+  endif()
   add_executable(${name} ${T_SOURCES})
   target_link_libraries(${name} PRIVATE soma_catch_main ${T_LIBS})
   # Test-only helpers shared across plugin and kernel tests (never included by plugin code).

@@ -214,12 +214,12 @@ std::string format_summary(const Simulation& sim, const RunResult& result, const
     bool any = false;
     for (const auto& observer : sim.observers()) {
         // The first file is the one to open (a CSV, or the .pvd collection of VTK frames).
-        const auto files = observer->files();
-        if (files.empty()) continue;
+        const WrittenFiles files = observer->written_files();
+        if (files.main.empty()) continue;
         if (!any) text += "  outputs\n";
         any = true;
-        text += fmt::format("    {}", files.front().string());
-        if (files.size() > 1) text += fmt::format("  (+{} files)", files.size() - 1);
+        text += fmt::format("    {}", files.main.string());
+        if (files.count > 1) text += fmt::format("  (+{} files)", files.count - 1);
         text += "\n";
     }
     if (!result.checkpoint.empty())

@@ -64,10 +64,10 @@ private:
     State finish(const State& s, double h) const override;
 };
 
-class ImplicitMidpoint final : public AffineIntegrator {
+/// An affine integrator whose initial guess comes from the accepted steps' unknowns
+/// (period_two_predictor.hpp): the predictor is carried state, saved with the checkpoint.
+class PredictedAffineIntegrator : public AffineIntegrator {
 public:
-    /// The midpoint rule conserves a linear oscillator's energy at any omega h (radius 1).
-    bool damps_unresolved_modes() const override { return false; }
     void save_checkpoint(CheckpointWriter& out) const override {
         AffineIntegrator::save_checkpoint(out);
         guess_.save_checkpoint(out);
@@ -77,27 +77,27 @@ public:
         guess_.restore_checkpoint(in);
     }
 
-private:
-    void predict(const State& s, double h) override;
-    State finish(const State& s, double h) const override;
+protected:
     void accepted(double h) override { guess_.accept(x_, h); }
     PeriodTwoPredictor guess_;
 };
 
-class Newmark final : public AffineIntegrator {
+class ImplicitMidpoint final : public PredictedAffineIntegrator {
+public:
+    /// The midpoint rule conserves a linear oscillator's energy at any omega h (radius 1).
+    bool damps_unresolved_modes() const override { return false; }
+
+private:
+    void predict(const State& s, double h) override;
+    State finish(const State& s, double h) const override;
+};
+
+class Newmark final : public PredictedAffineIntegrator {
 public:
     Newmark(double beta, double gamma) : beta_(beta), gamma_(gamma) {}
     /// gamma > 1/2 (with beta >= gamma/2) leaves a spectral radius below 1 as omega h -> infinity;
     /// gamma = 1/2 is the trapezoidal rule, radius 1 for every omega h.
     bool damps_unresolved_modes() const override { return gamma_ > 0.5; }
-    void save_checkpoint(CheckpointWriter& out) const override {
-        AffineIntegrator::save_checkpoint(out);
-        guess_.save_checkpoint(out);
-    }
-    void restore_checkpoint(CheckpointReader& in) override {
-        AffineIntegrator::restore_checkpoint(in);
-        guess_.restore_checkpoint(in);
-    }
     /// initialize() solves M a0 = f.
     bool solves_with_mass_alone() const override { return true; }
 
@@ -109,9 +109,7 @@ private:
     bool initialize(System& system, StepReport& report) override;
     void predict(const State& s, double h) override;
     State finish(const State& s, double h) const override;
-    void accepted(double h) override { guess_.accept(x_, h); }
     double beta_, gamma_;
-    PeriodTwoPredictor guess_;
 };
 
 /// Quasi-static equilibrium, one load step per time step: applied loads scale by

@@ -320,9 +320,9 @@ void CsvSeries::end(const SceneView&, const RunSummary&) {
     if (out_.is_open()) out_.close();
 }
 
-std::vector<std::filesystem::path> CsvSeries::files() const {
+WrittenFiles CsvSeries::written_files() const {
     if (path_.empty()) return {};
-    return {path_};
+    return {path_, 1};
 }
 
 }  // namespace soma::outputs

@@ -73,7 +73,7 @@ public:
     /// \brief Closes the file.
     void end(const SceneView& scene, const RunSummary& summary) override;
     /// \brief The CSV file, once begin() has created it.
-    std::vector<std::filesystem::path> files() const override;
+    WrittenFiles written_files() const override;
     /// \brief The file's length after the last row, for a checkpoint.
     void save_checkpoint(CheckpointWriter& out) const override;
     /// \brief Cuts the file back to its length at the checkpoint (rows written after it go) and

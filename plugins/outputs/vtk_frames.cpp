@@ -190,11 +190,9 @@ void VtkFrames::resume(const SceneView&, const std::filesystem::path& output_dir
     append_to_collection("");
 }
 
-std::vector<std::filesystem::path> VtkFrames::files() const {
+WrittenFiles VtkFrames::written_files() const {
     if (collection_.empty()) return {};
-    std::vector<std::filesystem::path> paths{collection_};
-    for (long i = 0; i < frame_count_; ++i) paths.push_back(output_dir_ / frame_file(static_cast<std::size_t>(i)));
-    return paths;
+    return {collection_, 1 + static_cast<std::size_t>(frame_count_)};
 }
 
 }  // namespace soma::outputs

@@ -46,7 +46,7 @@ public:
     /// \brief Writes a frame and the updated collection when `info.step` is a multiple of `every`.
     void observe(const SceneView& scene, const StepInfo& info) override;
     /// \brief The collection first, then every frame written.
-    std::vector<std::filesystem::path> files() const override;
+    WrittenFiles written_files() const override;
     /// \brief Frames written and the collection's length, for a checkpoint.
     void save_checkpoint(CheckpointWriter& out) const override;
     /// \brief Cuts the collection back to the checkpoint's frames and continues numbering after

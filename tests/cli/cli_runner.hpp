@@ -26,9 +26,11 @@ inline std::string environment(const char* name) {
     return value;
 }
 
-/// Runs `soma arguments` (a shell command line); output is stdout and stderr together.
-inline Result run_soma(const std::string& arguments) {
-    const std::string command = environment("SOMA_BUILD_DIR") + "/bin/soma " + arguments + " 2>&1";
+/// Runs `soma arguments` (a shell command line); output is stdout and stderr together, or stdout
+/// alone (to parse CSV).
+inline Result run_soma(const std::string& arguments, bool with_stderr = true) {
+    const std::string command =
+        environment("SOMA_BUILD_DIR") + "/bin/soma " + arguments + (with_stderr ? " 2>&1" : " 2>/dev/null");
     FILE* pipe = popen(command.c_str(), "r");
     REQUIRE(pipe != nullptr);
     std::string output;

@@ -1,54 +1,23 @@
 // The `soma` command end to end: every subcommand, exit codes, messages on stderr, and
 // docs/scene-reference.md kept in sync with the registered schemas.
+#include "cli_runner.hpp"
 #include "plugin_loader.hpp"
 #include "type_registry.hpp"
 
 #include <catch2/catch.hpp>
 
-#include <array>
-#include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <vector>
 
 using Catch::Matchers::Contains;
+using soma::cli_testing::environment;
+using soma::cli_testing::Result;
+using soma::cli_testing::run_soma;
+using soma::cli_testing::scene_file;
 
 namespace {
-
-struct Result {
-    int exit_code;
-    std::string output;  // stdout and stderr together
-};
-
-std::string env(const char* name) {
-    const char* value = std::getenv(name);
-    REQUIRE(value != nullptr);
-    return value;
-}
-
-/// Runs `soma arguments`; output is stdout and stderr together, or stdout alone (to parse CSV).
-Result run_soma(const std::string& arguments, bool with_stderr = true) {
-    const std::string command =
-        env("SOMA_BUILD_DIR") + "/bin/soma " + arguments + (with_stderr ? " 2>&1" : " 2>/dev/null");
-    FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    std::string output;
-    std::array<char, 4096> buffer{};
-    while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) output.append(buffer.data(), n);
-    const int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
-
-/// Writes a scene into a temporary folder and returns its path.
-std::string scene_file(const std::string& name, const std::string& text) {
-    const auto dir = std::filesystem::temp_directory_path() / "soma-cli-tests";
-    std::filesystem::create_directories(dir);
-    const auto path = dir / name;
-    std::ofstream(path) << text;
-    return path.string();
-}
 
 const char* kValidScene = R"(simulation: {duration: 0.01}
 integrator: {type: implicit_euler, dt: 1.0e-3}
@@ -174,7 +143,7 @@ TEST_CASE("docs/scene-reference.md is generated from the current schemas", "[cli
     }
     const Result r = run_soma("reference");
     REQUIRE(r.exit_code == 0);
-    std::ifstream file(env("SOMA_SOURCE_DIR") + "/docs/scene-reference.md");
+    std::ifstream file(environment("SOMA_SOURCE_DIR") + "/docs/scene-reference.md");
     std::stringstream committed;
     committed << file.rdbuf();
     INFO("regenerate with: build/bin/soma reference > docs/scene-reference.md");
