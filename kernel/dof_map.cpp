@@ -1,12 +1,15 @@
 #include "dof_map.hpp"
 
+#include "index_capacity.hpp"
+
 #include <stdexcept>
 
 namespace soma {
 
 DofMap::DofMap(const std::vector<Index>& local_counts) {
     offsets_.push_back(0);
-    for (Index n : local_counts) offsets_.push_back(offsets_.back() + n);
+    for (Index n : local_counts)
+        offsets_.push_back(checked_index_total(std::int64_t{offsets_.back()} + n, "degrees of freedom"));
     parent_.resize(static_cast<std::size_t>(offsets_.back()));
     for (Index i = 0; i < offsets_.back(); ++i) parent_[i] = i;
     maps_.resize(local_counts.size());

@@ -1,14 +1,19 @@
 #include "sparse_assembler.hpp"
 
+#include "index_capacity.hpp"
+
 #include <algorithm>
 
 namespace soma {
 
 StencilId SparseAssembler::add_stencil(std::span<const Index> global_dofs) {
+    // Both totals are checked before anything is stored, so a refused stencil leaves no trace.
+    const auto n = static_cast<std::int64_t>(global_dofs.size());
+    const Index dofs_end = checked_index_total(static_cast<std::int64_t>(dofs_.size()) + n, "stencil DOF entries");
+    const Index scatter_end = checked_index_total(std::int64_t{scatter_begin_.back()} + n * n, "Jacobian scatter entries");
     dofs_.insert(dofs_.end(), global_dofs.begin(), global_dofs.end());
-    dof_begin_.push_back(static_cast<Index>(dofs_.size()));
-    const Index n = static_cast<Index>(global_dofs.size());
-    scatter_begin_.push_back(scatter_begin_.back() + n * n);
+    dof_begin_.push_back(dofs_end);
+    scatter_begin_.push_back(scatter_end);
     return static_cast<StencilId>(dof_begin_.size() - 2);
 }
 
@@ -88,8 +93,10 @@ void SparseAssembler::grow_pattern(StencilId first) {
     // Merge each column's sorted rows with its new rows (none of which it holds), recording
     // where every old entry moves.
     std::vector<Index> new_outer(static_cast<std::size_t>(n) + 1, 0);
+    const Index new_nonzeros = checked_index_total(
+        std::int64_t{old_nonzeros} + static_cast<std::int64_t>(missing_.size()), "Jacobian nonzeros");
     std::vector<Index> new_inner;
-    new_inner.reserve(static_cast<std::size_t>(old_nonzeros) + missing_.size());
+    new_inner.reserve(static_cast<std::size_t>(new_nonzeros));
     std::vector<Index> moved(static_cast<std::size_t>(old_nonzeros));
     auto next_missing = missing_.begin();
     for (Index c = 0; c < n; ++c) {

@@ -63,6 +63,25 @@ private:
 
 }  // namespace
 
+TEST_CASE("totals beyond the 32-bit Index are refused before anything is allocated", "[dofs][assembly]") {
+    using Catch::Matchers::Contains;
+    // Elements within the per-element limits whose DOFs together pass 2^31 - 1.
+    CHECK_THROWS_WITH(DofMap({1'500'000'000, 1'500'000'000}),
+                      Contains("3000000000 degrees of freedom") && Contains("32-bit indices"));
+    // One stencil of 46 341 DOFs needs 46 341^2 = 2 147 488 281 scatter entries, just past 2^31 - 1:
+    // refused when added, and the assembler is left as it was.
+    SparseAssembler assembler;
+    const std::vector<Index> small{0, 1, 2};
+    assembler.add_stencil(small);
+    std::vector<Index> huge(46'341);
+    for (std::size_t i = 0; i < huge.size(); ++i) huge[i] = static_cast<Index>(i);
+    CHECK_THROWS_WITH(assembler.add_stencil(huge), Contains("2147488290 Jacobian scatter entries"));
+    CHECK(assembler.stencil_count() == 1);
+    huge.pop_back();  // 46 340^2 + 9 fits
+    CHECK_NOTHROW(assembler.add_stencil(huge));
+    CHECK(assembler.stencil_count() == 2);
+}
+
 TEST_CASE("sparse assembly with a cached scatter map equals dense assembly on the free DOFs", "[assembly]") {
     const Index n = 12;
     std::mt19937 rng(7);
