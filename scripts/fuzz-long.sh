@@ -19,7 +19,7 @@ for t in "${targets[@]}"; do
   [ -d "$build/fuzz/seeds/$t" ] && seeds+=("$build/fuzz/seeds/$t")
   mkdir -p "$build/fuzz/work/$t"
   echo "fuzz_$t: ${seconds} s"
-  nice -n 19 "$build/bin/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  nice -n 19 "$build/bin/fuzz_$t" -max_total_time="$seconds" -timeout=60 -rss_limit_mb=2048 \
     -malloc_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$build/fuzz/fuzz_$t-" \
     "$build/fuzz/work/$t" "${seeds[@]}" "fuzz/regressions/$t"
 done
