@@ -22,6 +22,7 @@
 #include "soma/parameters.hpp"
 
 #include <functional>
+#include <sstream>
 #include <string>
 #include <utility>
 
@@ -51,6 +52,13 @@ private:
     std::string type_name_;
     Handler handler_;
 };
+
+/// \brief \p value as an error message shows it ("0.3", "-1", "1e-09"; the stream's default format).
+inline std::string setting_text(double value) {
+    std::ostringstream out;
+    out << value;
+    return out.str();
+}
 
 /// \brief Errors located in the scene: fail(key, ...) points at \p block's key (its line and column).
 inline SettingsErrors scene_errors(const Parameters& block) {

@@ -1,6 +1,6 @@
 #include "floor_contact.hpp"
 
-#include "smooth_contact_law.hpp"
+#include "soma/smooth_contact_law.hpp"
 
 #include <cassert>
 

@@ -13,34 +13,6 @@ double value_or_zero(const std::vector<double>& values, std::size_t i) {
 
 }  // namespace
 
-std::string element_name_list(const SceneView& scene) {
-    std::string list;
-    for (const Element* element : scene.elements()) {
-        if (!list.empty()) list += ", ";
-        list += element->name();
-    }
-    return list.empty() ? std::string("(none)") : list;
-}
-
-std::vector<const Element*> select_elements(const SceneView& scene, const std::vector<std::string>& names,
-                                            const SettingsErrors& errors, const std::string& key) {
-    std::vector<const Element*> selected;
-    if (names.empty()) {
-        for (const Element* element : scene.elements()) selected.push_back(element);
-        if (selected.empty()) errors.fail(key, "the scene has no elements to act on");
-        return selected;
-    }
-    for (const std::string& name : names) {
-        const Element* element = scene.find_element(name);
-        if (!element)
-            errors.fail(key, "no element named '" + name + "'; elements are: " + element_name_list(scene));
-        if (std::find(selected.begin(), selected.end(), element) != selected.end())
-            errors.fail(key, "element '" + name + "' is listed twice");
-        selected.push_back(element);
-    }
-    return selected;
-}
-
 std::vector<ForcePoint> gather_points(const std::vector<const Element*>& elements) {
     std::vector<ForcePoint> points;
     for (const Element* element : elements) {

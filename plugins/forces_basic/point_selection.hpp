@@ -3,6 +3,7 @@
 /// \brief The elements a force acts on (by scene name) and their points, copied into a flat
 /// array at bind() so that evaluation touches no element and allocates nothing.
 
+#include "soma/element_selection.hpp"
 #include "soma/settings_errors.hpp"
 
 #include "soma/element.hpp"
@@ -25,18 +26,6 @@ struct ForcePoint {
     const Element* element = nullptr;
     Index index = 0;              ///< point index inside its element
 };
-
-/// \brief "a, b, c": the scene's element names, for error messages.
-std::string element_name_list(const SceneView& scene);
-
-/// \brief Resolves element names to elements.
-/// \param[in] scene  the built scene
-/// \param[in] names  element names; empty selects every element of the scene
-/// \param[in] errors where an unknown or repeated name is reported (under \p key)
-/// \param[in] key    the settings key holding the names
-/// \return the elements, in the order named (scene order when \p names is empty)
-std::vector<const Element*> select_elements(const SceneView& scene, const std::vector<std::string>& names,
-                                            const SettingsErrors& errors, const std::string& key = "elements");
 
 /// \brief Copies every point of \p elements (element by element, in point order).
 /// Missing per-point arrays in a Geometry (e.g. no radii) read as 0.

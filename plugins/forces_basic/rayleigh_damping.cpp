@@ -12,12 +12,6 @@ namespace soma::forces_basic {
 namespace {
 constexpr double kTwoPi = 6.283185307179586476925;
 
-/// A number as the user wrote it (shortest form).
-std::string number(double x) {
-    std::ostringstream out;
-    out << x;
-    return out.str();
-}
 }  // namespace
 
 RayleighCoefficients rayleigh_coefficients(double zeta, double f1, double f2) {
@@ -78,7 +72,7 @@ RayleighDampingSettings rayleigh_damping_settings(const Parameters& p) {
     if (!p.has("damping_ratio")) p.fail("frequencies", "needs `damping_ratio`, the ratio reached at these frequencies");
     const std::vector<double> f = p.real_list("frequencies");
     if (!(f[0] < f[1]))
-        p.fail("frequencies", "f1 = " + number(f[0]) + " Hz must be below f2 = " + number(f[1]) +
+        p.fail("frequencies", "f1 = " + setting_text(f[0]) + " Hz must be below f2 = " + setting_text(f[1]) +
                                   " Hz (two distinct frequencies fix alpha and beta)");
     const RayleighCoefficients c = rayleigh_coefficients(p.real("damping_ratio"), f[0], f[1]);
     s.alpha = c.alpha;
@@ -88,8 +82,8 @@ RayleighDampingSettings rayleigh_damping_settings(const Parameters& p) {
 
 RayleighDamping::RayleighDamping(RayleighDampingSettings settings, SettingsErrors errors)
     : settings_(std::move(settings)), errors_(std::move(errors)) {
-    if (!(settings_.alpha >= 0.0)) errors_.fail("alpha", "must be >= 0 1/s, got " + number(settings_.alpha));
-    if (!(settings_.beta >= 0.0)) errors_.fail("beta", "must be >= 0 s, got " + number(settings_.beta));
+    if (!(settings_.alpha >= 0.0)) errors_.fail("alpha", "must be >= 0 1/s, got " + setting_text(settings_.alpha));
+    if (!(settings_.beta >= 0.0)) errors_.fail("beta", "must be >= 0 s, got " + setting_text(settings_.beta));
 }
 
 void RayleighDamping::bind(const SceneView& scene) {
@@ -152,7 +146,7 @@ void RayleighDamping::refuse_beta_without_stiffness(const State& state) {
     std::string names;
     for (const auto& name : without) names += (names.empty() ? "'" : ", '") + name + "'";
     errors_.fail(settings_.beta_key,
-                 "beta = " + number(settings_.beta) + " s damps stiffness, but " + names +
+                 "beta = " + setting_text(settings_.beta) + " s damps stiffness, but " + names +
                      (without.size() == 1 ? " has" : " have") +
                      " none (K = 0: a rigid body or point mass does not deform), so the beta term would do "
                      "nothing there; damp rigid motion with alpha alone (the velocity then decays as "

@@ -231,6 +231,28 @@ Count one_shell_step(const std::string& shell, const std::string& tolerance) {
     return one_step_of(text);
 }
 
+/// A rod pressed onto a fixed rod it crosses, sliding over it: imc_contact with friction (the
+/// unsymmetric Jacobian takes the dense LU), the pair in the band at every iteration.
+Count one_contact_step(const std::string& tolerance) {
+    const std::string text =
+        "simulation: {duration: 1.0}\n"
+        "integrator: {type: implicit_euler, dt: 1.0e-3, newton: {absolute_tolerance: " + tolerance +
+        ", relative_tolerance: 0, line_search_start: 0}}\n"
+        "linear_solver: {type: test_dense_lu}\n"
+        "elements:\n"
+        "  - {name: support, type: discrete_rod, geometry: {line: {from: [0, -0.03, 0], to: [0, 0.03, 0], nodes: 6}},\n"
+        "     cross_section: {circle: {radius: 1.0e-3}}, material: {density: 1000, youngs_modulus: 1.0e9},\n"
+        "     fixed: {box: {min: [-1, -1, -1], max: [1, 1, 1]}}}\n"
+        "  - {name: beam, type: discrete_rod, geometry: {line: {from: [-0.03, 0, 0.00201], to: [0.03, 0, 0.00201], nodes: 6}},\n"
+        "     cross_section: {circle: {radius: 1.0e-3}}, material: {density: 1000, youngs_modulus: 1.0e9},\n"
+        "     fixed: [{nodes: [0, -1], components: [y]}, {edges: [0]}]}\n"
+        "forces:\n"
+        "  - {type: imc_contact, stiffness: 1.0e4, friction: 0.3, slip_velocity: 1.0e-3}\n"
+        "  - {type: viscous_drag, viscosity: 0.1}\n"
+        "  - {type: point_load, element: beam, nodes: [2, 3], force: [0.002, 0, -0.01]}\n";
+    return one_step_of(text);
+}
+
 }  // namespace
 
 TEST_CASE("Newton iterations allocate nothing: kernel, assembly, rod and forces", "[kernel][performance]") {
@@ -370,4 +392,13 @@ TEST_CASE("the open System calls allocate nothing once sized: evaluate, factoriz
     const long before = allocations.load();
     for (int i = 0; i < 3; ++i) iteration();
     CHECK(allocations.load() - before == 0);
+}
+
+TEST_CASE("Newton iterations allocate nothing in a contact scene (imc_contact with friction)", "[kernel][performance]") {
+    const Count loose = one_contact_step("1.0e-4");
+    const Count tight = one_contact_step("1.0e-13");
+    INFO("loose: " << loose.iterations << " iterations, " << loose.allocations << " allocations; tight: "
+                   << tight.iterations << " iterations, " << tight.allocations << " allocations");
+    REQUIRE(tight.iterations > loose.iterations);
+    CHECK(tight.allocations == loose.allocations);
 }

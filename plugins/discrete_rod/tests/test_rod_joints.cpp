@@ -13,6 +13,7 @@
 #include "rod_shell_joint.hpp"
 
 #include "soma/testing/dense_assembly.hpp"
+#include "soma/testing/point_set.hpp"
 #include "soma/testing/test_scene.hpp"
 
 #include <catch2/catch.hpp>
@@ -48,36 +49,11 @@ RodDescription describe(std::vector<Vec3> x, bool symmetric = false, double radi
 }
 
 /// A stand-in for a shell: points (3 DOFs each) and triangles, nothing else (all a joint reads).
-class FakeShell final : public Element {
-public:
-    FakeShell(std::vector<Vec3> x, std::vector<std::array<Index, 3>> triangles) : x_(std::move(x)) {
-        geometry_.triangles = std::move(triangles);
-    }
-    Index dof_count() const override { return 3 * static_cast<Index>(x_.size()); }
-    void initial_state(VectorX& q, VectorX& v) const override {
-        q.resize(dof_count());
-        v.setZero(dof_count());
-        for (std::size_t i = 0; i < x_.size(); ++i) q.segment<3>(3 * static_cast<Index>(i)) = x_[i];
-    }
-    std::vector<DofGroup> dof_groups() const override { return {{"nodes", 3, static_cast<Index>(x_.size()), {"x", "y", "z"}}}; }
-    Index group_dof(const std::string&, Index item, int c) const override { return 3 * item + c; }
-    std::string describe_dof(Index) const override { return "fake"; }
-    const Geometry& geometry() const override { return geometry_; }
-    double kinetic_energy(const EvalContext&) const override { return 0.0; }
-    void declare_pattern(PatternBuilder&) override {}
-    void add_residual_and_jacobian(const EvalContext&, Assembly&) override {}
-
-protected:
-    void on_bind() override {
-        geometry_.point_dofs.clear();
-        for (Index p = 0; p < static_cast<Index>(x_.size()); ++p)
-            geometry_.point_dofs.push_back({global_dof(3 * p), global_dof(3 * p + 1), global_dof(3 * p + 2)});
-    }
-
-private:
-    std::vector<Vec3> x_;
-    Geometry geometry_;
-};
+std::unique_ptr<Element> fake_shell(const std::vector<Vec3>& x, std::vector<std::array<Index, 3>> triangles) {
+    std::vector<soma::testing::PointSet::Point> points;
+    for (const Vec3& p : x) points.push_back({p});
+    return std::make_unique<soma::testing::PointSet>("shell", std::move(points), std::move(triangles));
+}
 
 /// Elements bound with shared nodes, the SDK's test scene over them, and a dense assembly of all
 /// terms.
@@ -436,7 +412,7 @@ struct ShellJointNetwork {
         std::vector<Vec3> rod_points{Vec3(0.01, 0.02, 0.2), Vec3(0.005, 0.01, 0.1), Vec3(0, 0, 0)};
         if (!rod_into) std::reverse(rod_points.begin(), rod_points.end());
         net.add("rod", std::make_unique<DiscreteRod>(describe(rod_points, symmetric, 0.01, 2e6)));
-        net.add("shell", std::make_unique<FakeShell>(x, tri));
+        net.add("shell", fake_shell(x, tri));
         RodShellJointDescription d;
         d.rod = "rod";
         d.rod_node = rod_into ? -1 : 0;
@@ -490,14 +466,14 @@ TEST_CASE("rod_shell_joint: zero force initially; F and J match finite differenc
 TEST_CASE("rod_shell_joint: the rod and shell nodes must be one node", "[rod_shell_joint]") {
     Network net;
     net.add("rod", std::make_unique<DiscreteRod>(describe(line_nodes(Vec3(0, 0, 1), Vec3(0, 0, 0), 3))));
-    net.add("shell", std::make_unique<FakeShell>(std::vector<Vec3>{Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)},
+    net.add("shell", fake_shell(std::vector<Vec3>{Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)},
                                                  std::vector<std::array<Index, 3>>{{0, 1, 2}}));
     RodShellJointDescription d{"rod", -1, "shell", 0, 2, true};
     net.add("joint", std::make_unique<RodShellJoint>(d));
     CHECK_THROWS_WITH(net.build(), Catch::Contains("different nodes"));
     Network small;
     small.add("rod", std::make_unique<DiscreteRod>(describe(line_nodes(Vec3(0, 0, 1), Vec3(0, 0, 0), 3))));
-    small.add("shell", std::make_unique<FakeShell>(std::vector<Vec3>{Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)},
+    small.add("shell", fake_shell(std::vector<Vec3>{Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)},
                                                    std::vector<std::array<Index, 3>>{{0, 1, 2}}));
     small.add("joint", std::make_unique<RodShellJoint>(d));  // 2 slots for 3 edges
     small.share(0, -1, 1, 0);

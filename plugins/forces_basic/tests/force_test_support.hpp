@@ -1,11 +1,11 @@
 #pragma once
 /// \file force_test_support.hpp
-/// \brief Test doubles for the forces_basic tests: a cloud of free particles implementing
-/// soma::Element (scenes of them: soma::testing::TestScene::bound_in_order), and derivative
-/// checks through DenseAssembly.
+/// \brief Test doubles for the forces_basic tests: clouds of free particles (soma::testing::PointSet;
+/// scenes of them: soma::testing::TestScene::bound_in_order), and derivative checks through DenseAssembly.
 
 #include "soma/element.hpp"
 #include "soma/force.hpp"
+#include "soma/testing/point_set.hpp"
 #include "soma/testing/test_scene.hpp"
 #include "soma/testing/dense_assembly.hpp"
 
@@ -18,74 +18,8 @@
 
 namespace soma::forces_basic::testing {
 
-/// Free particles with given masses, Voronoi lengths, radii and density; no internal forces.
-class ParticleCloud final : public Element {
-public:
-    struct Particle {
-        Vec3 x = Vec3::Zero();
-        double mass = 1.0;
-        double length = 0.0;
-        double radius = 0.0;
-    };
-
-    ParticleCloud(std::string name, std::vector<Particle> particles, double density = 1000.0)
-        : particles_(std::move(particles)) {
-        set_name(std::move(name));
-        geometry_.density = density;
-    }
-
-    /// A particle sheet: the same particles, plus surface triangles (point indices) exposed in
-    /// geometry().triangles, for surface forces (aerodynamic drag).
-    ParticleCloud(std::string name, std::vector<Particle> particles, std::vector<std::array<Index, 3>> triangles,
-                  double density = 1000.0)
-        : ParticleCloud(std::move(name), std::move(particles), density) {
-        geometry_.triangles = std::move(triangles);
-    }
-
-    /// Binds local DOF k to global DOF first + k.
-    void bind_from(Index first) {
-        std::vector<Index> map(static_cast<std::size_t>(dof_count()));
-        std::iota(map.begin(), map.end(), first);
-        bind(std::move(map));
-    }
-
-    Index dof_count() const override { return 3 * static_cast<Index>(particles_.size()); }
-    void initial_state(VectorX& q, VectorX& v) const override {
-        q.resize(dof_count());
-        v = VectorX::Zero(dof_count());
-        for (std::size_t i = 0; i < particles_.size(); ++i) q.segment<3>(3 * static_cast<Index>(i)) = particles_[i].x;
-    }
-    std::vector<DofGroup> dof_groups() const override {
-        return {DofGroup{"nodes", 3, static_cast<Index>(particles_.size()), {"x", "y", "z"}}};
-    }
-    Index group_dof(const std::string&, Index item, int component) const override { return 3 * item + component; }
-    std::string describe_dof(Index local) const override {
-        return "particle " + std::to_string(local / 3) + " " + "xyz"[local % 3];
-    }
-    const Geometry& geometry() const override { return geometry_; }
-    double kinetic_energy(const EvalContext&) const override { return 0.0; }
-    void declare_pattern(PatternBuilder&) override {}
-    void add_residual_and_jacobian(const EvalContext&, Assembly&) override {}
-
-protected:
-    void on_bind() override {
-        geometry_.point_dofs.clear();
-        geometry_.point_mass.clear();
-        geometry_.point_length.clear();
-        geometry_.point_radius.clear();
-        for (std::size_t i = 0; i < particles_.size(); ++i) {
-            const Index k = 3 * static_cast<Index>(i);
-            geometry_.point_dofs.push_back({global_dof(k), global_dof(k + 1), global_dof(k + 2)});
-            geometry_.point_mass.push_back(particles_[i].mass);
-            geometry_.point_length.push_back(particles_[i].length);
-            geometry_.point_radius.push_back(particles_[i].radius);
-        }
-    }
-
-private:
-    std::vector<Particle> particles_;
-    Geometry geometry_;
-};
+/// Free particles with masses, Voronoi lengths, radii and density (soma/testing/point_set.hpp).
+using ParticleCloud = soma::testing::PointSet;
 
 /// Evaluates one bound force densely at (q, v) with the given Jacobian coefficients.
 class DenseForceProbe {

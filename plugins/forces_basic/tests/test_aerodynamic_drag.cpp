@@ -16,8 +16,8 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-std::vector<ParticleCloud::Particle> particles_at(const std::vector<Vec3>& x) {
-    std::vector<ParticleCloud::Particle> p;
+std::vector<ParticleCloud::Point> particles_at(const std::vector<Vec3>& x) {
+    std::vector<ParticleCloud::Point> p;
     for (const Vec3& xi : x) p.push_back({xi, 1.0, 0.0, 0.0});
     return p;
 }

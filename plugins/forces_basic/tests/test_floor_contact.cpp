@@ -2,7 +2,7 @@
 #include "floor_contact.hpp"
 
 #include "force_test_support.hpp"
-#include "smooth_contact_law.hpp"
+#include "soma/smooth_contact_law.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -39,7 +39,7 @@ Vec3 tangential_velocity(int regime) {
 
 /// Points at every (gap, friction regime) pair, on the floor z = kFloor with normal +z.
 ParticleCloud regime_cloud() {
-    std::vector<ParticleCloud::Particle> particles;
+    std::vector<ParticleCloud::Point> particles;
     for (double gap : kGaps)
         for (int regime = 0; regime < 3; ++regime)
             particles.push_back({Vec3(0.01 * regime, -0.02 * gap, kFloor + kRadius + gap), 0.01, 0.0, kRadius});
@@ -226,7 +226,7 @@ TEST_CASE("floor contact: friction in stick, slip and at rest", "[floor_contact]
 TEST_CASE("floor contact: arbitrary floor normal", "[floor_contact]") {
     const Vec3 n = Vec3(1.0, -0.5, 2.0).normalized();
     const double offset = 0.3;  // the floor n.x = 0.3
-    std::vector<ParticleCloud::Particle> particles;
+    std::vector<ParticleCloud::Point> particles;
     const Vec3 tangent = n.cross(Vec3::UnitX()).normalized();
     for (double gap : {3e-4, 0.0, -5e-3, 2e-3})
         particles.push_back({(offset + kRadius + gap) * n + 0.07 * tangent, 0.01, 0.0, kRadius});

@@ -16,8 +16,8 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-std::vector<ParticleCloud::Particle> line(int n) {
-    std::vector<ParticleCloud::Particle> p;
+std::vector<ParticleCloud::Point> line(int n) {
+    std::vector<ParticleCloud::Point> p;
     for (int i = 0; i < n; ++i) p.push_back({Vec3(0.1 * i, 0.02 * i * i, -0.3 + 0.05 * i), 1.0, 0.1, 1e-3});
     return p;
 }

@@ -1,13 +1,13 @@
 // The scalar laws of floor contact (MAT-DiSMech §5.2, eq. 25-26): penalty energy and derivatives, friction
 // smoothing, and their stability at extreme arguments.
-#include "smooth_contact_law.hpp"
+#include "soma/smooth_contact_law.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <limits>
 
-using namespace soma::forces_basic;
+using namespace soma;
 
 TEST_CASE("softplus and logistic are exact and never overflow", "[contact_law]") {
     for (double y : {-50.0, -3.0, -1e-3, 0.0, 1e-3, 3.0, 30.0})

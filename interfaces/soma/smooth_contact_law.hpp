@@ -1,8 +1,9 @@
 #pragma once
 /// \file smooth_contact_law.hpp
-/// \brief The scalar laws of smooth floor contact (MAT-DiSMech §5.2, eq. 25-26): the log-barrier-like
-/// penalty energy of the gap and its two derivatives, and the smoothed Coulomb friction
-/// regularisation. Written as plain functions so they can be tested in isolation.
+/// \brief The scalar laws of smooth contact (MAT-DiSMech §4.2 eq. 21 and §5.2 eq. 25-26): the
+/// softplus-squared penalty energy of a gap and its two derivatives, and the smoothed Coulomb
+/// friction regularisation (eq. 23). Floor contact (gap to a plane) and IMC contact (gap between
+/// two edges, imc_contact plugin) share them. Plain functions, so they can be tested in isolation.
 ///
 /// Penalty (an energy consistent with MAT-DiSMech eq. 25-26):
 ///
@@ -24,7 +25,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace soma::forces_basic {
+namespace soma {
 
 /// \brief log(1 + e^y) without overflow or loss of precision for any y.
 inline double softplus(double y) {
@@ -92,4 +93,4 @@ inline FrictionShape friction_shape(double w, double sharpness) {
     return {half * g, half * half * half * dg_over_x};
 }
 
-}  // namespace soma::forces_basic
+}  // namespace soma

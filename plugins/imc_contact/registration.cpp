@@ -1,0 +1,73 @@
+// The imc_contact plugin's entry point: the parameter schema of the `imc_contact` force and the
+// translation of its validated parameters into ImcContactSettings.
+#include "imc_contact.hpp"
+
+#include "soma/registry.hpp"
+
+#include <memory>
+
+namespace {
+
+using namespace soma;
+using namespace soma::imc_contact;
+
+ParameterSchema imc_contact_schema() {
+    const ImcContactSettings defaults;
+    ParameterSchema schema(
+        "imc_contact",
+        "Implicit contact (IMC, MAT-DiSMech §4, eq. 21-22) between the edges of rods, rod networks and shells "
+        "(a shell touches through its triangles' edges), self-contact included. Energy per pair of edges "
+        "k ((1/K1) log(1 + exp(-K1 gap)))^2, K1 = 15/band, gap = distance between the edges - (h_i + h_j), "
+        "h the edge's contact thickness (rod radius, half the shell thickness). Edges that share a node or "
+        "have neighbouring nodes never touch. Smoothed Coulomb friction (eq. 23-24): -mu gamma(|v_t|) f_n v_t/|v_t| "
+        "at the contact points, gamma(w) = tanh(7.5 w/slip_velocity). Rigid bodies' shapes are not reached yet.");
+    schema.real("stiffness",
+                "penalty stiffness k: the contact force at gap 0 is k ln2 band/15 and grows to about "
+                "2 k |gap| in deep penetration. The paper's energy-valued k_c (coordinates scaled by the rod "
+                "radius r0) is k r0^2")
+        .unit("N/m")
+        .require()
+        .positive();
+    schema.real("band",
+                "contact band delta: the force acts for gap < band; default: 0.3125 x the thinnest edge's "
+                "contact thickness (the paper's code default)")
+        .unit("m")
+        .positive();
+    schema.real("margin",
+                "candidate margin: pairs closer than h_i + h_j + margin at the start of a step are evaluated "
+                "during it; it must exceed how far two edges approach each other in one step. Default: the "
+                "thickest pair's thickness 2 h_max")
+        .unit("m")
+        .positive();
+    schema.string_list("elements", "names of the elements in contact; empty: every element with edges or triangles")
+        .fallback(std::vector<std::string>{});
+    schema.boolean("self_contact", "also pairs of edges of one element (a knot, a shell folding onto itself)")
+        .fallback(defaults.self_contact);
+    schema.real("friction", "Coulomb friction coefficient mu; 0: frictionless")
+        .fallback(defaults.friction)
+        .non_negative()
+        .max_value(100.0);
+    schema.real("slip_velocity",
+                "friction smoothing velocity v_tol: below it friction is a stiff viscous law (creep at "
+                "about 0.07 v_tol under half the friction limit), above it Coulomb sliding")
+        .unit("m/s")
+        .fallback(defaults.slip_velocity)
+        .positive();
+    return schema;
+}
+
+}  // namespace
+
+SOMA_PLUGIN("imc_contact") {
+    registry.add_force(imc_contact_schema(), [](const Parameters& p) -> std::unique_ptr<Force> {
+        ImcContactSettings s;
+        s.stiffness = p.real("stiffness");
+        if (p.has("band")) s.band = p.real("band");
+        if (p.has("margin")) s.margin = p.real("margin");
+        s.elements = p.string_list("elements");
+        s.self_contact = p.boolean("self_contact");
+        s.friction = p.real("friction");
+        s.slip_velocity = p.real("slip_velocity");
+        return std::make_unique<ImcContact>(std::move(s), scene_errors(p));
+    });
+}
