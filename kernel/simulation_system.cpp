@@ -83,7 +83,9 @@ void Simulation::redeclare_changed_stencils() {
 }
 
 void Simulation::begin_attempt() {
+    const auto start = Clock::now();
     for (Contributor* c : contributors_) c->begin_step(state_);
+    timings_.step_start += seconds_since(start);
     pattern_changed_.clear();  // capacity reserved at construction
     for (std::size_t i = 0; i < contributors_.size(); ++i)
         if (contributors_[i]->pattern_changed()) pattern_changed_.push_back(i);

@@ -33,8 +33,10 @@ public:
     void build(const std::vector<Index>& free_index, Index free_count);
     /// Places stencils [first, stencil_count()) in the pattern: computes their scatter map and,
     /// if one of their free (row, col) pairs is not in the pattern yet, grows the pattern to the
-    /// union (old entries kept, the value positions of earlier stencils remapped). A pattern of
-    /// another size than \p free_count is first replaced by the diagonal.
+    /// union (old entries kept, the value positions of earlier stencils remapped). When that
+    /// leaves more than a fifth of the entries unwritten by any stencil (pairs that came and
+    /// went), the pattern is rebuilt from the stencils instead. A pattern of another size than
+    /// \p free_count is first replaced by the diagonal.
     /// \return true when the pattern changed (new nonzeros): the solver must analyze it again
     bool place_stencils(StencilId first, const std::vector<Index>& free_index, Index free_count);
 
@@ -62,10 +64,13 @@ private:
     void scatter_stencils(StencilId first, const std::vector<Index>& free_index);
     /// Adds missing_ to the pattern and remaps the value positions of stencils [0, first).
     void grow_pattern(StencilId first);
+    /// Pattern entries some declared stencil writes, the diagonal included.
+    Index live_entries();
 
     std::vector<Index> dof_begin_{0}, dofs_, scatter_begin_{0}, scatter_;
     SparseMatrix jacobian_;
     std::vector<std::pair<Index, Index>> missing_;  ///< (col, row) pairs found by scatter_stencils
+    std::vector<char> live_;                        ///< live_entries' marks, one per nonzero
 };
 
 }  // namespace soma

@@ -87,6 +87,9 @@ RunResult run_simulation(Simulation& sim, const RunOptions& options) {
         result.assembly_seconds = t.assembly;
         result.factorization_seconds = t.factorization;
         result.solve_seconds = t.solve;
+        result.step_start_seconds = t.step_start;
+        result.pattern_seconds = t.pattern;
+        result.analyses = t.analyses;
         return result;
     };
     // Writes the checkpoint of the last accepted step; false (with the diagnosis) on failure.
@@ -208,6 +211,9 @@ std::string format_summary(const Simulation& sim, const RunResult& result, const
                         s.steps ? static_cast<double>(s.newton_iterations) / static_cast<double>(s.steps) : 0.0, s.retries);
     text += fmt::format("  wall time  {:.3f} s (assembly {:.3f} s, factorization {:.3f} s, solve {:.3f} s)\n",
                         s.wall_seconds, result.assembly_seconds, result.factorization_seconds, result.solve_seconds);
+    text += fmt::format("             step starts {:.3f} s (contact broad phase, rod frames), pattern updates {:.3f} s, "
+                        "{} symbolic analyses\n",
+                        result.step_start_seconds, result.pattern_seconds, result.analyses);
     if (s.wall_seconds > 0.0)
         text += fmt::format("  real-time factor {:.3g} (simulated / wall)\n", s.simulated_time / s.wall_seconds);
     text += fmt::format("  DOFs       {} ({} free)\n", sim.dof_count(), sim.free_dof_count());

@@ -39,6 +39,9 @@ struct RunResult {
     int interrupt_signal = 0;               ///< the signal that ended the run early, or 0
     std::filesystem::path checkpoint;       ///< the last checkpoint written, empty if none
     double assembly_seconds = 0.0, factorization_seconds = 0.0, solve_seconds = 0.0;
+    double step_start_seconds = 0.0;  ///< contributors' begin_step: contact broad phase, rod frames
+    double pattern_seconds = 0.0;     ///< stencils declared again and placed, pattern growth
+    long analyses = 0;                ///< symbolic analyses of the Jacobian's pattern
 };
 
 RunResult run_simulation(Simulation& simulation, const RunOptions& options);

@@ -3,11 +3,13 @@
 /// \brief Candidate pairs among axis-aligned boxes by a uniform grid over sorted cell keys: the
 /// broad phase of IMC contact (MAT-DiSMech §4.4 tests every pair of edges; this does not).
 ///
-/// Each box is entered in every grid cell it overlaps; boxes sharing a cell are tested for
-/// overlap. The cell size is the mean box extent, so a box of typical size covers at most 8
-/// cells and the cost is O(N log N) for the sort plus O(K) for K overlapping pairs, against N²/2
-/// for all pairs. A box covering more than kMaxCellsPerBox cells (an edge far longer than the
-/// others) is not entered in the grid but tested against every box: correct, and rare.
+/// Each box is entered in the grid cell of its centre, with cells twice the mean box extent; a
+/// box no larger than a cell can only overlap boxes whose centres lie in its cell or the 26
+/// around it, which are found by binary search in the sorted cell keys. Each pair is tested once
+/// (from its smaller index), so no duplicates need removing. The cost is O(N log N) for the
+/// sort and the searches plus the tests of neighbouring boxes, output-sensitive, against N²/2
+/// for all pairs. A box larger than a cell (an edge far longer than the others) is tested
+/// against every box: correct, and rare.
 
 #include "soma/types.hpp"
 
@@ -29,9 +31,6 @@ struct Box {
 /// Finds every pair of overlapping boxes. Keeps its buffers between calls (one call per step).
 class BoxGrid {
 public:
-    /// Cells one box may cover before it is tested against every box instead.
-    static constexpr std::int64_t kMaxCellsPerBox = 64;
-
     /// \brief Every pair (i, j), i < j, of overlapping boxes in \p boxes, sorted, each once.
     /// \param[in]  boxes  the boxes (finite coordinates)
     /// \param[out] pairs  the overlapping pairs
@@ -44,7 +43,7 @@ private:
         bool operator<(const Entry& other) const { return cell != other.cell ? cell < other.cell : box < other.box; }
     };
     std::vector<Entry> entries_;
-    std::vector<Index> large_;  ///< boxes kept out of the grid
+    std::vector<Index> large_;  ///< boxes larger than a cell, kept out of the grid
 };
 
 }  // namespace soma::imc_contact

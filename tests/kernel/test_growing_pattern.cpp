@@ -181,8 +181,15 @@ TEST_CASE("stencils that change every step: analysis only when a new pair of DOF
             springs.push_back(&dynamic_cast<const SwitchingSprings&>(*sim.contributors()[1 + f]));
         CHECK(sim.timings().analyses == 1);  // the pattern built with the scene
 
-        // Analyses expected after each step (schedule() says why).
-        const std::vector<long> analyses{1, 2, 2, 2, 2, 2, 3, 3};
+        // Analyses expected after each step (schedule() says why). With two spring forces, whose
+        // compactions clear the stale stencils from the tables, the growth at step 6 leaves a
+        // pattern of 10 entries (4 diagonal, three pairs both ways) of which (0, 1) and (1, 2),
+        // 4 entries, are written by no stencil: more than a fifth, so the pattern is rebuilt
+        // from the stencils (SparseAssembler::place_stencils) and step 7's old pairs are new
+        // again. With one force and damping, stale stencils left in the tables count as written
+        // and the union is kept.
+        const std::vector<long> analyses = c.spring_forces == 2 ? std::vector<long>{1, 2, 2, 2, 2, 2, 3, 4}
+                                                                 : std::vector<long>{1, 2, 2, 2, 2, 2, 3, 3};
         for (std::size_t k = 0; k < schedule().size(); ++k) {
             INFO("step " << k);
             const State before = sim.state();

@@ -1,0 +1,99 @@
+#!/usr/bin/python3
+"""Render one frame of Soma's VTK output (a .vtu file) to a PNG: shell triangles as shaded
+surfaces, rod edges as lines as thick as their radius. For the pictures in docs/examples.md;
+ParaView remains the tool for looking at runs.
+
+Usage: scripts/render_frame.py FRAME.vtu OUT.png [--view ELEVATION AZIMUTH] [--title TEXT]
+
+Needs Debian's python3-numpy and python3-matplotlib (not part of the build).
+"""
+import argparse
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from mpl_toolkits.mplot3d.art3d import Line3DCollection, Poly3DCollection  # noqa: E402
+
+VTK_TYPES = {"Int32": np.int32, "Int64": np.int64, "UInt8": np.uint8, "Float64": np.float64}
+VTK_LINE, VTK_TRIANGLE = 3, 5
+
+
+def read_vtu(path):
+    """The arrays of a .vtu written with raw appended data and UInt64 block headers."""
+    with open(path, "rb") as f:
+        content = f.read()
+    marker = content.index(b"<AppendedData")
+    start = content.index(b"_", marker) + 1
+    xml_text = content[:marker].decode() + "</VTKFile>"
+    xml_text = re.sub(r"<!--.*?-->", "", xml_text, flags=re.S)
+    root = ET.fromstring(xml_text)
+    arrays = {}
+    cell_arrays = {id(n) for cells in root.iter("CellData") for n in cells.iter("DataArray")}
+    for node in root.iter("DataArray"):
+        offset = start + int(node.get("offset"))
+        size = int(np.frombuffer(content, np.uint64, 1, offset)[0])
+        data = np.frombuffer(content, VTK_TYPES[node.get("type")], size // np.dtype(VTK_TYPES[node.get("type")]).itemsize,
+                             offset + 8)
+        components = int(node.get("NumberOfComponents", "1"))
+        name = ("cell:" if id(node) in cell_arrays else "") + node.get("Name")
+        arrays[name] = data.reshape(-1, components) if components > 1 else data
+    return arrays
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("frame")
+    parser.add_argument("output")
+    parser.add_argument("--view", nargs=2, type=float, default=(25.0, -60.0), metavar=("ELEVATION", "AZIMUTH"))
+    parser.add_argument("--title", default="")
+    args = parser.parse_args()
+
+    a = read_vtu(args.frame)
+    points, connectivity, offsets, types = a["Points"], a["connectivity"], a["offsets"], a["types"]
+    radius = a.get("radius", np.zeros(len(points)))
+    begins = np.concatenate(([0], offsets[:-1]))
+    cell_element = a["cell:element_id"]
+    triangles = [connectivity[b:e] for b, e, t in zip(begins, offsets, types) if t == VTK_TRIANGLE]
+    # Lines of elements that have no triangles (rods); a shell's edges are drawn with its surface.
+    shell_ids = {cell_element[i] for i, t in enumerate(types) if t == VTK_TRIANGLE}
+    line_cells = [(connectivity[b:e], el) for b, e, t, el in zip(begins, offsets, types, cell_element)
+                  if t == VTK_LINE and el not in shell_ids]
+    lines = [cell for cell, _ in line_cells]
+    palette = plt.get_cmap("tab10")
+    line_colors = [palette(int(el) % 10) for _, el in line_cells]
+
+    fig = plt.figure(figsize=(6, 5), dpi=120)
+    ax = fig.add_subplot(projection="3d")
+    if triangles:
+        ax.add_collection3d(Poly3DCollection([points[t] for t in triangles], facecolor="#8fb8de", edgecolor="#35577a",
+                                             linewidth=0.2, alpha=0.9))
+    if lines:
+        span = np.ptp(points, axis=0).max()
+        # The axes span about 250 points of the figure: a line as wide as the rod's diameter.
+        widths = [max(0.8, 2.0 * radius[l].mean() / span * 200) for l in lines]
+        rods = Line3DCollection([points[l] for l in lines], colors=line_colors, linewidths=widths)
+        rods.set_capstyle("round")
+        ax.add_collection3d(rods)
+    low, high = points.min(axis=0), points.max(axis=0)
+    centre, half = (low + high) / 2, (high - low).max() / 2
+    for set_limits, c in zip((ax.set_xlim, ax.set_ylim, ax.set_zlim), centre):
+        set_limits(c - half, c + half)
+    ax.set_box_aspect((1, 1, 1))
+    ax.view_init(*args.view)
+    ax.set_xlabel("x (m)")
+    ax.set_ylabel("y (m)")
+    ax.set_zlabel("z (m)")
+    if args.title:
+        ax.set_title(args.title)
+    fig.tight_layout()
+    fig.savefig(args.output)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
