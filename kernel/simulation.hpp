@@ -95,6 +95,7 @@ public:
     std::string linear_solver_error() const override { return solver_->last_error(); }
     const ConstraintRows& constraint_rows() override { return constraints_.rows(); }
     std::string diagnose(const AffineStep& step, const std::string& what) override;
+    std::string check_solution(const AffineStep& step, const VectorX& x) override;
     /// The scene's Newton options (integrator.newton).
     const NewtonOptions& newton_options() const { return newton_; }
 
@@ -163,6 +164,8 @@ private:
     /// Throws the located error for a hard constraint paired with a solver without saddle_point.
     [[noreturn]] void refuse_saddle_point_solver(const Parameters& solver_block, const Constraint& hard,
                                                  const TypeRegistry& registry) const;
+    /// q_, v_, a_ and context_ at the Newton unknown \p x of \p step.
+    void set_evaluation_point(const AffineStep& step, const VectorX& x);
     /// Every contributor declares its stencils again (ids may all change); the pattern grows.
     void rebuild_pattern();
     /// Only the contributors in pattern_changed_ declare again (or everyone, see the .cpp).

@@ -108,18 +108,13 @@ std::string Simulation::begin_solve(const AffineStep& step, VectorX& x) {
     return {};
 }
 
-SystemEvaluation Simulation::evaluate(const AffineStep& step, const VectorX& x, const VectorX& lambda,
-                                      bool with_jacobian, bool with_force_scale) {
-    const auto start = Clock::now();
+void Simulation::set_evaluation_point(const AffineStep& step, const VectorX& x) {
     const JacobianCoefficients& c = step.coefficients;
     const Index n = dofs_.global_count();
     q_.head(n) = step.q_pred + c.c_q * x;
     if (!manifold_.empty()) manifold_.update(state_.q, q_, false);
     v_ = step.v_pred + c.c_v * x;
     a_ = step.a_pred + c.c_a * x;
-    residual_.setZero();
-    SparseMatrix& jacobian = assembler_.jacobian();
-    if (with_jacobian) std::fill(jacobian.valuePtr(), jacobian.valuePtr() + jacobian.nonZeros(), 0.0);
     context_.t = step.t_eval;
     context_.dt = step.dt;
     context_.load_factor = step.load_factor;
@@ -128,6 +123,16 @@ SystemEvaluation Simulation::evaluate(const AffineStep& step, const VectorX& x, 
     context_.a = &a_;
     context_.step_start = &state_;
     context_.coefficients = c;
+}
+
+SystemEvaluation Simulation::evaluate(const AffineStep& step, const VectorX& x, const VectorX& lambda,
+                                      bool with_jacobian, bool with_force_scale) {
+    const auto start = Clock::now();
+    const JacobianCoefficients& c = step.coefficients;
+    set_evaluation_point(step, x);
+    residual_.setZero();
+    SparseMatrix& jacobian = assembler_.jacobian();
+    if (with_jacobian) std::fill(jacobian.valuePtr(), jacobian.valuePtr() + jacobian.nonZeros(), 0.0);
     Assembly assembly = assembler_.assembly(residual_, with_jacobian);
     if (with_force_scale) {
         residual_scale_.setZero();
@@ -179,7 +184,25 @@ bool Simulation::solve_linear(const Eigen::MatrixXd& rhs, Eigen::MatrixXd& solut
 }
 
 NewtonReport Simulation::solve(const AffineStep& step, VectorX& x) {
-    return newton_solve(*this, step, newton_, *newton_work_, x);
+    NewtonReport report = newton_solve(*this, step, newton_, *newton_work_, x);
+    if (!report.converged) return report;
+    std::string refusal = check_solution(step, x);
+    if (!refusal.empty()) {
+        report.converged = false;
+        report.diagnosis = std::move(refusal);
+    }
+    return report;
+}
+
+std::string Simulation::check_solution(const AffineStep& step, const VectorX& x) {
+    set_evaluation_point(step, x);
+    for (const Contributor* term : contributors_) {
+        std::string refusal = term->check_solution(context_);
+        if (!refusal.empty())
+            return fmt::format("at t = {:.9g} s (dt = {:.3g} s): the solution was refused: {}", step.t_eval, step.dt,
+                               refusal);
+    }
+    return {};
 }
 
 void Simulation::commit(State next) {

@@ -47,6 +47,16 @@ public:
     /// True when the stencils must be declared again (contact pairs appeared or vanished).
     virtual bool pattern_changed() const { return false; }
 
+    /// \brief Why a converged Newton solution cannot be accepted, or empty to accept it.
+    ///
+    /// Called by System::solve after Newton converged, with \p context at the solution (q, v,
+    /// a, step_start). A term whose forces are only valid near the step's start returns why
+    /// the solution left that region, e.g. contact whose candidate pairs, found at the step's
+    /// start, no longer cover the configuration reached. The solve then fails with this
+    /// diagnosis and the run retries the step with a smaller dt, as for any failed solve.
+    /// Must not allocate. Default: accept.
+    virtual std::string check_solution(const EvalContext& context) const;
+
     /// True for contact enforced by a penalty (a force that grows steeply with penetration):
     /// its contact vibration is often far too fast for the step (omega h >> 1), which only an
     /// integrator that damps unresolved modes handles well (Integrator::damps_unresolved_modes);

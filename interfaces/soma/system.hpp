@@ -108,6 +108,8 @@ public:
     /// with the scene's Newton options (newton_solve of newton.hpp over the calls below); fixed
     /// and prescribed entries of x are set so that q takes its prescribed value. x holds the
     /// initial guess (full size) and returns the solution; the multipliers are left at theirs.
+    /// A converged solution is then put to check_solution: a refusal makes the report
+    /// not converged, with the refusal as its diagnosis.
     virtual NewtonReport solve(const AffineStep& step, VectorX& x) = 0;
     /// Commits the next state (prescribed DOFs are set to their exact values at next.t) and
     /// runs every contributor's commit_step.
@@ -142,6 +144,10 @@ public:
     /// Solves J Y = B for each column of \p rhs (several right-hand sides, e.g. J^-1 G^T for a
     /// Schur complement). \p solution is resized to match.
     virtual bool solve_linear(const Eigen::MatrixXd& rhs, Eigen::MatrixXd& solution) = 0;
+    /// \brief Asks every contributor whether the solution \p x of \p step can be accepted
+    /// (Contributor::check_solution): empty, or the first refusal ("at t = ... (dt = ...): why").
+    /// solve() calls it; an integrator that runs its own iteration calls it before committing.
+    virtual std::string check_solution(const AffineStep& step, const VectorX& x) = 0;
     /// Why the last factorize or solve_linear failed.
     virtual std::string linear_solver_error() const = 0;
     /// The constraint rows at the last evaluation (values, G_f and G_q on a fixed pattern, compliance).

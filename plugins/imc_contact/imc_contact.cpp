@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <map>
 
 namespace soma::imc_contact {
@@ -54,6 +55,11 @@ void ImcContact::bind(const SceneView& scene) {
     band_ = settings_.band ? *settings_.band : kDefaultBandRatio * thinnest;
     sharpness_ = kSmoothingWidth / band_;
     margin_ = settings_.margin ? *settings_.margin : 2.0 * thickest;
+    // check_solution lets nodes move (margin - band)/2 per step: the margin must exceed the band.
+    if (!(margin_ > band_))
+        errors_.fail(settings_.margin ? "margin" : "band",
+                     "the candidate margin (" + setting_text(margin_) + " m) must exceed the band (" + setting_text(band_) +
+                         " m): nodes may move (margin - band)/2 per step before contacts could be missed");
     find_candidates(scene.state().q);
     pattern_changed_ = false;
 }
@@ -64,6 +70,7 @@ void ImcContact::collect_edges(const std::vector<const Element*>& elements) {
     std::map<Index, Index> node_of_dof;
     std::map<std::pair<Index, Index>, Index> edge_of_nodes;
     node_dofs_.clear();
+    node_origin_.clear();
     edges_.clear();
     for (std::size_t e = 0; e < elements.size(); ++e) {
         const Element& element = *elements[e];
@@ -71,7 +78,10 @@ void ImcContact::collect_edges(const std::vector<const Element*>& elements) {
         const auto node = [&](Index point) {
             const auto& dofs = g.point_dofs[static_cast<std::size_t>(point)];
             const auto [it, added] = node_of_dof.try_emplace(dofs[0], static_cast<Index>(node_dofs_.size()));
-            if (added) node_dofs_.push_back(dofs);
+            if (added) {
+                node_dofs_.push_back(dofs);
+                node_origin_.emplace_back(&element, point);
+            }
             return it->second;
         };
         const auto radius = [&](Index point) {
@@ -278,6 +288,33 @@ double ImcContact::potential_energy(const EvalContext& context) const {
         if (gap < band_) energy += penalty_energy(gap, settings_.stiffness, sharpness_).energy;
     }
     return energy;
+}
+
+}  // namespace soma::imc_contact
+
+namespace soma::imc_contact {
+
+std::string ImcContact::check_solution(const EvalContext& context) const {
+    assert(context.q && context.step_start);
+    const VectorX& q = *context.q;
+    const VectorX& q_start = context.step_start->q;
+    const double limit = 0.5 * (margin_ - band_);
+    double largest = 0.0;
+    Index worst = 0;
+    for (Index n = 0; n < static_cast<Index>(node_dofs_.size()); ++n) {
+        const double moved = (node_position(n, q) - node_position(n, q_start)).squaredNorm();
+        if (moved > largest) {
+            largest = moved;
+            worst = n;
+        }
+    }
+    largest = std::sqrt(largest);
+    if (largest <= limit) return {};
+    const auto& [element, point] = node_origin_[static_cast<std::size_t>(worst)];
+    return "imc_contact: node " + std::to_string(point) + " of '" + element->name() + "' moved " + setting_text(largest) +
+           " m in this step, more than (margin - band)/2 = " + setting_text(limit) +
+           " m: edges that were not candidate pairs at the step's start could have touched or passed through "
+           "each other (a smaller step, or a larger `margin`, keeps them tracked)";
 }
 
 }  // namespace soma::imc_contact

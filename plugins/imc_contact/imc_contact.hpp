@@ -39,8 +39,10 @@
 /// touch: they are excluded by the mesh's topology, not by index gaps, so rod networks and
 /// shells work (MAT-DiSMech §4.4 notes the index rule assumes chains). At the start of every
 /// step a broad phase (broad_phase.hpp) keeps the pairs whose distance is below h_i + h_j + the
-/// candidate margin; within the step only those are evaluated, so the margin must exceed what
-/// two edges approach each other in one step.
+/// candidate margin; within the step only those are evaluated. A pair that was not a candidate
+/// cannot reach the band unless its edges approach by more than margin - δ, which needs a node to
+/// move by half that: a solution where one did is refused (check_solution) and the step retried
+/// with a smaller dt. The same bound keeps edges from passing through each other in one step.
 ///
 /// **Sparsity.** Each candidate pair is a 12-DOF stencil. The kernel's pattern grows when a new
 /// pair appears (contributor.hpp, pattern_changed) and the solver's symbolic analysis reruns
@@ -93,6 +95,10 @@ public:
     void begin_step(const State& start) override;
     /// \brief True when a candidate pair has no stencil yet.
     bool pattern_changed() const override { return pattern_changed_; }
+    /// \brief Refuses a solution in which a contact node moved more than (margin - band)/2 from
+    /// the step's start: two edges could then have closed the margin and entered the band (or
+    /// passed through each other) without being a candidate pair.
+    std::string check_solution(const EvalContext& context) const override;
     bool is_penalty_contact() const override { return true; }
     /// \brief False with friction (its Jacobian is unsymmetric).
     bool symmetric_jacobian() const override { return settings_.friction == 0.0; }
@@ -136,6 +142,7 @@ private:
     double margin_ = 0.0;
 
     std::vector<std::array<Index, 3>> node_dofs_;   ///< global DOFs of each contact node (shared nodes once)
+    std::vector<std::pair<const Element*, Index>> node_origin_;  ///< an element and point index of each node, for messages
     std::vector<Index> neighbour_begin_;            ///< node n's neighbours: neighbours_[begin[n] .. begin[n+1])
     std::vector<Index> neighbours_;                 ///< sorted per node
     std::vector<ContactEdge> edges_;

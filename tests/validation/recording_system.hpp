@@ -70,6 +70,7 @@ public:
     std::string linear_solver_error() const override { return sim_.linear_solver_error(); }
     const ConstraintRows& constraint_rows() override { return sim_.constraint_rows(); }
     std::string diagnose(const AffineStep& step, const std::string& what) override { return sim_.diagnose(step, what); }
+    std::string check_solution(const AffineStep& step, const VectorX& x) override { return sim_.check_solution(step, x); }
 
 private:
     Simulation& sim_;

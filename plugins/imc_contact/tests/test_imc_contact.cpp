@@ -332,6 +332,29 @@ TEST_CASE("IMC contact on a shell's triangle edges", "[imc]") {
     CHECK(force.band() == Approx(kDefaultBandRatio * half));
 }
 
+TEST_CASE("IMC refuses a solution that moved a node beyond what its candidates cover", "[imc]") {
+    // Margin 1 mm, band 0.3 mm: a node may move (1 - 0.3)/2 = 0.35 mm per step. A non-candidate
+    // pair needs to approach by margin - band to enter the band: two nodes moving 0.35 mm
+    // toward each other just cannot.
+    TwoRods rods(0.05, 0.0, 0.0);
+    auto scene = testing::TestScene::bound_in_order({&rods.a, &rods.b});
+    ImcContact force({kStiffness, 0.3e-3, 1e-3, {}, true});
+    force.bind(scene);
+    const State start = scene.state();
+    VectorX q = start.q;
+    EvalContext context;
+    context.q = &q;
+    context.step_start = &start;
+    q[3 * 4 + 2] -= 0.34e-3;  // node 1 of rod b (point 4 of the scene) down 0.34 mm
+    CHECK(force.check_solution(context).empty());
+    q[3 * 4 + 2] -= 0.02e-3;  // 0.36 mm
+    CHECK_THAT(force.check_solution(context),
+               Contains("node 1 of 'b' moved 0.00036 m") && Contains("(margin - band)/2 = 0.00035 m"));
+    // A margin that does not exceed the band leaves no room to move: refused at bind.
+    ImcContact tight({kStiffness, 1e-3, 1e-3, {}, true});
+    CHECK_THROWS_WITH(tight.bind(scene), Contains("margin") && Contains("must exceed the band"));
+}
+
 TEST_CASE("IMC refuses settings and elements it cannot use", "[imc]") {
     CHECK_THROWS_WITH(ImcContact({0.0, {}, {}, {}, true}), Contains("stiffness") && Contains("must be > 0"));
     CHECK_THROWS_WITH(ImcContact({1.0, -1.0, {}, {}, true}), Contains("band"));

@@ -118,6 +118,7 @@ public:
     std::string linear_solver_error() const override { return jacobian_ == 0.0 ? "singular Jacobian" : ""; }
     const ConstraintRows& constraint_rows() override { return constraint_rows_; }
     std::string diagnose(const AffineStep&, const std::string& what) override { return what; }
+    std::string check_solution(const AffineStep&, const VectorX&) override { return {}; }  // no contributors
 
     double q() const { return state_.q[0]; }
     double v() const { return state_.v[0]; }
