@@ -27,6 +27,11 @@
 
 namespace soma {
 
+/// MAT-DiSMech eq. 21-23 (and §5.2): K1 = 15/δ and K2 = 15/v_tol, so that the smoothing is
+/// complete (e^{-15} ≈ 3e-7) one band width above the contact surface and one slip velocity
+/// from rest.
+inline constexpr double kContactSmoothingWidth = 15.0;
+
 /// \brief log(1 + e^y) without overflow or loss of precision for any y.
 inline double softplus(double y) {
     return std::max(y, 0.0) + std::log1p(std::exp(-std::abs(y)));

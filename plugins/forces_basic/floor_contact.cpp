@@ -6,14 +6,6 @@
 
 namespace soma::forces_basic {
 
-namespace {
-
-// MAT-DiSMech §5.2 (after eq. 26) and §4 (after eq. 24): K1 = 15/δ and K2 = 15/v_tol, so that the smoothing is complete (e^{-15} ≈ 3e-7)
-// one band width above the contact surface and one slip velocity from rest.
-constexpr double kSmoothingWidth = 15.0;
-
-}  // namespace
-
 FloorContact::FloorContact(FloorContactSettings settings, SettingsErrors errors)
     : settings_(std::move(settings)), errors_(std::move(errors)) {
     if (!(settings_.stiffness > 0.0))
@@ -27,7 +19,7 @@ FloorContact::FloorContact(FloorContactSettings settings, SettingsErrors errors)
     const double length = settings_.normal.norm();
     if (!(length > 0.0) || !std::isfinite(length)) errors_.fail("normal", "must be a nonzero finite vector");
     settings_.normal /= length;
-    friction_sharpness_ = kSmoothingWidth / settings_.slip_velocity;
+    friction_sharpness_ = kContactSmoothingWidth / settings_.slip_velocity;
 }
 
 void FloorContact::bind(const SceneView& scene) {
@@ -47,7 +39,7 @@ void FloorContact::bind(const SceneView& scene) {
         if (!(c.band > 0.0))
             errors_.fail("band", "point " + std::to_string(p.index) + " of element '" + p.element->name() +
                                      "' has contact radius 0, so the band cannot default to it; give 'band'");
-        c.sharpness = kSmoothingWidth / c.band;
+        c.sharpness = kContactSmoothingWidth / c.band;
         points_.push_back(c);
     }
 }

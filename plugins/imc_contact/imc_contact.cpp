@@ -10,13 +10,6 @@
 
 namespace soma::imc_contact {
 
-namespace {
-
-// MAT-DiSMech eq. 21: K1 = 15/δ, so that the softplus has saturated (e^{-15}) one band above contact.
-constexpr double kSmoothingWidth = 15.0;
-
-}  // namespace
-
 ImcContact::ImcContact(ImcContactSettings settings, SettingsErrors errors)
     : settings_(std::move(settings)), errors_(std::move(errors)) {
     if (!(settings_.stiffness > 0.0)) errors_.fail("stiffness", "must be > 0 N/m, got " + setting_text(settings_.stiffness));
@@ -26,7 +19,7 @@ ImcContact::ImcContact(ImcContactSettings settings, SettingsErrors errors)
     if (!(settings_.friction >= 0.0)) errors_.fail("friction", "must be >= 0, got " + setting_text(settings_.friction));
     if (!(settings_.slip_velocity > 0.0))
         errors_.fail("slip_velocity", "must be > 0 m/s, got " + setting_text(settings_.slip_velocity));
-    friction_sharpness_ = kSmoothingWidth / settings_.slip_velocity;
+    friction_sharpness_ = kContactSmoothingWidth / settings_.slip_velocity;
 }
 
 void ImcContact::bind(const SceneView& scene) {
@@ -53,7 +46,7 @@ void ImcContact::bind(const SceneView& scene) {
         thickest = std::max(thickest, e.thickness);
     }
     band_ = settings_.band ? *settings_.band : kDefaultBandRatio * thinnest;
-    sharpness_ = kSmoothingWidth / band_;
+    sharpness_ = kContactSmoothingWidth / band_;
     margin_ = settings_.margin ? *settings_.margin : 2.0 * thickest;
     // check_solution lets nodes move (margin - band)/2 per step: the margin must exceed the band.
     if (!(margin_ > band_))
