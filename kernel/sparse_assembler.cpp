@@ -56,7 +56,7 @@ bool SparseAssembler::place_stencils(StencilId first, const std::vector<Index>& 
     // afresh from the stencils: it has just grown, so the solver analyses it again anyway, and
     // the rebuild costs one placement of every stencil. Measured on the entanglement gripper
     // (docs/performance.md): a union 1.75 times the live entries had 2.2 times the factor's
-    // fill and tripled the factorization time.
+    // fill and 2.3 times the factorization time.
     if (!fresh && first > 0 && std::int64_t{live_entries()} * 5 < std::int64_t{jacobian_.nonZeros()} * 4) {
         start_diagonal_pattern(free_count);
         scatter_stencils(0, free_index);
