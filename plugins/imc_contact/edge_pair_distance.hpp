@@ -21,18 +21,11 @@
 /// past its class's region. The three agree in value and gradient where the class switches (the
 /// free parameter's optimum reaches the end there), so the contact energy is C¹ across switches.
 ///
-/// **Derivatives**, with r = p - q = Σ_k α_k x_k, α = (1-t, t, -(1-u), -u), and D = |r|²:
-///
-///     ∇D  = 2 αᵀ ⊗ r                                (envelope theorem: ∂D/∂s = 0 at the optimum)
-///     ∇²D = 2 (α αᵀ ⊗ I) - G H⁻¹ Gᵀ                 (implicit differentiation of ∂D/∂s = 0)
-///
-/// with s the free parameters, H = ∂²D/∂s² (H_tt = 2|e1|², H_uu = 2|e2|², H_tu = -2 e1·e2) and
-/// G = ∂²D/∂x∂s (12 x |s|): ∂²D/∂x_k∂t = 2(α_k e1 + β_k r), β = (-1, 1, 0, 0);
-/// ∂²D/∂x_k∂u = -2(α_k e2 + γ_k r), γ = (0, 0, -1, 1). Then Δ = √D,
-/// ∇Δ = ∇D/(2Δ), ∇²Δ = ∇²D/(2Δ) - ∇Δ ∇Δᵀ/Δ. The free parameters' own derivatives,
-/// ds/dx = -H⁻¹ Gᵀ, are what friction needs (its contact points move along the edges). These are
-/// closed forms; the tests compare them with central differences in every class and across the
-/// switches.
+/// **Derivatives** are those of every pair kind (pair_distance.hpp): the envelope theorem for the
+/// gradient, implicit differentiation of the free parameters' optimality for the Hessian; the tests
+/// compare them with central differences in every class and across the switches.
+
+#include "pair_distance.hpp"
 
 #include "soma/types.hpp"
 
@@ -63,21 +56,19 @@ struct ClosestPoints {
 /// (MAT-DiSMech §4.1), with their contact class.
 ClosestPoints closest_points(const Vec3& x1, const Vec3& x2, const Vec3& x3, const Vec3& x4);
 
-/// The class's smooth distance and its derivatives with respect to (x1, x2, x3, x4).
-struct EdgePairDistance {
-    double distance = 0.0;  ///< Δ (m)
-    double t = 0.0;         ///< the class's parameters (a free one may leave [0, 1])
-    double u = 0.0;
-    Vec3 normal;            ///< n̂ = (p - q)/Δ: from edge 2's closest point to edge 1's
-    VecN<12> gradient;      ///< ∇Δ
-    MatN<12> hessian;       ///< ∇²Δ (only when requested)
-    VecN<12> t_gradient;    ///< dt/dx (0 when t is held at an end; only when the Hessian is requested)
-    VecN<12> u_gradient;    ///< du/dx (likewise)
-};
+/// The smooth distance of an edge pair in its class (pair_distance.hpp, N = 4 nodes x1..x4):
+/// α = (1 - t, t, -(1 - u), -u), so t = α_2 and u = -α_4.
+using EdgePairDistance = PairDistance<4>;
+
+/// \brief The class map of \p contact_class: α⁰ holds the parameters at their ends, the free
+/// ones are directions (-1, 1, 0, 0) for t and (0, 0, 1, -1) for u.
+PairClassMap<4> edge_pair_class_map(EdgePairClass contact_class);
 
 /// \brief Δ of class \p contact_class at (x1, x2, x3, x4) with its gradient and, when
-/// \p with_hessian, its Hessian and the parameters' gradients (file comment). Δ must be > 0: the caller skips touching axes.
-void edge_pair_distance(const Vec3& x1, const Vec3& x2, const Vec3& x3, const Vec3& x4, EdgePairClass contact_class,
-                        bool with_hessian, EdgePairDistance& out);
+/// \p with_hessian, its Hessian and the parameters' gradients. Δ must be > 0: the caller skips touching axes.
+inline void edge_pair_distance(const Vec3& x1, const Vec3& x2, const Vec3& x3, const Vec3& x4,
+                               EdgePairClass contact_class, bool with_hessian, EdgePairDistance& out) {
+    pair_distance<4>({x1, x2, x3, x4}, edge_pair_class_map(contact_class), with_hessian, out);
+}
 
 }  // namespace soma::imc_contact

@@ -1,14 +1,48 @@
 #include "imc_contact.hpp"
 
+#include "point_primitive_distance.hpp"
+
 #include "soma/element_selection.hpp"
+#include "soma/point_map.hpp"
 #include "soma/smooth_contact_law.hpp"
+
+#include <Eigen/Geometry>
 
 #include <algorithm>
 #include <cassert>
 #include <cmath>
-#include <map>
+#include <stdexcept>
 
 namespace soma::imc_contact {
+
+namespace {
+
+/// True when node \p p, whose closest point on triangle (a, b, c) is the flat-seam \p feature,
+/// lies above the seam itself rather than beyond it (where the neighbouring face holds it): on
+/// the triangle's side of a seam edge's line, or exactly above a seam vertex.
+bool on_flat_seam(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c, TriangleFeature feature) {
+    const Vec3 normal = (b - a).cross(c - a);
+    const auto inside_of = [&](const Vec3& u, const Vec3& w, const Vec3& opposite) {
+        const Vec3 inward = normal.cross(w - u);  // in the plane, across the edge towards `opposite`
+        return (p - u).dot(inward) * (opposite - u).dot(inward) >= 0.0;
+    };
+    const auto above = [&](const Vec3& v) {
+        const Vec3 offset = p - v;
+        return offset.cross(normal).squaredNorm() == 0.0;
+    };
+    switch (feature) {
+        case TriangleFeature::edge_ab: return inside_of(a, b, c);
+        case TriangleFeature::edge_bc: return inside_of(b, c, a);
+        case TriangleFeature::edge_ca: return inside_of(c, a, b);
+        case TriangleFeature::vertex_a: return above(a);
+        case TriangleFeature::vertex_b: return above(b);
+        case TriangleFeature::vertex_c: return above(c);
+        case TriangleFeature::face: return true;
+    }
+    return false;
+}
+
+}  // namespace
 
 ImcContact::ImcContact(ImcContactSettings settings, SettingsErrors errors)
     : settings_(std::move(settings)), errors_(std::move(errors)) {
@@ -19,149 +53,313 @@ ImcContact::ImcContact(ImcContactSettings settings, SettingsErrors errors)
     if (!(settings_.friction >= 0.0)) errors_.fail("friction", "must be >= 0, got " + setting_text(settings_.friction));
     if (!(settings_.slip_velocity > 0.0))
         errors_.fail("slip_velocity", "must be > 0 m/s, got " + setting_text(settings_.slip_velocity));
-    friction_sharpness_ = kContactSmoothingWidth / settings_.slip_velocity;
+    if (!settings_.pairs.empty() && !settings_.elements.empty())
+        errors_.fail("pairs", "give either `elements` (every pair of them) or `pairs` (chosen pairs), not both");
+    friction_ = {settings_.friction, kContactSmoothingWidth / settings_.slip_velocity};
+}
+
+std::vector<const Element*> ImcContact::select_contact_elements(const SceneView& scene) {
+    const auto has_surface = [](const Element& element) {
+        const Geometry& g = element.geometry();
+        if (!g.edges.empty() || !g.triangles.empty()) return true;
+        return std::any_of(g.point_radius.begin(), g.point_radius.end(), [](double r) { return r > 0.0; });
+    };
+    std::vector<const Element*> elements;
+    std::vector<std::string> names = settings_.elements;
+    const std::string key = settings_.pairs.empty() ? "elements" : "pairs";
+    for (const auto& [a, b] : settings_.pairs)
+        for (const std::string& name : {a, b})
+            if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    for (const Element* element : select_elements(scene, names, errors_, key)) {
+        if (!has_surface(*element)) {
+            if (names.empty()) continue;  // every element: those with a surface
+            errors_.fail(key, "element '" + element->name() + "' has no edges, triangles or contact radius to touch with");
+        }
+        elements.push_back(element);
+    }
+    if (elements.empty()) errors_.fail(key, "no element of the scene has edges, triangles or a contact radius to touch with");
+
+    element_count_ = static_cast<Index>(elements.size());
+    const auto index_of = [&](const std::string& name) {
+        for (std::size_t i = 0; i < elements.size(); ++i)
+            if (elements[i]->name() == name) return i;
+        return elements.size();
+    };
+    allowed_.assign(elements.size() * elements.size(), 0);
+    const auto allow = [&](std::size_t i, std::size_t j) {
+        // A rigid body never touches itself.
+        if (i == j && elements[i]->geometry().mapped_points) return;
+        allowed_[i * elements.size() + j] = allowed_[j * elements.size() + i] = 1;
+    };
+    if (settings_.pairs.empty()) {
+        for (std::size_t i = 0; i < elements.size(); ++i)
+            for (std::size_t j = i; j < elements.size(); ++j)
+                if (i != j || settings_.self_contact) allow(i, j);
+    } else {
+        for (const auto& [a, b] : settings_.pairs) {
+            const std::size_t i = index_of(a), j = index_of(b);
+            if (i == j && elements[i]->geometry().mapped_points)
+                errors_.fail("pairs", "element '" + a + "' is a rigid body: it cannot touch itself");
+            allow(i, j);
+        }
+    }
+    return elements;
 }
 
 void ImcContact::bind(const SceneView& scene) {
-    std::vector<const Element*> elements;
-    for (const Element* element : select_elements(scene, settings_.elements, errors_)) {
-        const Geometry& g = element->geometry();
-        const bool has_edges = !g.edges.empty() || !g.triangles.empty();
-        if (!has_edges) {
-            if (settings_.elements.empty()) continue;  // every element: those that have edges
-            errors_.fail("elements", "element '" + element->name() + "' has no edges or triangles to touch with");
-        }
-        if (g.mapped_points)
-            errors_.fail("elements", "element '" + element->name() +
-                                         "' has mapped points (a rigid body): contact with rigid bodies' shapes is not "
-                                         "available yet; list the rods and shells in 'elements'");
-        elements.push_back(element);
-    }
-    if (elements.empty()) errors_.fail("elements", "no element of the scene has edges or triangles to touch with");
-    collect_edges(elements);
+    const std::vector<const Element*> elements = select_contact_elements(scene);
+    mesh_.build(elements, scene.state().q, errors_);
 
-    double thinnest = edges_.front().thickness, thickest = thinnest;
-    for (const ContactEdge& e : edges_) {
-        thinnest = std::min(thinnest, e.thickness);
-        thickest = std::max(thickest, e.thickness);
-    }
+    // Band and margin from the thicknesses of the deformable primitives (rigid meshes have 0).
+    double thinnest = 0.0, thickest = 0.0;
+    const auto consider = [&](double h) {
+        if (!(h > 0.0)) return;
+        thinnest = thinnest > 0.0 ? std::min(thinnest, h) : h;
+        thickest = std::max(thickest, h);
+    };
+    for (const ContactEdge& e : mesh_.edges()) consider(e.thickness);
+    for (const ContactTriangle& t : mesh_.triangles()) consider(t.thickness);
+    for (Index n : mesh_.isolated_nodes()) consider(mesh_.nodes()[static_cast<std::size_t>(n)].radius);
+    if (!(thinnest > 0.0) && !settings_.band)
+        errors_.fail("band", "every primitive in contact has thickness 0 (rigid meshes only): give the band");
     band_ = settings_.band ? *settings_.band : kDefaultBandRatio * thinnest;
     sharpness_ = kContactSmoothingWidth / band_;
-    margin_ = settings_.margin ? *settings_.margin : 2.0 * thickest;
+    margin_ = settings_.margin ? *settings_.margin : 2.0 * std::max(thickest, band_);
     // check_solution lets nodes move (margin - band)/2 per step: the margin must exceed the band.
     if (!(margin_ > band_))
         errors_.fail(settings_.margin ? "margin" : "band",
                      "the candidate margin (" + setting_text(margin_) + " m) must exceed the band (" + setting_text(band_) +
                          " m): nodes may move (margin - band)/2 per step before contacts could be missed");
+
+    all_nodes_.resize(mesh_.nodes().size());
+    for (Index n = 0; n < static_cast<Index>(all_nodes_.size()); ++n) all_nodes_[static_cast<std::size_t>(n)] = n;
+    has_mapped_nodes_ = false;
+    for (const ContactNode& n : mesh_.nodes()) has_mapped_nodes_ = has_mapped_nodes_ || n.mapped;
+    kinematics_.assign(has_mapped_nodes_ ? mesh_.nodes().size() : 0, PointKinematics{});
     find_candidates(scene.state().q);
     pattern_changed_ = false;
 }
 
-void ImcContact::collect_edges(const std::vector<const Element*>& elements) {
-    // Contact nodes: identity points keyed by their global x DOF, so a node two elements share
-    // (a joint, a shared node) is one contact node and their edges meet at it.
-    std::map<Index, Index> node_of_dof;
-    std::map<std::pair<Index, Index>, Index> edge_of_nodes;
-    node_dofs_.clear();
-    node_origin_.clear();
-    edges_.clear();
-    for (std::size_t e = 0; e < elements.size(); ++e) {
-        const Element& element = *elements[e];
-        const Geometry& g = element.geometry();
-        const auto node = [&](Index point) {
-            const auto& dofs = g.point_dofs[static_cast<std::size_t>(point)];
-            const auto [it, added] = node_of_dof.try_emplace(dofs[0], static_cast<Index>(node_dofs_.size()));
-            if (added) {
-                node_dofs_.push_back(dofs);
-                node_origin_.emplace_back(&element, point);
-            }
-            return it->second;
-        };
-        const auto radius = [&](Index point) {
-            const auto i = static_cast<std::size_t>(point);
-            return i < g.point_radius.size() ? g.point_radius[i] : 0.0;
-        };
-        const auto add_edge = [&](Index p, Index q) {
-            const double thickness = 0.5 * (radius(p) + radius(q));
-            if (!(thickness > 0.0))
-                errors_.fail("elements", "element '" + element.name() + "' has contact radius 0 at points " +
-                                             std::to_string(p) + " and " + std::to_string(q) +
-                                             ": IMC contact needs a thickness (a rod's radius, a shell's thickness)");
-            Index a = node(p), b = node(q);
-            if (a > b) std::swap(a, b);
-            const auto [it, added] = edge_of_nodes.try_emplace({a, b}, static_cast<Index>(edges_.size()));
-            if (added)
-                edges_.push_back({{a, b}, thickness, static_cast<Index>(e)});
-            else
-                edges_[static_cast<std::size_t>(it->second)].thickness =
-                    std::max(edges_[static_cast<std::size_t>(it->second)].thickness, thickness);
-        };
-        for (const auto& edge : g.edges) add_edge(edge[0], edge[1]);
-        // A shell touches through the edges of its triangles (MAT-DiSMech §4.5), each once.
-        for (const auto& tri : g.triangles)
-            for (int k = 0; k < 3; ++k) add_edge(tri[static_cast<std::size_t>(k)], tri[static_cast<std::size_t>((k + 1) % 3)]);
+bool ImcContact::may_touch(const ContactPair& pair) const {
+    const auto element_pair = [&](Index a, Index b) {
+        return allowed_[static_cast<std::size_t>(a * element_count_ + b)] != 0;
+    };
+    const auto& nodes = mesh_.nodes();
+    const auto element_of_node = [&](Index n) { return nodes[static_cast<std::size_t>(n)].element_index; };
+    std::array<Index, 4> ids{};
+    Index first_element = 0, second_element = 0;
+    int first_count = 1;
+    switch (pair.kind) {
+        case PairKind::edge_edge: {
+            const ContactEdge& a = mesh_.edges()[static_cast<std::size_t>(pair.first)];
+            const ContactEdge& b = mesh_.edges()[static_cast<std::size_t>(pair.second)];
+            first_element = a.element;
+            second_element = b.element;
+            first_count = 2;
+            break;
+        }
+        case PairKind::node_triangle:
+            first_element = element_of_node(pair.first);
+            second_element = mesh_.triangles()[static_cast<std::size_t>(pair.second)].element;
+            break;
+        case PairKind::node_edge:
+            first_element = element_of_node(pair.first);
+            second_element = mesh_.edges()[static_cast<std::size_t>(pair.second)].element;
+            break;
+        case PairKind::node_node:
+            first_element = element_of_node(pair.first);
+            second_element = element_of_node(pair.second);
+            break;
     }
-
-    // Node adjacency (CSR, sorted): the nodes each node shares an edge with.
-    const std::size_t nodes = node_dofs_.size();
-    std::vector<std::vector<Index>> adjacent(nodes);
-    for (const ContactEdge& e : edges_) {
-        adjacent[static_cast<std::size_t>(e.nodes[0])].push_back(e.nodes[1]);
-        adjacent[static_cast<std::size_t>(e.nodes[1])].push_back(e.nodes[0]);
-    }
-    neighbour_begin_.assign(1, 0);
-    neighbours_.clear();
-    for (auto& list : adjacent) {
-        std::sort(list.begin(), list.end());
-        neighbours_.insert(neighbours_.end(), list.begin(), list.end());
-        neighbour_begin_.push_back(static_cast<Index>(neighbours_.size()));
-    }
+    if (!element_pair(first_element, second_element)) return false;
+    const int count = pair_nodes(pair, ids);
+    for (int i = 0; i < first_count; ++i)
+        for (int j = first_count; j < count; ++j)
+            if (mesh_.adjacent(ids[static_cast<std::size_t>(i)], ids[static_cast<std::size_t>(j)])) return false;
+    return true;
 }
 
-bool ImcContact::excluded(const ContactEdge& a, const ContactEdge& b) const {
-    for (Index m : a.nodes)
-        for (Index n : b.nodes) {
-            if (m == n) return true;
-            const Index* begin = neighbours_.data() + neighbour_begin_[static_cast<std::size_t>(m)];
-            const Index* end = neighbours_.data() + neighbour_begin_[static_cast<std::size_t>(m) + 1];
-            if (std::binary_search(begin, end, n)) return true;
+int ImcContact::pair_nodes(const ContactPair& pair, std::array<Index, 4>& nodes) const {
+    switch (pair.kind) {
+        case PairKind::edge_edge: {
+            const auto& a = mesh_.edges()[static_cast<std::size_t>(pair.first)].nodes;
+            const auto& b = mesh_.edges()[static_cast<std::size_t>(pair.second)].nodes;
+            nodes = {a[0], a[1], b[0], b[1]};
+            return 4;
         }
+        case PairKind::node_triangle: {
+            const auto& t = mesh_.triangles()[static_cast<std::size_t>(pair.second)].nodes;
+            nodes = {pair.first, t[0], t[1], t[2]};
+            return 4;
+        }
+        case PairKind::node_edge: {
+            const auto& e = mesh_.edges()[static_cast<std::size_t>(pair.second)].nodes;
+            nodes = {pair.first, e[0], e[1], 0};
+            return 3;
+        }
+        case PairKind::node_node: nodes = {pair.first, pair.second, 0, 0}; return 2;
+    }
+    return 0;
+}
+
+double ImcContact::pair_thickness(const ContactPair& pair) const {
+    const auto radius = [&](Index n) { return mesh_.nodes()[static_cast<std::size_t>(n)].radius; };
+    switch (pair.kind) {
+        case PairKind::edge_edge:
+            return mesh_.edges()[static_cast<std::size_t>(pair.first)].thickness +
+                   mesh_.edges()[static_cast<std::size_t>(pair.second)].thickness;
+        case PairKind::node_triangle: return radius(pair.first) + mesh_.triangles()[static_cast<std::size_t>(pair.second)].thickness;
+        case PairKind::node_edge: return radius(pair.first) + mesh_.edges()[static_cast<std::size_t>(pair.second)].thickness;
+        case PairKind::node_node: return radius(pair.first) + radius(pair.second);
+    }
+    return 0.0;
+}
+
+bool ImcContact::classify(const ContactPair& pair, const std::array<Vec3, 4>& positions, PairClass& out) const {
+    const auto x = [&](int k) -> const Vec3& { return positions[static_cast<std::size_t>(k)]; };
+    switch (pair.kind) {
+        case PairKind::edge_edge: {
+            const ClosestPoints c = closest_points(x(0), x(1), x(2), x(3));
+            out.node_count = 4;
+            out.distance = c.distance;
+            out.map4 = edge_pair_class_map(c.contact_class);
+            return true;
+        }
+        case PairKind::node_triangle: {
+            const TriangleClosest c = closest_triangle_feature(x(0), x(1), x(2), x(3));
+            // A rigid surface's flat seam is left to the neighbouring face (contact_mesh.hpp).
+            const ContactTriangle& triangle = mesh_.triangles()[static_cast<std::size_t>(pair.second)];
+            const unsigned char flat = triangle.flat, owns = triangle.owns;
+            const unsigned char bit = c.feature == TriangleFeature::edge_ab    ? kFlatEdgeAb
+                                      : c.feature == TriangleFeature::edge_bc  ? kFlatEdgeBc
+                                      : c.feature == TriangleFeature::edge_ca  ? kFlatEdgeCa
+                                      : c.feature == TriangleFeature::vertex_a ? kFlatVertexA
+                                      : c.feature == TriangleFeature::vertex_b ? kFlatVertexB
+                                      : c.feature == TriangleFeature::vertex_c ? kFlatVertexC
+                                                                               : 0;
+            TriangleFeature feature = c.feature;
+            if (flat & bit) {
+                if (!(owns & bit) || !on_flat_seam(x(0), x(1), x(2), x(3), c.feature)) return false;
+                feature = TriangleFeature::face;  // exactly above the seam: the plane's distance, counted once
+            }
+            out.node_count = 4;
+            out.distance = c.distance;
+            out.map4 = node_triangle_class_map(feature);
+            return true;
+        }
+        case PairKind::node_edge: {
+            const EdgeClosest c = closest_edge_point(x(0), x(1), x(2));
+            out.node_count = 3;
+            out.distance = c.distance;
+            out.map3 = node_edge_class_map(c.end);
+            return true;
+        }
+        case PairKind::node_node:
+            out.node_count = 2;
+            out.distance = (x(0) - x(1)).norm();
+            out.map2 = node_node_class_map();
+            return true;
+    }
     return false;
 }
 
 void ImcContact::find_candidates(const VectorX& q) {
-    boxes_.resize(edges_.size());
-    for (std::size_t i = 0; i < edges_.size(); ++i) {
-        const ContactEdge& e = edges_[i];
-        const Vec3 a = node_position(e.nodes[0], q), b = node_position(e.nodes[1], q);
-        // Two edges can be within h_i + h_j + margin only if their boxes grown by h + margin/2 overlap.
-        const double grow = e.thickness + 0.5 * margin_;
-        boxes_[i] = {a.cwiseMin(b).array() - grow, a.cwiseMax(b).array() + grow};
+    const auto& nodes = mesh_.nodes();
+    positions_.resize(nodes.size());
+    for (Index n = 0; n < static_cast<Index>(nodes.size()); ++n) positions_[static_cast<std::size_t>(n)] = mesh_.position(n, q);
+    const auto at = [&](Index n) -> const Vec3& { return positions_[static_cast<std::size_t>(n)]; };
+
+    // Boxes grown by the primitive's thickness + margin/2: two primitives can be within
+    // h_i + h_j + margin only if their boxes overlap.
+    edge_boxes_.resize(mesh_.edges().size());
+    for (std::size_t e = 0; e < edge_boxes_.size(); ++e) {
+        const ContactEdge& edge = mesh_.edges()[e];
+        const Vec3 &x = at(edge.nodes[0]), &y = at(edge.nodes[1]);
+        const double grow = edge.thickness + 0.5 * margin_;
+        edge_boxes_[e] = {x.cwiseMin(y).array() - grow, x.cwiseMax(y).array() + grow};
     }
-    grid_.overlapping_pairs(boxes_, overlapping_);
+    triangle_boxes_.resize(mesh_.triangles().size());
+    for (std::size_t t = 0; t < triangle_boxes_.size(); ++t) {
+        const ContactTriangle& triangle = mesh_.triangles()[t];
+        const Vec3 &x = at(triangle.nodes[0]), &y = at(triangle.nodes[1]), &z = at(triangle.nodes[2]);
+        const double grow = triangle.thickness + 0.5 * margin_;
+        triangle_boxes_[t] = {x.cwiseMin(y).cwiseMin(z).array() - grow, x.cwiseMax(y).cwiseMax(z).array() + grow};
+    }
+    const auto point_boxes = [&](const std::vector<Index>& points) {
+        node_boxes_.resize(points.size());
+        for (std::size_t i = 0; i < points.size(); ++i) {
+            const Index n = points[i];
+            const double grow = nodes[static_cast<std::size_t>(n)].radius + 0.5 * margin_;
+            node_boxes_[i] = {at(n).array() - grow, at(n).array() + grow};
+        }
+    };
+
     candidates_.clear();
-    for (const auto& [i, j] : overlapping_) {
-        const ContactEdge& a = edges_[static_cast<std::size_t>(i)];
-        const ContactEdge& b = edges_[static_cast<std::size_t>(j)];
-        if (!settings_.self_contact && a.element == b.element) continue;
-        if (excluded(a, b)) continue;
-        const ClosestPoints c = closest_points(node_position(a.nodes[0], q), node_position(a.nodes[1], q),
-                                               node_position(b.nodes[0], q), node_position(b.nodes[1], q));
-        if (c.distance < a.thickness + b.thickness + margin_) candidates_.emplace_back(i, j);
+    std::array<Index, 4> ids{};
+    const auto consider = [&](const ContactPair& pair) {
+        if (!may_touch(pair)) return;
+        pair_nodes(pair, ids);
+        // The distance at the step start; rigid flat seams count here (the face beside them may be
+        // the one that touches within the step).
+        const auto x = [&](int k) -> const Vec3& { return at(ids[static_cast<std::size_t>(k)]); };
+        double distance = 0.0;
+        switch (pair.kind) {
+            case PairKind::edge_edge: distance = closest_points(x(0), x(1), x(2), x(3)).distance; break;
+            case PairKind::node_triangle: distance = closest_triangle_feature(x(0), x(1), x(2), x(3)).distance; break;
+            case PairKind::node_edge: distance = closest_edge_point(x(0), x(1), x(2)).distance; break;
+            case PairKind::node_node: distance = (x(0) - x(1)).norm(); break;
+        }
+        if (distance < pair_thickness(pair) + margin_) candidates_.push_back(pair);
+    };
+    // Edge-edge within the edges; every node against the triangles; isolated nodes (spheres)
+    // against the edges and each other.
+    grid_.overlapping_pairs(edge_boxes_, overlapping_);
+    for (const auto& [i, j] : overlapping_) consider({PairKind::edge_edge, i, j});
+    if (!triangle_boxes_.empty()) {
+        point_boxes(all_nodes_);
+        grid_.overlapping_pairs(node_boxes_, triangle_boxes_, overlapping_);
+        for (const auto& [n, t] : overlapping_) consider({PairKind::node_triangle, all_nodes_[static_cast<std::size_t>(n)], t});
     }
+    const std::vector<Index>& isolated = mesh_.isolated_nodes();
+    if (!isolated.empty()) {
+        point_boxes(isolated);
+        grid_.overlapping_pairs(node_boxes_, edge_boxes_, overlapping_);
+        for (const auto& [n, e] : overlapping_) consider({PairKind::node_edge, isolated[static_cast<std::size_t>(n)], e});
+        grid_.overlapping_pairs(node_boxes_, overlapping_);
+        for (const auto& [m, n] : overlapping_)
+            consider({PairKind::node_node, isolated[static_cast<std::size_t>(m)], isolated[static_cast<std::size_t>(n)]});
+    }
+    std::sort(candidates_.begin(), candidates_.end());
+}
+
+ImcContact::StencilLayout ImcContact::stencil_layout(const std::array<Index, 4>& nodes, int count) const {
+    StencilLayout layout;
+    for (int k = 0; k < count; ++k) {
+        const ContactNode& node = mesh_.nodes()[static_cast<std::size_t>(nodes[static_cast<std::size_t>(k)])];
+        for (int i = 0; i < node.dof_count; ++i) {
+            const Index dof = node.dofs[static_cast<std::size_t>(i)];
+            int slot = 0;
+            while (slot < layout.size && layout.dofs[static_cast<std::size_t>(slot)] != dof) ++slot;
+            if (slot == layout.size) {
+                if (layout.size == kMaxPairDofs)
+                    throw std::logic_error("imc_contact: a contact pair spans more than 15 DOFs");
+                layout.dofs[static_cast<std::size_t>(layout.size++)] = dof;
+            }
+            layout.slot[static_cast<std::size_t>(k)][static_cast<std::size_t>(i)] = slot;
+        }
+    }
+    return layout;
 }
 
 void ImcContact::declare_pattern(PatternBuilder& pattern) {
     declared_ = candidates_;
     declared_stencils_.clear();
-    std::array<Index, 12> dofs{};
-    for (const auto& [i, j] : declared_) {
-        const ContactEdge& a = edges_[static_cast<std::size_t>(i)];
-        const ContactEdge& b = edges_[static_cast<std::size_t>(j)];
-        const Index nodes[4] = {a.nodes[0], a.nodes[1], b.nodes[0], b.nodes[1]};
-        for (int k = 0; k < 4; ++k)
-            for (int c = 0; c < 3; ++c) dofs[static_cast<std::size_t>(3 * k + c)] = node_dofs_[static_cast<std::size_t>(nodes[k])][c];
-        declared_stencils_.push_back(pattern.add_stencil(dofs));
+    std::array<Index, 4> nodes{};
+    for (const ContactPair& pair : declared_) {
+        const int count = pair_nodes(pair, nodes);
+        const StencilLayout layout = stencil_layout(nodes, count);
+        declared_stencils_.push_back(
+            pattern.add_stencil(std::span<const Index>(layout.dofs.data(), static_cast<std::size_t>(layout.size))));
     }
     candidate_stencils_ = declared_stencils_;
     pattern_changed_ = false;
@@ -185,117 +383,159 @@ void ImcContact::begin_step(const State& start) {
     pattern_changed_ = !all_declared || declared_.size() > 2 * candidates_.size() + 64;
 }
 
+Vec3 ImcContact::node_position(Index n, const VectorX& q) const {
+    const ContactNode& node = mesh_.nodes()[static_cast<std::size_t>(n)];
+    if (node.mapped) return kinematics_[static_cast<std::size_t>(n)].position;
+    return Vec3(q[node.dofs[0]], q[node.dofs[1]], q[node.dofs[2]]);
+}
+
+Vec3 ImcContact::node_velocity(Index n, const VectorX& v) const {
+    const ContactNode& node = mesh_.nodes()[static_cast<std::size_t>(n)];
+    if (node.mapped) return kinematics_[static_cast<std::size_t>(n)].velocity;
+    return Vec3(v[node.dofs[0]], v[node.dofs[1]], v[node.dofs[2]]);
+}
+
 void ImcContact::add_residual_and_jacobian(const EvalContext& context, Assembly& assembly) {
     assert(context.q && candidate_stencils_.size() == candidates_.size());
     const VectorX& q = *context.q;
-    const bool with_jacobian = assembly.wants_jacobian();
-    // Friction needs velocities; a solve without them (statics) has v = 0 and so no friction.
-    const bool with_friction = settings_.friction > 0.0 && context.v != nullptr;
-    EdgePairDistance d;
-    MatN<12> jacobian;
+    // Rigid bodies' points at this iterate (a handful per body; computed once per evaluation).
+    if (has_mapped_nodes_)
+        for (Index n = 0; n < static_cast<Index>(mesh_.nodes().size()); ++n) {
+            const ContactNode& node = mesh_.nodes()[static_cast<std::size_t>(n)];
+            if (node.mapped) evaluate_point(*node.element, node.point, context, kinematics_[static_cast<std::size_t>(n)]);
+        }
+    std::array<Index, 4> nodes{};
+    std::array<Vec3, 4> x;
+    PairClass c;
     for (std::size_t p = 0; p < candidates_.size(); ++p) {
-        const ContactEdge& a = edges_[static_cast<std::size_t>(candidates_[p].first)];
-        const ContactEdge& b = edges_[static_cast<std::size_t>(candidates_[p].second)];
-        const Vec3 x1 = node_position(a.nodes[0], q), x2 = node_position(a.nodes[1], q);
-        const Vec3 x3 = node_position(b.nodes[0], q), x4 = node_position(b.nodes[1], q);
-        const ClosestPoints c = closest_points(x1, x2, x3, x4);
-        const double thickness = a.thickness + b.thickness;
-        // Outside the band E' < 3e-13 of contact values (header); at Δ = 0 the axes cross and
+        const ContactPair& pair = candidates_[p];
+        const int count = pair_nodes(pair, nodes);
+        for (int k = 0; k < count; ++k) x[static_cast<std::size_t>(k)] = node_position(nodes[static_cast<std::size_t>(k)], q);
+        if (!classify(pair, x, c)) continue;
+        const double thickness = pair_thickness(pair);
+        // Outside the band E' < 3e-13 of contact values (header); at Δ = 0 the primitives meet and
         // the contact normal is undefined (a pass-through the penalty failed to prevent).
         if (c.distance - thickness >= band_ || c.distance == 0.0) continue;
-        edge_pair_distance(x1, x2, x3, x4, c.contact_class, with_jacobian, d);
-        const PenaltyEnergy e = penalty_energy(d.distance - thickness, settings_.stiffness, sharpness_);
         const StencilId stencil = candidate_stencils_[p];
-        assembly.add_residual(stencil, e.gradient * d.gradient);
-        if (with_jacobian) {
-            jacobian.noalias() = (context.coefficients.c_q * e.curvature) * d.gradient * d.gradient.transpose();
-            jacobian.noalias() += (context.coefficients.c_q * e.gradient) * d.hessian;
+        switch (c.node_count) {
+            case 4: add_pair<4>(context, nodes, c.map4, thickness, stencil, assembly); break;
+            case 3: add_pair<3>(context, nodes, c.map3, thickness, stencil, assembly); break;
+            default: add_pair<2>(context, nodes, c.map2, thickness, stencil, assembly); break;
         }
-        if (with_friction)
-            add_friction(context, a, b, d, -e.gradient, -e.curvature, assembly, stencil, with_jacobian ? &jacobian : nullptr);
-        if (with_jacobian) assembly.add_jacobian(stencil, jacobian, 1.0);
     }
 }
 
-void ImcContact::add_friction(const EvalContext& context, const ContactEdge& a, const ContactEdge& b,
-                              const EdgePairDistance& d, double normal_force, double normal_force_slope,
-                              Assembly& assembly, StencilId stencil, MatN<12>* jacobian) const {
-    // The friction of eq. 23-24 at the contact points (header); f_n = -E'(g), df_n/dΔ = -E''(g).
-    const VectorX& v = *context.v;
-    const Index nodes[4] = {a.nodes[0], a.nodes[1], b.nodes[0], b.nodes[1]};
-    Vec3 velocity[4];
-    for (int k = 0; k < 4; ++k) velocity[k] = node_position(nodes[k], v);
-    const double alpha[4] = {1.0 - d.t, d.t, -(1.0 - d.u), -d.u};
-    Vec3 v_rel = Vec3::Zero();
-    for (int k = 0; k < 4; ++k) v_rel += alpha[k] * velocity[k];
-    const Vec3& n = d.normal;
-    const Mat3 tangent_projector = Mat3::Identity() - n * n.transpose();
-    const Vec3 v_t = tangent_projector * v_rel;
-    const FrictionShape shape = friction_shape(v_t.norm(), friction_sharpness_);
-    const double mu = settings_.friction;
-    const Vec3 h = shape.phi * v_t;  // γ(w) v̂_t
-    VecN<12> residual;
-    for (int k = 0; k < 4; ++k) residual.segment<3>(3 * k) = (mu * normal_force * alpha[k]) * h;
-    assembly.add_residual(stencil, residual);
-    if (!jacobian) return;
+template <int N>
+void ImcContact::add_pair(const EvalContext& context, const std::array<Index, 4>& nodes, const PairClassMap<N>& map,
+                          double thickness, StencilId stencil, Assembly& assembly) const {
+    const bool with_jacobian = assembly.wants_jacobian();
+    // Friction needs velocities; a solve without them (statics) has v = 0 and so no friction.
+    const bool with_friction = settings_.friction > 0.0 && context.v != nullptr;
+    std::array<Vec3, N> x, v;
+    for (int k = 0; k < N; ++k) x[static_cast<std::size_t>(k)] = node_position(nodes[static_cast<std::size_t>(k)], *context.q);
+    PairDistance<N> d;
+    pair_distance<N>(x, map, with_jacobian, d);
+    const PenaltyEnergy e = penalty_energy(d.distance - thickness, settings_.stiffness, sharpness_);
+    PairResidual<N> r;
+    r.residual = e.gradient * d.gradient;
+    if (with_jacobian) {
+        r.position_derivative.noalias() = e.curvature * d.gradient * d.gradient.transpose();
+        r.position_derivative.noalias() += e.gradient * d.hessian;
+    }
+    if (with_friction) {
+        for (int k = 0; k < N; ++k) v[static_cast<std::size_t>(k)] = node_velocity(nodes[static_cast<std::size_t>(k)], *context.v);
+        // f_n = -E'(g), df_n/dΔ = -E''(g).
+        add_pair_friction<N>(d, x, v, friction_, -e.gradient, -e.curvature, with_jacobian, r);
+    }
+    scatter<N>(context, nodes, r, with_friction, stencil, assembly);
+}
 
+template <int N>
+void ImcContact::scatter(const EvalContext& context, const std::array<Index, 4>& nodes, const PairResidual<N>& r,
+                         bool with_velocity_derivative, StencilId stencil, Assembly& assembly) const {
     const double c_q = context.coefficients.c_q, c_v = context.coefficients.c_v;
-    // d(φ v_t)/dv_t, and v_t's own derivatives: dv_t/dv_j = α_j P (fixed q), and at fixed v
-    //   dv_t/dq = P dv_rel/dq - ((n̂·v_rel) I + n̂ v_relᵀ) dn̂/dq,
-    //   dv_rel/dq = (v2 - v1) dt/dqᵀ + (v3 - v4) du/dqᵀ,   dn̂/dq = P dr/dq / Δ,
-    //   dr/dq = α ⊗ I + e1 dt/dqᵀ - e2 du/dqᵀ.
-    const Mat3 shape_jacobian = shape.phi * Mat3::Identity() + shape.psi * v_t * v_t.transpose();
-    const Mat3 velocity_block = (mu * normal_force) * shape_jacobian * tangent_projector;
-    for (int k = 0; k < 4; ++k)
-        for (int j = 0; j < 4; ++j) jacobian->block<3, 3>(3 * k, 3 * j) += (c_v * alpha[k] * alpha[j]) * velocity_block;
-
-    const Vec3 e1 = node_position(nodes[1], *context.q) - node_position(nodes[0], *context.q);
-    const Vec3 e2 = node_position(nodes[3], *context.q) - node_position(nodes[2], *context.q);
-    Eigen::Matrix<double, 3, 12> dr_dq = e1 * d.t_gradient.transpose() - e2 * d.u_gradient.transpose();
-    for (int k = 0; k < 4; ++k) dr_dq.block<3, 3>(0, 3 * k).diagonal().array() += alpha[k];
-    const Eigen::Matrix<double, 3, 12> dn_dq = tangent_projector * dr_dq / d.distance;
-    const Eigen::Matrix<double, 3, 12> dvrel_dq =
-        (velocity[1] - velocity[0]) * d.t_gradient.transpose() + (velocity[2] - velocity[3]) * d.u_gradient.transpose();
-    const Mat3 normal_turn = n.dot(v_rel) * Mat3::Identity() + n * v_rel.transpose();
-    const Eigen::Matrix<double, 3, 12> dvt_dq = tangent_projector * dvrel_dq - normal_turn * dn_dq;
-    const Eigen::Matrix<double, 3, 12> dh_dq = shape_jacobian * dvt_dq;
-    const VecN<12> dfn_dq = normal_force_slope * d.gradient;
-    // dα/dq: α = (1-t, t, -(1-u), -u).
-    const VecN<12> dalpha_dq[4] = {-d.t_gradient, d.t_gradient, d.u_gradient, -d.u_gradient};
-    for (int k = 0; k < 4; ++k)
-        jacobian->block<3, 12>(3 * k, 0) +=
-            (c_q * mu) * (alpha[k] * h * dfn_dq.transpose() + normal_force * h * dalpha_dq[k].transpose() +
-                          (normal_force * alpha[k]) * dh_dq);
+    bool mapped = false;
+    for (int k = 0; k < N; ++k) mapped = mapped || mesh_.mapped(nodes[static_cast<std::size_t>(k)]);
+    if (!mapped) {  // the stencil is the nodes' x, y, z in order
+        assembly.add_residual(stencil, r.residual);
+        if (!assembly.wants_jacobian()) return;
+        MatN<3 * N> jacobian = c_q * r.position_derivative;
+        if (with_velocity_derivative) jacobian += c_v * r.velocity_derivative;
+        assembly.add_jacobian(stencil, jacobian, 1.0);
+        return;
+    }
+    // Through the nodes' maps (point_map.hpp): F = Σ J_kᵀ r_k,
+    // K = c_q (Jᵀ (A P + B V) + Σ_k d(J_kᵀ r_k)/dq) + c_v Jᵀ B J, with P, V the position and
+    // velocity Jacobians (d x/dq, d xdot/dq) and A, B the residual's position and velocity derivatives.
+    const StencilLayout layout = stencil_layout(nodes, N);
+    const int n = layout.size;
+    using NodeMap = Eigen::Matrix<double, 3 * N, Eigen::Dynamic, 0, 3 * N, kMaxPairDofs>;
+    NodeMap J = NodeMap::Zero(3 * N, n), P = NodeMap::Zero(3 * N, n), V = NodeMap::Zero(3 * N, n);
+    for (int k = 0; k < N; ++k) {
+        const Index id = nodes[static_cast<std::size_t>(k)];
+        const auto& slot = layout.slot[static_cast<std::size_t>(k)];
+        if (!mesh_.mapped(id)) {
+            for (int i = 0; i < 3; ++i) J(3 * k + i, slot[static_cast<std::size_t>(i)]) = P(3 * k + i, slot[static_cast<std::size_t>(i)]) = 1.0;
+            continue;
+        }
+        const PointKinematics& kin = kinematics_[static_cast<std::size_t>(id)];
+        for (int i = 0; i < kin.dof_count; ++i) {
+            const int s = slot[static_cast<std::size_t>(i)];
+            J.template block<3, 1>(3 * k, s) = kin.jacobian.col(i);
+            P.template block<3, 1>(3 * k, s) = kin.position_jacobian.col(i);
+            V.template block<3, 1>(3 * k, s) = kin.velocity_jacobian.col(i);
+        }
+    }
+    const Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxPairDofs, 1> residual = J.transpose() * r.residual;
+    assembly.add_residual(stencil, residual);
+    if (!assembly.wants_jacobian()) return;
+    using StencilMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxPairDofs, kMaxPairDofs>;
+    NodeMap residual_q = r.position_derivative * P;
+    if (with_velocity_derivative) residual_q.noalias() += r.velocity_derivative * V;
+    StencilMatrix jacobian = c_q * (J.transpose() * residual_q);
+    if (with_velocity_derivative) {
+        const NodeMap residual_v = r.velocity_derivative * J;
+        jacobian.noalias() += c_v * (J.transpose() * residual_v);
+    }
+    for (int k = 0; k < N; ++k) {
+        const Index id = nodes[static_cast<std::size_t>(k)];
+        if (!mesh_.mapped(id)) continue;
+        const ContactNode& node = mesh_.nodes()[static_cast<std::size_t>(id)];
+        PointStiffness geometric = PointStiffness::Zero();
+        node.element->add_point_geometric_stiffness(node.point, context, r.residual.template segment<3>(3 * k), geometric);
+        const auto& slot = layout.slot[static_cast<std::size_t>(k)];
+        for (int i = 0; i < node.dof_count; ++i)
+            for (int j = 0; j < node.dof_count; ++j)
+                jacobian(slot[static_cast<std::size_t>(i)], slot[static_cast<std::size_t>(j)]) += c_q * geometric(i, j);
+    }
+    assembly.add_jacobian(stencil, jacobian, 1.0);
 }
 
 double ImcContact::potential_energy(const EvalContext& context) const {
     assert(context.q);
     const VectorX& q = *context.q;
     double energy = 0.0;
-    for (const auto& [i, j] : candidates_) {
-        const ContactEdge& a = edges_[static_cast<std::size_t>(i)];
-        const ContactEdge& b = edges_[static_cast<std::size_t>(j)];
-        const ClosestPoints c = closest_points(node_position(a.nodes[0], q), node_position(a.nodes[1], q),
-                                               node_position(b.nodes[0], q), node_position(b.nodes[1], q));
-        const double gap = c.distance - (a.thickness + b.thickness);
+    std::array<Index, 4> nodes{};
+    std::array<Vec3, 4> x;
+    PairClass c;
+    for (const ContactPair& pair : candidates_) {
+        const int count = pair_nodes(pair, nodes);
+        for (int k = 0; k < count; ++k) x[static_cast<std::size_t>(k)] = mesh_.position(nodes[static_cast<std::size_t>(k)], q);
+        if (!classify(pair, x, c)) continue;
+        const double gap = c.distance - pair_thickness(pair);
         if (gap < band_) energy += penalty_energy(gap, settings_.stiffness, sharpness_).energy;
     }
     return energy;
 }
 
-}  // namespace soma::imc_contact
-
-namespace soma::imc_contact {
-
 std::string ImcContact::check_solution(const EvalContext& context) const {
     assert(context.q && context.step_start);
     const VectorX& q = *context.q;
-    const VectorX& q_start = context.step_start->q;
     const double limit = 0.5 * (margin_ - band_);
     double largest = 0.0;
     Index worst = 0;
-    for (Index n = 0; n < static_cast<Index>(node_dofs_.size()); ++n) {
-        const double moved = (node_position(n, q) - node_position(n, q_start)).squaredNorm();
+    for (Index n = 0; n < static_cast<Index>(mesh_.nodes().size()); ++n) {
+        const double moved = (mesh_.position(n, q) - mesh_.position(n, context.step_start->q)).squaredNorm();
         if (moved > largest) {
             largest = moved;
             worst = n;
@@ -303,11 +543,10 @@ std::string ImcContact::check_solution(const EvalContext& context) const {
     }
     largest = std::sqrt(largest);
     if (largest <= limit) return {};
-    const auto& [element, point] = node_origin_[static_cast<std::size_t>(worst)];
-    return "imc_contact: node " + std::to_string(point) + " of '" + element->name() + "' moved " + setting_text(largest) +
+    return "imc_contact: " + mesh_.describe(worst) + " moved " + setting_text(largest) +
            " m in this step, more than (margin - band)/2 = " + setting_text(limit) +
-           " m: edges that were not candidate pairs at the step's start could have touched or passed through "
-           "each other (a smaller step, or a larger `margin`, keeps them tracked)";
+           " m: primitives that were not candidate pairs at the step's start could have touched or passed "
+           "through each other (a smaller step, or a larger `margin`, keeps them tracked)";
 }
 
 }  // namespace soma::imc_contact

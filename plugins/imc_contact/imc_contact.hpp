@@ -1,14 +1,16 @@
 #pragma once
 /// \file imc_contact.hpp
-/// \brief Implicit contact between edges (IMC: MAT-DiSMech §4, eq. 21-24, after Choi et al.
-/// 2021): a smooth penalty energy of the distance between every pair of nearby edges of rods,
-/// rod networks and shells, self-contact included, and smoothed Coulomb friction, with their
-/// exact Jacobians.
+/// \brief Implicit contact (IMC: MAT-DiSMech §4, eq. 21-24, after Choi et al. 2021): a smooth
+/// penalty energy of the distance between every pair of nearby contact primitives of rods, rod
+/// networks, shells and rigid bodies' shapes, self-contact included, and smoothed Coulomb
+/// friction, with their exact Jacobians.
 ///
-/// For edges i and j (rod edges, or the edges of shell triangles) with contact thicknesses
-/// h_i, h_j (the mean contact radius of each edge's two nodes: a rod's cross-section radius,
-/// half a shell's thickness) and Δ their distance in the pair's contact class
-/// (edge_pair_distance.hpp):
+/// **Pairs of primitives** (contact_mesh.hpp): edge-edge (the paper's), node-triangle (beyond
+/// the paper: shells touch shells, rods touch the inside of triangles; with edge-edge it gives
+/// the distance between triangle meshes), and node-edge and node-node for isolated nodes (a rigid
+/// sphere's centre). For a pair with contact thicknesses h_i, h_j (a rod's cross-section radius,
+/// half a shell's thickness, a sphere's radius, 0 for a rigid mesh) and Δ their distance in the
+/// pair's contact class (pair_distance.hpp, edge_pair_distance.hpp, point_primitive_distance.hpp):
 ///
 ///     gap  g = Δ - (h_i + h_j)
 ///     E    = k s(g)²,   s(g) = (1/K1) log(1 + e^{-K1 g}),   K1 = 15/δ        (eq. 21)
@@ -21,38 +23,33 @@
 /// energy-valued stiffness k_c: this k (N/m) is k_c / r0². As in the reference code a pair is
 /// skipped for g >= δ, where E'(g) < 3e-13 of its value at g = 0.
 ///
-/// **Friction** (eq. 23-24). The contact points p = x1 + t e1 and q = x3 + u e2 move with
-/// v_rel = Σ_k α_k v_k (α = (1-t, t, -(1-u), -u)); with f_n = -E'(g) >= 0 and the normal
-/// n̂ = (p - q)/Δ,
+/// **Friction** (eq. 23-24) acts at the contact points of every pair (pair_friction.hpp).
 ///
-///     v_t = (I - n̂n̂ᵀ) v_rel,  w = |v_t|,   node k gets  -α_k μ f_n φ(w) v_t,  φ = γ(w)/w,
+/// **Which pairs.** Primitives that share a node, or whose nodes are neighbours (joined by an
+/// edge), never touch: they are excluded by the mesh's topology, not by index gaps, so rod
+/// networks and shells work (MAT-DiSMech §4.4 notes the index rule assumes chains). A rigid body
+/// never touches itself. `pairs` restricts contact to chosen pairs of elements. At the start of
+/// every step a broad phase (broad_phase.hpp) keeps the pairs whose distance is below
+/// h_i + h_j + the candidate margin; within the step only those are evaluated. A pair that was
+/// not a candidate cannot reach the band unless its primitives approach by more than margin - δ,
+/// which needs a node to move by half that: a solution where one did is refused
+/// (check_solution) and the step retried with a smaller dt. The same bound keeps primitives from
+/// passing through each other in one step.
 ///
-/// γ(w) = tanh(K2 w/2), K2 = 15/v_tol (eq. 23): the force on edge 1's contact point is
-/// -μ γ f_n v̂_t, spread over its nodes by the contact point's weights, and the opposite on edge
-/// 2 (the reference code's weights ‖f1s‖/f_n are these α). Its Jacobian is exact: d/dv through
-/// v_t (φ P + ψ v_t v_tᵀ, smooth through v_t = 0); d/dq through f_n (E'' ∇Δ), through the
-/// contact points' parameters (dt/dx, du/dx, which move both the weights and v_rel) and through
-/// n̂. It is unsymmetric, and the reference code's sticking, sliding and zero-velocity regimes are
-/// all this one smooth law (smooth_contact_law.hpp).
+/// **Rigid bodies** take part through their mapped points (point_map.hpp): a pair's residual
+/// and Jacobian, computed in world coordinates over its nodes, reach the body's DOFs through
+/// each point's Jacobians and the map's geometric stiffness.
 ///
-/// **Pairs.** Edges that share a node, or whose nodes are neighbours (joined by an edge), never
-/// touch: they are excluded by the mesh's topology, not by index gaps, so rod networks and
-/// shells work (MAT-DiSMech §4.4 notes the index rule assumes chains). At the start of every
-/// step a broad phase (broad_phase.hpp) keeps the pairs whose distance is below h_i + h_j + the
-/// candidate margin; within the step only those are evaluated. A pair that was not a candidate
-/// cannot reach the band unless its edges approach by more than margin - δ, which needs a node to
-/// move by half that: a solution where one did is refused (check_solution) and the step retried
-/// with a smaller dt. The same bound keeps edges from passing through each other in one step.
-///
-/// **Sparsity.** Each candidate pair is a 12-DOF stencil. The kernel's pattern grows when a new
-/// pair appears (contributor.hpp, pattern_changed) and the solver's symbolic analysis reruns
-/// only when a new nonzero appears; evaluation allocates nothing.
+/// **Sparsity.** Each candidate pair is one stencil (the union of its nodes' DOFs, at most 15).
+/// The kernel's pattern grows when a new pair appears (contributor.hpp, pattern_changed) and the
+/// solver's symbolic analysis reruns only when a new nonzero appears; evaluation allocates nothing.
 
 #include "broad_phase.hpp"
-#include "edge_pair_distance.hpp"
+#include "contact_mesh.hpp"
+#include "pair_friction.hpp"
 
-#include "soma/element.hpp"
 #include "soma/force.hpp"
+#include "soma/point_kinematics.hpp"
 #include "soma/settings_errors.hpp"
 
 #include <array>
@@ -68,26 +65,44 @@ struct ImcContactSettings {
     double stiffness = 0.0;              ///< k (N/m); required
     std::optional<double> band;          ///< δ (m); empty: kDefaultBandRatio x the smallest contact thickness
     std::optional<double> margin;        ///< candidate margin (m); empty: the largest pair thickness
-    std::vector<std::string> elements;   ///< element names; empty: every element with edges or triangles
-    bool self_contact = true;            ///< also pairs within one element
+    std::vector<std::string> elements;   ///< element names; empty: every element with a surface
+    bool self_contact = true;            ///< also pairs within one element (without `pairs`)
     double friction = 0.0;               ///< μ >= 0
     double slip_velocity = 1e-3;         ///< v_tol (m/s) > 0: K2 = 15/v_tol
+    /// element pairs in contact (a pair of one name twice: that element's self-contact); empty:
+    /// every pair of the selected elements, and self-contact by `self_contact`
+    std::vector<std::pair<std::string, std::string>> pairs;
 };
 
 /// MAT-DiSMech §4.4: the code's default band δ = 0.3125 r0 (K1 = 48 in scaled units).
 inline constexpr double kDefaultBandRatio = 0.3125;
 
-/// IMC contact between the edges of rods and shells (file comment).
+/// The kinds of primitive pairs (file comment).
+enum class PairKind : unsigned char { edge_edge, node_triangle, node_edge, node_node };
+
+/// A candidate pair: edge-edge (edge, edge), node-triangle (node, triangle), node-edge (isolated
+/// node, edge), node-node (isolated node, isolated node); indices into the contact mesh.
+struct ContactPair {
+    PairKind kind = PairKind::edge_edge;
+    Index first = 0;
+    Index second = 0;
+    auto operator<=>(const ContactPair&) const = default;
+};
+
+/// Most DOFs one pair's stencil spans: a rigid body's node (6) against a shell triangle (9).
+inline constexpr int kMaxPairDofs = 15;
+
+/// IMC contact between rods, shells and rigid shapes (file comment).
 class ImcContact final : public Force {
 public:
     /// \brief Checks the settings (k > 0, δ > 0, margin > 0).
     explicit ImcContact(ImcContactSettings settings, SettingsErrors errors = SettingsErrors("imc_contact"));
 
-    /// \brief Collects the contact edges and their topology, and finds the initial candidates.
+    /// \brief Collects the contact primitives and their topology, and finds the initial candidates.
     void bind(const SceneView& scene) override;
-    /// \brief One 12-DOF stencil per candidate pair.
+    /// \brief One stencil per candidate pair.
     void declare_pattern(PatternBuilder& pattern) override;
-    /// \brief Contact energy gradient and Hessian of every candidate pair inside the band.
+    /// \brief Contact energy gradient and Hessian (and friction) of every candidate pair inside the band.
     void add_residual_and_jacobian(const EvalContext& context, Assembly& assembly) override;
     /// \brief Σ E over the candidate pairs.
     double potential_energy(const EvalContext& context) const override;
@@ -96,66 +111,87 @@ public:
     /// \brief True when a candidate pair has no stencil yet.
     bool pattern_changed() const override { return pattern_changed_; }
     /// \brief Refuses a solution in which a contact node moved more than (margin - band)/2 from
-    /// the step's start: two edges could then have closed the margin and entered the band (or
+    /// the step's start: two primitives could then have closed the margin and entered the band (or
     /// passed through each other) without being a candidate pair.
     std::string check_solution(const EvalContext& context) const override;
     bool is_penalty_contact() const override { return true; }
-    /// \brief False with friction (its Jacobian is unsymmetric).
-    bool symmetric_jacobian() const override { return settings_.friction == 0.0; }
+    /// \brief False with friction or rigid bodies (their Jacobians are unsymmetric).
+    bool symmetric_jacobian() const override { return settings_.friction == 0.0 && !has_mapped_nodes_; }
 
-    /// One edge able to touch others.
-    struct ContactEdge {
-        std::array<Index, 2> nodes{};  ///< contact-node indices (into the force's node table)
-        double thickness = 0.0;        ///< h: the mean contact radius of its two nodes (m)
-        Index element = 0;             ///< index among the selected elements
-    };
-    /// The edges in contact (for tests and diagnostics).
-    const std::vector<ContactEdge>& edges() const { return edges_; }
-    /// The candidate pairs (edge indices, first < second) found at the last step start.
-    const std::vector<std::pair<Index, Index>>& candidates() const { return candidates_; }
+    /// The contact primitives (for tests and diagnostics).
+    const ContactMesh& mesh() const { return mesh_; }
+    /// The candidate pairs found at the last step start, sorted.
+    const std::vector<ContactPair>& candidates() const { return candidates_; }
     /// The band δ in use (m).
     double band() const { return band_; }
     /// The candidate margin in use (m).
     double margin() const { return margin_; }
 
 private:
-    /// Builds the contact-node table, the edges and the node adjacency of \p elements.
-    void collect_edges(const std::vector<const Element*>& elements);
+    /// The elements in contact, and which pairs of them may touch (allowed_).
+    std::vector<const Element*> select_contact_elements(const SceneView& scene);
     /// The candidate pairs at configuration \p q (broad phase, topology, distance).
     void find_candidates(const VectorX& q);
-    /// True when edges \p a and \p b share a node or have neighbouring nodes.
-    bool excluded(const ContactEdge& a, const ContactEdge& b) const;
-    /// Adds pair \p stencil's friction to F and, with \p jacobian, its c_q and c_v parts.
-    void add_friction(const EvalContext& context, const ContactEdge& a, const ContactEdge& b,
-                      const EdgePairDistance& d, double normal_force, double normal_force_slope, Assembly& assembly,
-                      StencilId stencil, MatN<12>* jacobian) const;
-    Vec3 node_position(Index node, const VectorX& q) const {
-        const auto& d = node_dofs_[static_cast<std::size_t>(node)];
-        return Vec3(q[d[0]], q[d[1]], q[d[2]]);
-    }
+    /// True when the pair's primitives may touch (elements allowed, not adjacent).
+    bool may_touch(const ContactPair& pair) const;
+    /// The pair's nodes (first the first primitive's) and their count.
+    int pair_nodes(const ContactPair& pair, std::array<Index, 4>& nodes) const;
+    /// The pair's summed contact thickness.
+    double pair_thickness(const ContactPair& pair) const;
+    /// The stencil's DOFs of a pair, and where each node's DOFs sit in it.
+    struct StencilLayout {
+        int size = 0;
+        std::array<Index, kMaxPairDofs> dofs{};
+        std::array<std::array<int, kMaxPointDofs>, 4> slot{};
+    };
+    StencilLayout stencil_layout(const std::array<Index, 4>& nodes, int count) const;
+    /// Position (and velocity) of node \p n at the current evaluation.
+    Vec3 node_position(Index n, const VectorX& q) const;
+    Vec3 node_velocity(Index n, const VectorX& v) const;
+    /// Evaluates one pair in class \p map and adds its residual and Jacobian.
+    template <int N>
+    void add_pair(const EvalContext& context, const std::array<Index, 4>& nodes, const PairClassMap<N>& map,
+                  double thickness, StencilId stencil, Assembly& assembly) const;
+    /// Adds a pair's world-frame residual and derivatives through its nodes' maps.
+    template <int N>
+    void scatter(const EvalContext& context, const std::array<Index, 4>& nodes, const PairResidual<N>& residual,
+                 bool with_velocity_derivative, StencilId stencil, Assembly& assembly) const;
+    /// The pair's current contact class and distance; false when it is outside the band (or its
+    /// closest feature is a rigid surface's flat seam, left to the neighbouring face).
+    struct PairClass {
+        int node_count = 0;
+        double distance = 0.0;
+        PairClassMap<4> map4;
+        PairClassMap<3> map3;
+        PairClassMap<2> map2;
+    };
+    bool classify(const ContactPair& pair, const std::array<Vec3, 4>& positions, PairClass& out) const;
 
     ImcContactSettings settings_;
     SettingsErrors errors_;
     double band_ = 0.0;
     double sharpness_ = 0.0;  ///< K1 = 15/δ
-    double friction_sharpness_ = 0.0;  ///< K2 = 15/v_tol
+    FrictionLaw friction_;
     double margin_ = 0.0;
 
-    std::vector<std::array<Index, 3>> node_dofs_;   ///< global DOFs of each contact node (shared nodes once)
-    std::vector<std::pair<const Element*, Index>> node_origin_;  ///< an element and point index of each node, for messages
-    std::vector<Index> neighbour_begin_;            ///< node n's neighbours: neighbours_[begin[n] .. begin[n+1])
-    std::vector<Index> neighbours_;                 ///< sorted per node
-    std::vector<ContactEdge> edges_;
+    ContactMesh mesh_;
+    std::vector<char> allowed_;   ///< element pair (i, j) may touch: allowed_[i * count + j]
+    Index element_count_ = 0;
+    std::vector<Index> all_nodes_;    ///< 0, 1, ..., the nodes (those boxed against the triangles)
+    bool has_mapped_nodes_ = false;
 
     // Per step (buffers kept between steps).
     BoxGrid grid_;
-    std::vector<Box> boxes_;
+    std::vector<Box> edge_boxes_, triangle_boxes_, node_boxes_;
+    std::vector<Vec3> positions_;     ///< node positions at the step's start
     std::vector<std::pair<Index, Index>> overlapping_;
-    std::vector<std::pair<Index, Index>> candidates_;
-    std::vector<std::pair<Index, Index>> declared_;  ///< the pairs of the declared stencils, sorted
+    std::vector<ContactPair> candidates_;
+    std::vector<ContactPair> declared_;  ///< the pairs of the declared stencils, sorted
     std::vector<StencilId> declared_stencils_;
-    std::vector<StencilId> candidate_stencils_;      ///< stencil of each candidate
+    std::vector<StencilId> candidate_stencils_;  ///< stencil of each candidate
     bool pattern_changed_ = false;
+    /// Mapped nodes' kinematics at the current evaluation (index: node; identity nodes unused).
+    mutable std::vector<PointKinematics> kinematics_;
 };
 
 }  // namespace soma::imc_contact

@@ -32,6 +32,7 @@ RigidBody::RigidBody(RigidBodyDescription description) : description_(std::move(
         body_points_.insert(body_points_.end(), surface.points.begin(), surface.points.end());
         radii.insert(radii.end(), surface.radii.begin(), surface.radii.end());
         for (const auto& t : surface.triangles) geometry_.triangles.push_back({first + t[0], first + t[1], first + t[2]});
+        for (const auto& e : surface.edges) geometry_.edges.push_back({first + e[0], first + e[1]});
     }
     const std::size_t n = body_points_.size();
     geometry_.mapped_points = true;

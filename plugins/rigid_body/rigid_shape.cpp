@@ -147,6 +147,7 @@ ShapeSurface shape_surface(const RigidShape& s) {
         case ShapeKind::capsule:
             out.points = {s.center - Vec3(0, 0, 0.5 * s.length), s.center + Vec3(0, 0, 0.5 * s.length)};
             out.radii = {s.radius, s.radius};
+            out.edges = {{0, 1}};
             break;
         case ShapeKind::box: {
             const Vec3 h = 0.5 * s.size;

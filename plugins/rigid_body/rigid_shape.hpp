@@ -6,7 +6,8 @@
 /// Every shape is centred on its own centre, which sits at `center` in body coordinates; a
 /// cylinder's and a capsule's axis is the body z axis. Contact points carry a radius: a sphere is
 /// its centre with radius R, a capsule the centres of its two end caps with radius r, so that a
-/// smooth surface touches a plane exactly; a box is its 8 corners and a cylinder 2 x 32 points on
+/// smooth surface touches a plane exactly (and a capsule is the edge between them, so that
+/// contact with edges, imc_contact, sees its whole surface); a box is its 8 corners and a cylinder 2 x 32 points on
 /// its rims (radius 0; lying on its side, a cylinder may rest up to 1 - cos(pi/32) = 0.5% of r
 /// lower than the true surface). A triangle mesh's contact and output points are its vertices
 /// (radius 0) and its triangles are drawn; its mass properties at a uniform density are exact
@@ -71,6 +72,7 @@ struct ShapeSurface {
     std::vector<Vec3> points;
     std::vector<double> radii;
     std::vector<std::array<Index, 3>> triangles;  ///< indices into points, outward normals
+    std::vector<std::array<Index, 2>> edges;      ///< indices into points: a capsule's axis (with radius r, its surface)
 };
 
 /// The contact and output points of \p shape (see the file comment).

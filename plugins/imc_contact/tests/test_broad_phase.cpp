@@ -76,3 +76,28 @@ TEST_CASE("the grid tests far fewer pairs than all pairs on a long rod", "[imc][
     for (Index i = 0; i < 19999; ++i) neighbours.emplace_back(i, i + 1);
     CHECK(pairs == neighbours);
 }
+
+TEST_CASE("the grid finds every overlapping pair across two sets and none within either", "[imc][broad_phase]") {
+    std::mt19937 rng(9);
+    BoxGrid grid;
+    std::vector<std::pair<Index, Index>> pairs;
+    const auto across = [](const std::vector<Box>& a, const std::vector<Box>& b) {
+        std::vector<std::pair<Index, Index>> expected;
+        for (Index i = 0; i < static_cast<Index>(a.size()); ++i)
+            for (Index j = 0; j < static_cast<Index>(b.size()); ++j)
+                if (a[i].overlaps(b[j])) expected.emplace_back(i, j);
+        return expected;
+    };
+    for (double world : {0.5, 2.0, 20.0}) {
+        // Small points against larger triangles, as node-triangle pairs are.
+        const auto points = random_boxes(rng, 300, world, 0.05);
+        auto triangles = random_boxes(rng, 200, world, 0.4);
+        triangles.push_back({Vec3::Zero(), Vec3::Constant(world)});  // one far larger than a cell
+        grid.overlapping_pairs(points, triangles, pairs);
+        CHECK(pairs == across(points, triangles));
+        grid.overlapping_pairs(triangles, points, pairs);
+        CHECK(pairs == across(triangles, points));
+    }
+    grid.overlapping_pairs({}, random_boxes(rng, 3, 1.0, 0.1), pairs);
+    CHECK(pairs.empty());
+}

@@ -2,6 +2,7 @@
 // force search, and the smooth class distance's gradient and Hessian against central finite
 // differences in every class and across the switches between classes.
 #include "edge_pair_distance.hpp"
+#include "pair_distance_check.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -55,33 +56,9 @@ Points random_points(std::mt19937& rng) {
     return x;
 }
 
-/// Checks ∇Δ and ∇²Δ of class \p cls at \p x against central differences of Δ and ∇Δ of the same
-/// class. Step 1e-6 on unit-scale coordinates: truncation error ~h² |Δ'''| ~ 1e-12/Δ³ and
-/// round-off ~1e-16/h = 1e-10, so 1e-6 relative to the derivative's size bounds both with room
-/// for the small distances (Δ ~ 0.05) used here.
 void check_derivatives(const Points& x, EdgePairClass cls) {
-    const double h = 1e-6;
-    const EdgePairDistance d = class_distance(x, cls);
-    VecN<12> fd_gradient, fd_t, fd_u;
-    MatN<12> fd_hessian;
-    for (int i = 0; i < 12; ++i) {
-        Points plus = x, minus = x;
-        plus[i] += h;
-        minus[i] -= h;
-        const EdgePairDistance dp = class_distance(plus, cls), dm = class_distance(minus, cls);
-        fd_gradient[i] = (dp.distance - dm.distance) / (2 * h);
-        fd_hessian.col(i) = (dp.gradient - dm.gradient) / (2 * h);
-        fd_t[i] = (dp.t - dm.t) / (2 * h);
-        fd_u[i] = (dp.u - dm.u) / (2 * h);
-    }
-    INFO("class (" << int(cls.edge1) << ", " << int(cls.edge2) << "), distance " << d.distance);
-    CHECK((d.gradient - fd_gradient).norm() <= 1e-6 * std::max(1.0, d.gradient.norm()));
-    CHECK((d.hessian - fd_hessian).norm() <= 1e-6 * std::max(1.0, d.hessian.norm()));
-    CHECK((d.hessian - d.hessian.transpose()).norm() <= 1e-12 * d.hessian.norm());
-    // The contact points' parameters (friction moves with them); a held one has gradient 0.
-    CHECK((d.t_gradient - fd_t).norm() <= 1e-6 * std::max(1.0, d.t_gradient.norm()));
-    CHECK((d.u_gradient - fd_u).norm() <= 1e-6 * std::max(1.0, d.u_gradient.norm()));
-    CHECK(d.normal.norm() == Approx(1.0).epsilon(1e-14));
+    INFO("class (" << int(cls.edge1) << ", " << int(cls.edge2) << ")");
+    testing::check_pair_derivatives<4>(x, edge_pair_class_map(cls));
 }
 
 }  // namespace

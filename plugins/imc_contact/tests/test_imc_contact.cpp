@@ -2,6 +2,7 @@
 // of its energy and its Jacobian the derivative of its residual (central differences) in every
 // contact class and in deep penetration; pairs are excluded by topology; candidates follow the
 // motion through the growable pattern; bad settings are refused.
+#include "edge_pair_distance.hpp"
 #include "imc_contact.hpp"
 
 #include "soma/smooth_contact_law.hpp"
@@ -99,9 +100,10 @@ TEST_CASE("IMC residual and Jacobian match finite differences in every contact c
             // The closest pair is in the class the case is named for.
             ClosestPoints nearest;
             nearest.distance = 1.0;
-            for (const auto& [i, j] : force.candidates()) {
-                const auto& ea = force.edges()[static_cast<std::size_t>(i)];
-                const auto& eb = force.edges()[static_cast<std::size_t>(j)];
+            for (const ContactPair& pair : force.candidates()) {
+                REQUIRE(pair.kind == PairKind::edge_edge);  // rods only: edge pairs
+                const auto& ea = force.mesh().edges()[static_cast<std::size_t>(pair.first)];
+                const auto& eb = force.mesh().edges()[static_cast<std::size_t>(pair.second)];
                 const auto x = [&](Index node) { return q.segment<3>(3 * node); };
                 const ClosestPoints cp = closest_points(x(ea.nodes[0]), x(ea.nodes[1]), x(eb.nodes[0]), x(eb.nodes[1]));
                 if (cp.distance < nearest.distance) nearest = cp;
@@ -252,9 +254,9 @@ TEST_CASE("IMC excludes pairs by topology: shared nodes and neighbouring nodes",
     auto scene = testing::TestScene::bound_in_order({&zigzag});
     ImcContact force({kStiffness, {}, {}, {}, true});
     force.bind(scene);
-    std::vector<std::pair<Index, Index>> expected;
+    std::vector<ContactPair> expected;
     for (Index i = 0; i < 6; ++i)
-        for (Index j = i + 3; j < 6; ++j) expected.emplace_back(i, j);
+        for (Index j = i + 3; j < 6; ++j) expected.push_back({PairKind::edge_edge, i, j});
     CHECK(force.candidates() == expected);
 
     SECTION("without self-contact a single element has no pairs") {
@@ -276,9 +278,9 @@ TEST_CASE("IMC excludes pairs by topology: shared nodes and neighbouring nodes",
         star_force.bind(star_scene);
         // Only the outer edges of two arms have no node within one edge of each other.
         CHECK(star_force.candidates().size() == 3);
-        for (const auto& [i, j] : star_force.candidates()) {
-            CHECK(i % 2 == 1);
-            CHECK(j % 2 == 1);
+        for (const ContactPair& pair : star_force.candidates()) {
+            CHECK(pair.first % 2 == 1);
+            CHECK(pair.second % 2 == 1);
         }
     }
 }
@@ -325,10 +327,18 @@ TEST_CASE("IMC contact on a shell's triangle edges", "[imc]") {
     auto scene = testing::TestScene::bound_in_order({&sheet, &rod});
     ImcContact force({kStiffness, {}, 0.5e-3, {}, false});
     force.bind(scene);
-    CHECK(force.edges().size() == 6);  // 5 sheet edges (the diagonal once) + 1 rod edge
+    CHECK(force.mesh().edges().size() == 6);  // 5 sheet edges (the diagonal once) + 1 rod edge
+    CHECK(force.mesh().triangles().size() == 2);
+    const auto count = [&](PairKind kind) {
+        return std::count_if(force.candidates().begin(), force.candidates().end(),
+                             [&](const ContactPair& p) { return p.kind == kind; });
+    };
     // The rod crosses three sheet edges (x = 0, the diagonal, x = 4 mm); it passes the
     // others (y = 0, y = 4 mm) 2.5 mm away, beyond the margin.
-    CHECK(force.candidates().size() == 3);
+    CHECK(count(PairKind::edge_edge) == 3);
+    // Each rod end, 1 mm outside the square and 1.5 mm above it, is 1.8 mm from the triangle whose
+    // side it faces (within h + h_rod + margin = 2 mm) and 2.6 mm from the other (beyond).
+    CHECK(count(PairKind::node_triangle) == 2);
     CHECK(force.band() == Approx(kDefaultBandRatio * half));
 }
 
@@ -349,7 +359,7 @@ TEST_CASE("IMC refuses a solution that moved a node beyond what its candidates c
     CHECK(force.check_solution(context).empty());
     q[3 * 4 + 2] -= 0.02e-3;  // 0.36 mm
     CHECK_THAT(force.check_solution(context),
-               Contains("node 1 of 'b' moved 0.00036 m") && Contains("(margin - band)/2 = 0.00035 m"));
+               Contains("point 1 of 'b' moved 0.00036 m") && Contains("(margin - band)/2 = 0.00035 m"));
     // A margin that does not exceed the band leaves no room to move: refused at bind.
     ImcContact tight({kStiffness, 1e-3, 1e-3, {}, true});
     CHECK_THROWS_WITH(tight.bind(scene), Contains("margin") && Contains("must exceed the band"));
@@ -361,11 +371,13 @@ TEST_CASE("IMC refuses settings and elements it cannot use", "[imc]") {
     CHECK_THROWS_WITH(ImcContact({1.0, {}, 0.0, {}, true}), Contains("margin"));
     CHECK_THROWS_WITH(ImcContact({1.0, {}, {}, {}, true, -0.1}), Contains("friction"));
     CHECK_THROWS_WITH(ImcContact({1.0, {}, {}, {}, true, 0.1, 0.0}), Contains("slip_velocity"));
-    Polyline bare("bare", {at(Vec3::Zero(), kRadius), at(Vec3::UnitX(), kRadius)});
+    // Points with no radius, edges or triangles have nothing to touch with (points with a radius
+    // would be spheres).
+    Polyline bare("bare", {at(Vec3::Zero(), 0.0), at(Vec3::UnitX(), 0.0)});
     Polyline thin = Polyline::chain("thin", {Vec3::Zero(), Vec3::UnitX()}, 0.0);
     auto scene = testing::TestScene::bound_in_order({&bare, &thin});
     ImcContact named({1.0, {}, {}, {"bare"}, true});
-    CHECK_THROWS_WITH(named.bind(scene), Contains("'bare' has no edges or triangles"));
+    CHECK_THROWS_WITH(named.bind(scene), Contains("'bare' has no edges, triangles or contact radius"));
     ImcContact all({1.0, {}, {}, {}, true});
     CHECK_THROWS_WITH(all.bind(scene), Contains("contact radius 0"));
     ImcContact unknown({1.0, {}, {}, {"nope"}, true});
