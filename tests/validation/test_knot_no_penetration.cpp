@@ -28,8 +28,7 @@
 //   (capstan). So no pair carries more than F_max = 2 T_max + 2 sqrt(T_max EI)/(2r) (a U-turn
 //   and both of its ends on one pair), T_max the largest tension of the run: 0.80 N frictionless
 //   and 0.96 N with friction. No gap may fall below g(F_max): -43 and -50 um. (The most loaded
-//   pair measured carries about T: the smallest gap is -2.5 um frictionless, +7 um with
-//   friction.)
+//   pair measured carries 0.8 T: the smallest gap is -2.5 um frictionless, +7 um with friction.)
 // - The knot tightened: at the end the closest pair is inside the contact band (the contact is
 //   active, so the checks above were not vacuous), at least six pairs are in it (an overhand knot
 //   has three crossings, each seen by more than one pair of edges), and the end-to-end distance
