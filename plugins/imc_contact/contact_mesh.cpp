@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace soma::imc_contact {
 
@@ -24,6 +25,7 @@ void ContactMesh::build(const std::vector<const Element*>& elements, const Vecto
     std::map<Index, Index> node_of_dof;                          // identity points, by x DOF
     std::map<std::pair<const Element*, Index>, Index> node_of_point;  // mapped points
     std::map<std::pair<Index, Index>, Index> edge_of_nodes;
+    std::set<std::pair<Index, Index>> surface_edges;  // node pairs (sorted) that bound a triangle
     std::vector<bool> used;
 
     for (std::size_t e = 0; e < elements.size(); ++e) {
@@ -137,6 +139,7 @@ void ContactMesh::build(const std::vector<const Element*>& elements, const Vecto
             };
             const auto& source = g.triangles[tris.front() - first_triangle];
             add_edge(source[static_cast<std::size_t>(local(edge.first))], source[static_cast<std::size_t>(local(edge.second))]);
+            surface_edges.emplace(edge.first, edge.second);
         }
         if (rigid) {
             std::map<Index, std::size_t> vertex_owner;  // the lowest-numbered triangle at each flat vertex
@@ -157,6 +160,11 @@ void ContactMesh::build(const std::vector<const Element*>& elements, const Vecto
             for (Index p : tri) used[static_cast<std::size_t>(p)] = true;
         for (std::size_t p = 0; p < used.size(); ++p)
             if (!used[p] && radius(static_cast<Index>(p)) > 0.0) node(static_cast<Index>(p));
+    }
+
+    for (ContactEdge& e : edges_) {
+        e.surface = surface_edges.count({e.nodes[0], e.nodes[1]}) > 0;
+        e.rest_length2 = (position(e.nodes[1], q) - position(e.nodes[0], q)).squaredNorm();
     }
 
     // Isolated nodes: those no edge or triangle uses (a point shared with another element's edge is not).

@@ -44,8 +44,10 @@ struct ContactNode {
 
 struct ContactEdge {
     std::array<Index, 2> nodes{};
-    double thickness = 0.0;  ///< h (m)
-    Index element = 0;       ///< index among the selected elements
+    double thickness = 0.0;      ///< h (m)
+    Index element = 0;           ///< index among the selected elements
+    bool surface = false;        ///< an edge of a triangle (node-triangle pairs also reach it)
+    double rest_length2 = 0.0;   ///< squared length in the initial configuration (m²)
 };
 
 /// Bits of ContactTriangle::flat: edge ab, bc, ca (1, 2, 4), vertex a, b, c (8, 16, 32).

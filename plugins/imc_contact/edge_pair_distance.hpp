@@ -71,4 +71,28 @@ inline void edge_pair_distance(const Vec3& x1, const Vec3& x2, const Vec3& x3, c
     pair_distance<4>({x1, x2, x3, x4}, edge_pair_class_map(contact_class), with_hessian, out);
 }
 
+/// A factor that fades an edge pair's contact out as the edges turn parallel, with its derivatives
+/// with respect to (x1, x2, x3, x4) (IPC's edge-edge mollifier: Li et al. 2020, "Incremental
+/// Potential Contact", §4.3 and eq. 23):
+///
+///     m(c) = -c²/ε² + 2c/ε  for c < ε,  1 otherwise,    c = |e1 x e2|²,
+///
+/// ε = 10⁻³ |e1|²|e2|² at rest. Near-parallel edges make the edge-edge class's distance
+/// ill-conditioned (its Hessian grows like 1/sin²θ), which stalls Newton when two layers of a
+/// mesh lie on each other with their edges aligned. Where both edges bound triangles, the
+/// node-triangle pairs hold the distance of parallel edges (a node of one edge against a triangle
+/// beside the other), so the edge pair may fade out there (contact_mesh.hpp: surface edges).
+struct ParallelMollifier {
+    double value = 1.0;
+    VecN<12> gradient = VecN<12>::Zero();
+    MatN<12> hessian = MatN<12>::Zero();
+};
+
+/// \brief m and its derivatives at (x1, x2, x3, x4) for threshold \p epsilon (file comment).
+void parallel_mollifier(const Vec3& x1, const Vec3& x2, const Vec3& x3, const Vec3& x4, double epsilon,
+                        ParallelMollifier& out);
+
+/// IPC's threshold ratio: ε = kParallelMollifierRatio |e1|²|e2|² at rest.
+inline constexpr double kParallelMollifierRatio = 1e-3;
+
 }  // namespace soma::imc_contact

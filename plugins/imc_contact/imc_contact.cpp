@@ -417,17 +417,30 @@ void ImcContact::add_residual_and_jacobian(const EvalContext& context, Assembly&
         // the contact normal is undefined (a pass-through the penalty failed to prevent).
         if (c.distance - thickness >= band_ || c.distance == 0.0) continue;
         const StencilId stencil = candidate_stencils_[p];
+        const ParallelMollifier* mollifier = nullptr;
+        if (pair.kind == PairKind::edge_edge && parallel_mollifier_of(pair, x, mollifier_)) mollifier = &mollifier_;
         switch (c.node_count) {
-            case 4: add_pair<4>(context, nodes, c.map4, thickness, stencil, assembly); break;
-            case 3: add_pair<3>(context, nodes, c.map3, thickness, stencil, assembly); break;
-            default: add_pair<2>(context, nodes, c.map2, thickness, stencil, assembly); break;
+            case 4: add_pair<4>(context, nodes, c.map4, thickness, stencil, assembly, mollifier); break;
+            case 3: add_pair<3>(context, nodes, c.map3, thickness, stencil, assembly, nullptr); break;
+            default: add_pair<2>(context, nodes, c.map2, thickness, stencil, assembly, nullptr); break;
         }
     }
 }
 
+bool ImcContact::parallel_mollifier_of(const ContactPair& pair, const std::array<Vec3, 4>& x,
+                                       ParallelMollifier& out) const {
+    const ContactEdge& a = mesh_.edges()[static_cast<std::size_t>(pair.first)];
+    const ContactEdge& b = mesh_.edges()[static_cast<std::size_t>(pair.second)];
+    // Only where node-triangle pairs hold the parallel configurations (edge_pair_distance.hpp).
+    if (!a.surface || !b.surface) return false;
+    parallel_mollifier(x[0], x[1], x[2], x[3], kParallelMollifierRatio * a.rest_length2 * b.rest_length2, out);
+    return out.value < 1.0;
+}
+
 template <int N>
 void ImcContact::add_pair(const EvalContext& context, const std::array<Index, 4>& nodes, const PairClassMap<N>& map,
-                          double thickness, StencilId stencil, Assembly& assembly) const {
+                          double thickness, StencilId stencil, Assembly& assembly,
+                          const ParallelMollifier* mollifier) const {
     const bool with_jacobian = assembly.wants_jacobian();
     // Friction needs velocities; a solve without them (statics) has v = 0 and so no friction.
     const bool with_friction = settings_.friction > 0.0 && context.v != nullptr;
@@ -442,10 +455,28 @@ void ImcContact::add_pair(const EvalContext& context, const std::array<Index, 4>
         r.position_derivative.noalias() = e.curvature * d.gradient * d.gradient.transpose();
         r.position_derivative.noalias() += e.gradient * d.hessian;
     }
+    // f_n = -E'(g) and its gradient -E''(g) ∇Δ; with the parallel mollifier m (edge pairs of
+    // surfaces) the energy is m E: ∇ = m ∇E + E ∇m, ∇² = m ∇²E + ∇m ∇Eᵀ + ∇E ∇mᵀ + E ∇²m, f_n = -m E'.
+    double normal_force = -e.gradient;
+    VecN<3 * N> normal_force_gradient = -e.curvature * d.gradient;
+    if constexpr (N == 4) {
+        if (mollifier) {
+            const double m = mollifier->value;
+            const VecN<12> energy_gradient = r.residual;
+            r.residual = m * energy_gradient + e.energy * mollifier->gradient;
+            if (with_jacobian) {
+                r.position_derivative *= m;
+                r.position_derivative.noalias() += mollifier->gradient * energy_gradient.transpose();
+                r.position_derivative.noalias() += energy_gradient * mollifier->gradient.transpose();
+                r.position_derivative.noalias() += e.energy * mollifier->hessian;
+            }
+            normal_force_gradient = m * normal_force_gradient - e.gradient * mollifier->gradient;
+            normal_force *= m;
+        }
+    }
     if (with_friction) {
         for (int k = 0; k < N; ++k) v[static_cast<std::size_t>(k)] = node_velocity(nodes[static_cast<std::size_t>(k)], *context.v);
-        // f_n = -E'(g), df_n/dΔ = -E''(g).
-        add_pair_friction<N>(d, x, v, friction_, -e.gradient, -e.curvature, with_jacobian, r);
+        add_pair_friction<N>(d, x, v, friction_, normal_force, normal_force_gradient, with_jacobian, r);
     }
     scatter<N>(context, nodes, r, with_friction, stencil, assembly);
 }
@@ -523,7 +554,10 @@ double ImcContact::potential_energy(const EvalContext& context) const {
         for (int k = 0; k < count; ++k) x[static_cast<std::size_t>(k)] = mesh_.position(nodes[static_cast<std::size_t>(k)], q);
         if (!classify(pair, x, c)) continue;
         const double gap = c.distance - pair_thickness(pair);
-        if (gap < band_) energy += penalty_energy(gap, settings_.stiffness, sharpness_).energy;
+        if (gap >= band_) continue;
+        ParallelMollifier m;
+        const double factor = pair.kind == PairKind::edge_edge && parallel_mollifier_of(pair, x, m) ? m.value : 1.0;
+        energy += factor * penalty_energy(gap, settings_.stiffness, sharpness_).energy;
     }
     return energy;
 }

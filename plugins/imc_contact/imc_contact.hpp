@@ -46,6 +46,7 @@
 
 #include "broad_phase.hpp"
 #include "contact_mesh.hpp"
+#include "edge_pair_distance.hpp"
 #include "pair_friction.hpp"
 
 #include "soma/force.hpp"
@@ -151,7 +152,10 @@ private:
     /// Evaluates one pair in class \p map and adds its residual and Jacobian.
     template <int N>
     void add_pair(const EvalContext& context, const std::array<Index, 4>& nodes, const PairClassMap<N>& map,
-                  double thickness, StencilId stencil, Assembly& assembly) const;
+                  double thickness, StencilId stencil, Assembly& assembly, const ParallelMollifier* mollifier) const;
+    /// The parallel mollifier of edge pair \p pair at \p x; false when it does not apply (not
+    /// both surface edges) or is 1 (edge_pair_distance.hpp).
+    bool parallel_mollifier_of(const ContactPair& pair, const std::array<Vec3, 4>& x, ParallelMollifier& out) const;
     /// Adds a pair's world-frame residual and derivatives through its nodes' maps.
     template <int N>
     void scatter(const EvalContext& context, const std::array<Index, 4>& nodes, const PairResidual<N>& residual,
@@ -192,6 +196,7 @@ private:
     bool pattern_changed_ = false;
     /// Mapped nodes' kinematics at the current evaluation (index: node; identity nodes unused).
     mutable std::vector<PointKinematics> kinematics_;
+    ParallelMollifier mollifier_;  ///< scratch of the evaluation loop
 };
 
 }  // namespace soma::imc_contact

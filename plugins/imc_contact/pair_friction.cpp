@@ -6,8 +6,8 @@ namespace soma::imc_contact {
 
 template <int N>
 void add_pair_friction(const PairDistance<N>& d, const std::array<Vec3, N>& x, const std::array<Vec3, N>& v,
-                       const FrictionLaw& law, double normal_force, double normal_force_slope, bool with_derivatives,
-                       PairResidual<N>& out) {
+                       const FrictionLaw& law, double normal_force, const VecN<3 * N>& normal_force_gradient,
+                       bool with_derivatives, PairResidual<N>& out) {
     Vec3 v_rel = Vec3::Zero();
     for (int k = 0; k < N; ++k) v_rel += d.alpha[k] * v[static_cast<std::size_t>(k)];
     const Vec3& n = d.normal;
@@ -43,7 +43,7 @@ void add_pair_friction(const PairDistance<N>& d, const std::array<Vec3, N>& x, c
     const Eigen::Matrix<double, 3, 3 * N> dn_dq = tangent_projector * dr_dq / d.distance;
     const Mat3 normal_turn = n.dot(v_rel) * Mat3::Identity() + n * v_rel.transpose();
     const Eigen::Matrix<double, 3, 3 * N> dh_dq = shape_jacobian * (tangent_projector * dvrel_dq - normal_turn * dn_dq);
-    const VecN<3 * N> dfn_dq = normal_force_slope * d.gradient;
+    const VecN<3 * N>& dfn_dq = normal_force_gradient;
     for (int k = 0; k < N; ++k)
         out.position_derivative.template block<3, 3 * N>(3 * k, 0) +=
             mu * (d.alpha[k] * h * dfn_dq.transpose() + normal_force * h * d.alpha_gradient(k).transpose() +
@@ -51,10 +51,10 @@ void add_pair_friction(const PairDistance<N>& d, const std::array<Vec3, N>& x, c
 }
 
 template void add_pair_friction<2>(const PairDistance<2>&, const std::array<Vec3, 2>&, const std::array<Vec3, 2>&,
-                                   const FrictionLaw&, double, double, bool, PairResidual<2>&);
+                                   const FrictionLaw&, double, const VecN<6>&, bool, PairResidual<2>&);
 template void add_pair_friction<3>(const PairDistance<3>&, const std::array<Vec3, 3>&, const std::array<Vec3, 3>&,
-                                   const FrictionLaw&, double, double, bool, PairResidual<3>&);
+                                   const FrictionLaw&, double, const VecN<9>&, bool, PairResidual<3>&);
 template void add_pair_friction<4>(const PairDistance<4>&, const std::array<Vec3, 4>&, const std::array<Vec3, 4>&,
-                                   const FrictionLaw&, double, double, bool, PairResidual<4>&);
+                                   const FrictionLaw&, double, const VecN<12>&, bool, PairResidual<4>&);
 
 }  // namespace soma::imc_contact

@@ -168,3 +168,55 @@ TEST_CASE("the distance is C1 across the switch from edge-edge to point-edge", "
         CHECK(fd == Approx(dm.gradient[i]).margin(2e-6));
     }
 }
+
+TEST_CASE("the parallel mollifier and its derivatives match finite differences and fade in C1", "[imc][distance]") {
+    std::mt19937 rng(17);
+    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+    int checked = 0;
+    for (int trial = 0; trial < 40; ++trial) {
+        // Nearly parallel edges: edge 2 is edge 1 turned by a small random angle and moved away.
+        Points x = random_points(rng);
+        const Vec3 e1 = node(x, 1) - node(x, 0);
+        const Vec3 turn = 0.02 * Vec3(uniform(rng), uniform(rng), uniform(rng));
+        const Vec3 e2 = e1 + turn.cross(e1);
+        x.segment<3>(9) = node(x, 2) + e2;
+        const double epsilon = kParallelMollifierRatio * e1.squaredNorm() * e2.squaredNorm();
+        const auto at = [&](const Points& p) {
+            ParallelMollifier m;
+            parallel_mollifier(node(p, 0), node(p, 1), node(p, 2), node(p, 3), epsilon, m);
+            return m;
+        };
+        const ParallelMollifier m = at(x);
+        if (!(m.value < 1.0)) continue;
+        ++checked;
+        // Step 1e-7 on unit coordinates: m is a quadratic in c, itself a quartic of x: truncation
+        // ~h² |m'''| and round-off ~1e-16 |m'|/h, both below 1e-6 of the derivatives' size.
+        const double h = 1e-7;
+        VecN<12> fd_gradient;
+        MatN<12> fd_hessian;
+        for (int i = 0; i < 12; ++i) {
+            Points p = x, q = x;
+            p[i] += h;
+            q[i] -= h;
+            const ParallelMollifier mp = at(p), mq = at(q);
+            fd_gradient[i] = (mp.value - mq.value) / (2 * h);
+            fd_hessian.col(i) = (mp.gradient - mq.gradient) / (2 * h);
+        }
+        CHECK((m.gradient - fd_gradient).norm() <= 1e-6 * m.gradient.norm());
+        CHECK((m.hessian - fd_hessian).norm() <= 1e-6 * m.hessian.norm());
+        CHECK(m.value > 0.0);
+    }
+    CHECK(checked > 20);  // most trials turned by 0.02 rad at most are below the threshold
+    // Exactly parallel: 0; beyond the threshold: 1 with zero derivatives, and at it m' = 0 (C1).
+    ParallelMollifier m;
+    parallel_mollifier(Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 0, 1), Vec3(1, 0, 1), 1e-3, m);
+    CHECK(m.value == 0.0);
+    parallel_mollifier(Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 0, 1), Vec3(0, 1, 1), 1e-3, m);
+    CHECK(m.value == 1.0);
+    CHECK(m.gradient.norm() == 0.0);
+    // c = |e1 x e2|² = sin²θ for unit edges: at c just below ε the slope 2(ε - c)/ε² is ~0.
+    const double angle = std::asin(std::sqrt(1e-3 * (1 - 1e-9)));
+    parallel_mollifier(Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 0, 1), Vec3(std::cos(angle), std::sin(angle), 1), 1e-3, m);
+    CHECK(m.value == Approx(1.0).margin(1e-12));
+    CHECK(m.gradient.norm() < 1e-5);
+}

@@ -331,3 +331,86 @@ TEST_CASE("IMC element pairs: only the chosen pairs touch", "[imc][surfaces]") {
     chosen.elements = {"a"};
     CHECK_THROWS_WITH(ImcContact(chosen), Contains("not both"));
 }
+
+TEST_CASE("IMC two stacked shells with aligned edges: parallel edge pairs fade, derivatives exact", "[imc][surfaces]") {
+    // Two identical squares of two triangles, the upper turned by 0.01 rad and lifted to 0.3 band
+    // above contact: its edges lie over the lower's nearly parallel (sin² ~ 1e-4 < 1e-3), the case
+    // where edge-edge distances are ill-conditioned. The edge pairs are mollified; node-triangle
+    // pairs carry the contact. Residual against the energy and the Jacobian against central
+    // differences with friction.
+    const double h = 0.5e-3, band = kDefaultBandRatio * h;
+    const double turn = 0.01;
+    // The upper square turns about its centre and shifts by a generic offset, so that no node of
+    // one lies exactly over a vertex or an edge of the other (a class boundary, where the Hessian jumps).
+    const auto square = [&](const char* name, double z, double angle) {
+        const Mat3 r = Eigen::AngleAxisd(angle, Vec3::UnitZ()).toRotationMatrix();
+        const Vec3 o = Vec3(0.0005, 0.0003, 0) - r * Vec3(0.005, 0.005, 0) + Vec3(0.005, 0.005, 0) +
+                       (angle != 0.0 ? Vec3(0.00031, 0.00017, 0) : Vec3::Zero());
+        return Polyline(name,
+                        {at(r * Vec3(0, 0, 0) + o + Vec3(0, 0, z), h), at(r * Vec3(0.01, 0, 0) + o + Vec3(0, 0, z), h),
+                         at(r * Vec3(0.01, 0.01, 0) + o + Vec3(0, 0, z), h), at(r * Vec3(0, 0.01, 0) + o + Vec3(0, 0, z), h)},
+                        std::vector<std::array<Index, 3>>{{0, 1, 2}, {0, 2, 3}});
+    };
+    Polyline a = square("a", 0.0, 0.0), b = square("b", 2 * h + 0.3 * band, turn);
+    auto scene = testing::TestScene::bound_in_order({&a, &b});
+    ImcContactSettings settings{kStiffness};
+    settings.friction = kMu;
+    settings.slip_velocity = kSlip;
+    settings.self_contact = false;
+    ImcContact force(settings);
+    force.bind(scene);
+    const VectorX q = scene.state().q;
+    int mollified = 0;
+    for (const ContactPair& pair : force.candidates()) {
+        if (pair.kind != PairKind::edge_edge) continue;
+        const ContactEdge& e = force.mesh().edges()[static_cast<std::size_t>(pair.first)];
+        const ContactEdge& f = force.mesh().edges()[static_cast<std::size_t>(pair.second)];
+        CHECK((e.surface && f.surface));
+        ParallelMollifier m;
+        const auto x = [&](Index n) { return Vec3(q.segment<3>(3 * n)); };
+        parallel_mollifier(x(e.nodes[0]), x(e.nodes[1]), x(f.nodes[0]), x(f.nodes[1]),
+                           kParallelMollifierRatio * e.rest_length2 * f.rest_length2, m);
+        if (m.value < 1.0) ++mollified;
+    }
+    CHECK(mollified >= 4);  // each side over its twin
+    CHECK(count(force, PairKind::node_triangle) >= 4);
+
+    const Index n = scene.dof_count();
+    VectorX v = VectorX::Zero(n);
+    for (Index i = 4; i < 8; ++i) v.segment<3>(3 * i) = Vec3(0.5e-3, 0.2e-3, -0.01);
+    testing::DenseAssembly dense(n);
+    force.declare_pattern(dense.pattern());
+    const auto residual = [&](const VectorX& qq, const VectorX& vv) {
+        EvalContext c;
+        c.q = &qq;
+        c.v = &vv;
+        return dense.evaluate(force, c, false).first;
+    };
+    const auto jacobian = [&](JacobianCoefficients coefficients) {
+        EvalContext c;
+        c.q = &q;
+        c.v = &v;
+        c.coefficients = coefficients;
+        return dense.evaluate(force, c, true).second;
+    };
+    // Steps and tolerance as in the shell case above.
+    const Eigen::MatrixXd dq = jacobian({1.0, 0.0, 0.0}), dv = jacobian({0.0, 1.0, 0.0});
+    const Eigen::MatrixXd fd_dq =
+        testing::finite_difference_jacobian([&](const VectorX& xx) { return residual(xx, v); }, q, 1e-9);
+    const Eigen::MatrixXd fd_dv = testing::finite_difference_jacobian([&](const VectorX& u) { return residual(q, u); }, v, 1e-9);
+    CHECK((dq - fd_dq).cwiseAbs().maxCoeff() <= 1e-6 * dq.cwiseAbs().maxCoeff());
+    CHECK((dv - fd_dv).cwiseAbs().maxCoeff() <= 1e-6 * dv.cwiseAbs().maxCoeff());
+    const VectorX zero = VectorX::Zero(n);
+    const VectorX r0 = residual(q, zero);
+    VectorX fd_energy(n);
+    for (Index i = 0; i < n; ++i) {
+        VectorX p = q, m = q;
+        p[i] += 1e-9;
+        m[i] -= 1e-9;
+        EvalContext cp, cm;
+        cp.q = &p;
+        cm.q = &m;
+        fd_energy[i] = (force.potential_energy(cp) - force.potential_energy(cm)) / 2e-9;
+    }
+    CHECK((r0 - fd_energy).cwiseAbs().maxCoeff() <= 1e-6 * r0.cwiseAbs().maxCoeff());
+}
