@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Render one frame of Soma's VTK output (a .vtu file) to a PNG: shell triangles as shaded
-surfaces, rod edges as lines as thick as their radius. For the pictures in docs/examples.md;
+surfaces, rod edges as lines as thick as their radius, rigid spheres as spheres. For the pictures in docs/examples.md;
 ParaView remains the tool for looking at runs.
 
 Usage: scripts/render_frame.py FRAME.vtu OUT.png [--view ELEVATION AZIMUTH] [--title TEXT]
@@ -109,6 +109,17 @@ def main():
         rods = Line3DCollection([points[l] for l in lines], colors=line_colors, linewidths=widths)
         rods.set_capstyle("round")
         ax.add_collection3d(rods)
+    # Points with a radius that no line or triangle uses: spheres (a rigid sphere's centre).
+    used = set()
+    for b, e, t in zip(begins, offsets, types):
+        if t in (VTK_LINE, VTK_TRIANGLE):
+            used.update(int(i) for i in connectivity[b:e])
+    u, v = np.meshgrid(np.linspace(0, 2 * np.pi, 24), np.linspace(0, np.pi, 12))
+    for i, (x, r) in enumerate(zip(points, radius)):
+        if r > 0 and i not in used and inside[i]:
+            ax.plot_surface(x[0] + r * np.cos(u) * np.sin(v), x[1] + r * np.sin(u) * np.sin(v), x[2] + r * np.cos(v),
+                            color="#d9a441", linewidth=0.2, edgecolor="#8a6420", alpha=0.6)
+            low, high = np.minimum(low, x - r), np.maximum(high, x + r)
     centre, half = (low + high) / 2, (high - low).max() / 2
     for set_limits, c in zip((ax.set_xlim, ax.set_ylim, ax.set_zlim), centre):
         set_limits(c - half, c + half)

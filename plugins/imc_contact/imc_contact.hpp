@@ -65,7 +65,7 @@ namespace soma::imc_contact {
 struct ImcContactSettings {
     double stiffness = 0.0;              ///< k (N/m); required
     std::optional<double> band;          ///< δ (m); empty: kDefaultBandRatio x the smallest contact thickness
-    std::optional<double> margin;        ///< candidate margin (m); empty: the largest pair thickness
+    std::optional<double> margin;        ///< candidate margin (m); empty: 2 max(largest thickness, band)
     std::vector<std::string> elements;   ///< element names; empty: every element with a surface
     bool self_contact = true;            ///< also pairs within one element (without `pairs`)
     double friction = 0.0;               ///< μ >= 0

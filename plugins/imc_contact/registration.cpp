@@ -31,14 +31,15 @@ ParameterSchema imc_contact_schema() {
         .require()
         .positive();
     schema.real("band",
-                "contact band delta: the force acts for gap < band; default: 0.3125 x the thinnest edge's "
-                "contact thickness (the paper's code default)")
+                "contact band delta: the force acts for gap < band; default: 0.3125 x the thinnest contact "
+                "thickness of a rod, shell or sphere (the paper's code default); required when only rigid meshes "
+                "(thickness 0) are in contact")
         .unit("m")
         .positive();
     schema.real("margin",
                 "candidate margin: pairs closer than h_i + h_j + margin at the start of a step are evaluated "
-                "during it; it must exceed how far two edges approach each other in one step. Default: the "
-                "thickest pair's thickness 2 h_max")
+                "during it; a step in which a node moves more than (margin - band)/2 is retried at a smaller "
+                "dt. Default: 2 max(h_max, band), h_max the largest contact thickness")
         .unit("m")
         .positive();
     schema.string_list("elements",
