@@ -253,6 +253,29 @@ Count one_contact_step(const std::string& tolerance) {
     return one_step_of(text);
 }
 
+/// A rigid sphere resting on a sheet, which rests on a fixed rod: node-triangle pairs (the
+/// sphere's centre and the rod's nodes against the sheet's triangles), edge pairs, and a rigid
+/// body's mapped points, with friction.
+Count one_surface_contact_step(const std::string& tolerance) {
+    const std::string text =
+        "simulation: {duration: 1.0}\n"
+        "integrator: {type: implicit_euler, dt: 1.0e-3, newton: {absolute_tolerance: " + tolerance +
+        ", relative_tolerance: 0, line_search_start: 0}}\n"
+        "linear_solver: {type: test_dense_lu}\n"
+        "elements:\n"
+        "  - {name: sheet, type: hinge_shell, thickness: 1.0e-3, material: {density: 1000, youngs_modulus: 1.0e6},\n"
+        "     mesh: {rectangle: {origin: [-0.02, -0.02, 0.0015], size: [0.04, 0.04], edge_length: 0.01}}}\n"
+        "  - {name: rod, type: discrete_rod, geometry: {line: {from: [-0.03, 0.001, 0], to: [0.03, 0.001, 0], nodes: 6}},\n"
+        "     cross_section: {circle: {radius: 1.0e-3}}, material: {density: 1000, youngs_modulus: 1.0e9},\n"
+        "     fixed: {box: {min: [-1, -1, -1], max: [1, 1, 1]}}}\n"
+        "  - {name: ball, type: rigid_body, position: [0.002, 0.003, 0.0071], shape: {sphere: {radius: 5.0e-3}}, density: 1000}\n"
+        "forces:\n"
+        "  - {type: gravity}\n"
+        "  - {type: imc_contact, stiffness: 1.0e3, friction: 0.3, slip_velocity: 1.0e-3}\n"
+        "  - {type: point_load, element: ball, nodes: [0], force: [0.002, 0, -0.01]}\n";
+    return one_step_of(text);
+}
+
 }  // namespace
 
 TEST_CASE("Newton iterations allocate nothing: kernel, assembly, rod and forces", "[kernel][performance]") {
@@ -397,6 +420,15 @@ TEST_CASE("the open System calls allocate nothing once sized: evaluate, factoriz
 TEST_CASE("Newton iterations allocate nothing in a contact scene (imc_contact with friction)", "[kernel][performance]") {
     const Count loose = one_contact_step("1.0e-4");
     const Count tight = one_contact_step("1.0e-13");
+    INFO("loose: " << loose.iterations << " iterations, " << loose.allocations << " allocations; tight: "
+                   << tight.iterations << " iterations, " << tight.allocations << " allocations");
+    REQUIRE(tight.iterations > loose.iterations);
+    CHECK(tight.allocations == loose.allocations);
+}
+
+TEST_CASE("Newton iterations allocate nothing with node-triangle and rigid-shape contact", "[kernel][performance]") {
+    const Count loose = one_surface_contact_step("1.0e-4");
+    const Count tight = one_surface_contact_step("1.0e-13");
     INFO("loose: " << loose.iterations << " iterations, " << loose.allocations << " allocations; tight: "
                    << tight.iterations << " iterations, " << tight.allocations << " allocations");
     REQUIRE(tight.iterations > loose.iterations);
