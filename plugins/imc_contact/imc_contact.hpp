@@ -129,6 +129,8 @@ public:
     double margin() const { return margin_; }
 
 private:
+    /// Notes the pairs that overlap in the initial configuration (gap < 0), with the deepest.
+    void report_initial_overlaps(const SceneView& scene) const;
     /// The elements in contact, and which pairs of them may touch (allowed_).
     std::vector<const Element*> select_contact_elements(const SceneView& scene);
     /// The candidate pairs at configuration \p q (broad phase, topology, distance).

@@ -383,3 +383,23 @@ TEST_CASE("IMC refuses settings and elements it cannot use", "[imc]") {
     ImcContact unknown({1.0, {}, {}, {"nope"}, true});
     CHECK_THROWS_WITH(unknown.bind(scene), Contains("no element named 'nope'"));
 }
+
+TEST_CASE("IMC notes pairs that start inside each other, with a hint for rods with short edges", "[imc]") {
+    // A straight rod of radius 1 mm with 0.8 mm edges: edges three apart are 1.6 mm apart, less
+    // than 2r: they overlap from the start.
+    std::vector<Vec3> nodes;
+    for (int i = 0; i < 8; ++i) nodes.emplace_back(0.8e-3 * i, 0.0, 0.0);
+    Polyline rod = Polyline::chain("rod", nodes, kRadius);
+    auto scene = testing::TestScene::bound_in_order({&rod});
+    ImcContact force({kStiffness, {}, {}, {}, true});
+    force.bind(scene);
+    REQUIRE(scene.notes.size() == 1);
+    CHECK_THAT(scene.notes[0], Contains("start inside each other") && Contains("overlaps by 0.0004 m") &&
+                                   Contains("edges are shorter than about its radius + band/2"));
+    // Rods that start apart: no note.
+    TwoRods apart(0.05, 0.0, 0.0);
+    auto clear = testing::TestScene::bound_in_order({&apart.a, &apart.b});
+    ImcContact quiet({kStiffness, {}, {}, {}, true});
+    quiet.bind(clear);
+    CHECK(clear.notes.empty());
+}
