@@ -1,5 +1,8 @@
-// Validation: a free rigid sphere resting on two clamped rods, through IMC contact with the
-// body's mapped points (the sphere touches as its centre with its radius).
+// Validation: rigid shapes resting on rods through IMC contact with the bodies' mapped points:
+// a free sphere (its centre with its radius) on two clamped rods, and a free box (its surface
+// triangles and edges) on two fixed rods, at the end of this file.
+//
+// The sphere:
 //
 // Two rods along y at x = ±a are clamped at both ends (span L between the clamps, node 1 to node
 // N-2, the first and last edges held); a sphere of weight W is released just above them and
@@ -152,4 +155,66 @@ TEST_CASE("a rigid sphere rests on two clamped rods at the height the penalty la
     // The rest state does not move with the step (an equilibrium, whatever the path).
     const double other_step = rest_height(48, 2e-3);
     CHECK(other_step == Approx(fine).margin(1e-10));
+}
+
+namespace {
+
+// A rigid box (0.04 x 0.032 x 0.01 m, rho = 1000: 12.8 g) resting on two fixed rods along y at
+// x = ±0.01 m (radius 2 mm, nodes every 5 mm from y = -0.05 m).
+constexpr double kBoxHeight = 0.01;
+constexpr double kBoxWeight = 1000 * 0.04 * 0.032 * kBoxHeight * kGravity;
+
+std::string box_scene(double dt) {
+    const auto rod = [&](const char* name, double x) {
+        return std::string("  - {name: ") + name + ", type: discrete_rod, geometry: {line: {from: [" + num(x) +
+               ", -0.05, 0], to: [" + num(x) + ", 0.05, 0], nodes: 21}},\n     cross_section: {circle: {radius: " +
+               num(kRodRadius) + "}}, material: {density: 1000, youngs_modulus: 1.0e9},\n"
+               "     fixed: {box: {min: [-1, -1, -1], max: [1, 1, 1]}}}\n";
+    };
+    const double start = kRodRadius + 0.5 * kBand + 0.5 * kBoxHeight;
+    return "simulation: {duration: 0.4}\n"
+           "integrator: {type: implicit_euler, dt: " + num(dt) + ", newton: {absolute_tolerance: 1.0e-12, max_iterations: 50}}\n"
+           "elements:\n" +
+           rod("left", -0.01) + rod("right", 0.01) +
+           "  - {name: box, type: rigid_body, position: [0, 0, " + num(start) +
+           "], shape: {box: {size: [0.04, 0.032, " + num(kBoxHeight) + "]}}, density: 1000}\n"
+           "forces:\n"
+           "  - {type: gravity, acceleration: [0, 0, " + num(-kGravity) + "], elements: [box]}\n"
+           "  - {type: imc_contact, stiffness: " + num(kStiffness) + ", band: " + num(kBand) + "}\n"
+           "  - {type: rigid_damping, linear_damping: 0.5, angular_damping: 1.0e-3}\n";
+}
+
+}  // namespace
+
+TEST_CASE("a rigid box rests on two rods with each contact pair counted as the pair kinds say",
+          "[validation][imc][rigid]") {
+    // Under the box's bottom face (|y| < 16 mm) each rod has 7 nodes (y = 0, ±5, ±10, ±15 mm),
+    // each a node-triangle pair in the face's interior: the face's diagonal is a flat seam, so a
+    // node is counted by one of its two triangles. Each rod also crosses the face's two edges
+    // along x (y = ±16 mm) inside its edges [15, 20] mm: an edge-edge pair at the same gap (the
+    // per-pair sum counts that contact beside the nodes', plugins/imc_contact/README.md). Every
+    // other pair is farther than the band: the rod's nodes at ±20 mm are 4 mm beyond the face
+    // (distance sqrt(4² + 2²) mm to its edge: 2.5 mm past contact), and the node at 15 mm is 1 mm
+    // from the edge along y (sqrt(1² + 2²) - 2 = 0.24 mm past contact, beyond the 0.1 mm band).
+    // So 18 equal pairs carry the weight: the box's bottom rests r + g above the rods' axes with
+    // -E'(g) = W/18, level.
+    const int pairs = 2 * (7 + 2);
+    const double gap = gap_at_force(kBoxWeight / pairs);
+    REQUIRE(gap > 0.0);
+    REQUIRE(gap < kBand);
+    for (double dt : {1e-3, 2e-3}) {
+        INFO("dt " << dt);
+        auto sim = build_scene(box_scene(dt));
+        run_to_end(*sim);
+        REQUIRE(node_velocity(*sim, "box", 0).norm() < 1e-7);
+        // Level: the eight corners (points 2..9) sit at two heights, bottom and top.
+        for (long corner = 2; corner < 10; ++corner) {
+            const double z = node_position(*sim, "box", corner).z();
+            const double expected = kRodRadius + gap + ((corner - 2) & 4 ? kBoxHeight : 0.0);
+            // Newton's tolerance (1e-12 N against a contact stiffness ~1e4 N/m) bounds the height to ~1e-13 m;
+            // 1e-9 m is what a single pair more or less would exceed by far (a 6 % force change
+            // moves the gap by ln(18/17)/K1 = 0.4 µm).
+            CHECK(z == Approx(expected).margin(1e-9));
+        }
+    }
 }
