@@ -224,23 +224,59 @@ void record(Proximity& p, double distance, double gap, Index first, Index second
     if (gap < p.tightest.gap) p.tightest = {distance, gap, first, second};
 }
 
+/// An axis-aligned box around a primitive: every point of the primitive (the convex hull of its
+/// nodes) lies in it, so the distance between two boxes is a lower bound of the distance between
+/// their primitives.
+struct Box {
+    Vec3 lo, hi;
+};
+
+template <std::size_t N>
+Box bounding_box(const std::vector<Vec3>& nodes, const std::array<Index, N>& corners) {
+    Box box{nodes[static_cast<std::size_t>(corners[0])], nodes[static_cast<std::size_t>(corners[0])]};
+    for (std::size_t c = 1; c < N; ++c) {
+        box.lo = box.lo.cwiseMin(nodes[static_cast<std::size_t>(corners[c])]);
+        box.hi = box.hi.cwiseMax(nodes[static_cast<std::size_t>(corners[c])]);
+    }
+    return box;
+}
+
+double box_distance(const Box& a, const Box& b) {
+    const Vec3 separation = (a.lo - b.hi).cwiseMax(b.lo - a.hi).cwiseMax(0.0);
+    return separation.norm();
+}
+
+/// True when a pair whose distance is at least \p lower_bound, with summed thickness \p h,
+/// can change neither the closest distance nor the tightest gap found so far: it need not be
+/// evaluated exactly (only counted). Ties are evaluated, so the result is the exhaustive one.
+bool cannot_improve(const Proximity& p, double lower_bound, double h) {
+    return lower_bound > p.closest.distance && lower_bound - h > p.tightest.gap;
+}
+
 }  // namespace
 
 Proximity edge_edge_proximity(ContactMesh& mesh, PairSet set) {
     if (mesh.adjacency.size() != mesh.nodes.size()) mesh.build_adjacency();
     Proximity result;
     const Index n = static_cast<Index>(mesh.edges.size());
+    std::vector<Box> boxes(mesh.edges.size());
+    for (std::size_t i = 0; i < boxes.size(); ++i)
+        boxes[i] = bounding_box(mesh.nodes, mesh.edges[i]);
     for (Index i = 0; i < n; ++i) {
         const auto& a = mesh.edges[static_cast<std::size_t>(i)];
         for (Index j = i + 1; j < n; ++j) {
             if (!selected(set, mesh.edge_element[static_cast<std::size_t>(i)], mesh.edge_element[static_cast<std::size_t>(j)]))
                 continue;
             if (mesh.edges_excluded(i, j)) continue;
+            const double h = mesh.edge_thickness[static_cast<std::size_t>(i)] + mesh.edge_thickness[static_cast<std::size_t>(j)];
+            if (cannot_improve(result, box_distance(boxes[static_cast<std::size_t>(i)], boxes[static_cast<std::size_t>(j)]), h)) {
+                ++result.pairs;
+                continue;
+            }
             const auto& b = mesh.edges[static_cast<std::size_t>(j)];
             const double d = segment_segment_distance(mesh.nodes[static_cast<std::size_t>(a[0])], mesh.nodes[static_cast<std::size_t>(a[1])],
                                                       mesh.nodes[static_cast<std::size_t>(b[0])], mesh.nodes[static_cast<std::size_t>(b[1])])
                                  .distance;
-            const double h = mesh.edge_thickness[static_cast<std::size_t>(i)] + mesh.edge_thickness[static_cast<std::size_t>(j)];
             record(result, d, d - h, i, j);
         }
     }
@@ -256,10 +292,16 @@ Proximity node_triangle_proximity(ContactMesh& mesh, PairSet set) {
         const auto& t = mesh.triangles[static_cast<std::size_t>(k)];
         const double h_triangle = (mesh.node_thickness[static_cast<std::size_t>(t[0])] + mesh.node_thickness[static_cast<std::size_t>(t[1])] +
                                    mesh.node_thickness[static_cast<std::size_t>(t[2])]) / 3.0;
+        const Box box = bounding_box(mesh.nodes, t);
         for (Index p = 0; p < nodes; ++p) {
             if (!selected(set, mesh.node_element[static_cast<std::size_t>(p)], mesh.triangle_element[static_cast<std::size_t>(k)]))
                 continue;
             if (mesh.node_triangle_excluded(p, k)) continue;
+            const Vec3& x = mesh.nodes[static_cast<std::size_t>(p)];
+            if (cannot_improve(result, box_distance(box, {x, x}), mesh.node_thickness[static_cast<std::size_t>(p)] + h_triangle)) {
+                ++result.pairs;
+                continue;
+            }
             const double d = point_triangle_distance(mesh.nodes[static_cast<std::size_t>(p)], mesh.nodes[static_cast<std::size_t>(t[0])],
                                                      mesh.nodes[static_cast<std::size_t>(t[1])], mesh.nodes[static_cast<std::size_t>(t[2])]);
             record(result, d, d - (mesh.node_thickness[static_cast<std::size_t>(p)] + h_triangle), p, k);

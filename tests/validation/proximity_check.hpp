@@ -21,7 +21,10 @@
 /// **Pairs.** As in the plugin (and MAT-DiSMech §4.4), edges that share a node, or whose nodes
 /// are joined by an edge, are never in contact; a node is never in contact with a triangle that
 /// contains it or a neighbour of it. These pairs are excluded; every other pair is checked, by
-/// brute force (O(n^2) pairs: meant for test meshes of a few hundred edges).
+/// brute force (O(n^2) pairs: meant for test meshes of a few hundred edges). A pair is evaluated
+/// exactly unless the distance between the axis-aligned boxes of its primitives, a lower bound of
+/// its distance, already shows that it can lower neither the closest distance nor the tightest
+/// gap found so far; the result is the exhaustive search's (to the round-off of the box bound).
 
 #include "soma/types.hpp"
 

@@ -11,10 +11,13 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <set>
 #include <utility>
+#include <vector>
 
 using namespace soma;
 using namespace soma::validation;
@@ -298,4 +301,88 @@ TEST_CASE("proximity: a sheet folded onto itself", "[proximity]") {
     for (int y = 0; y <= 2; ++y)
         for (int x = 5; x <= 8; ++x) mesh.nodes[static_cast<std::size_t>(index(x, y))].x() = x;
     CHECK(node_triangle_proximity(mesh).closest.distance == Approx(std::sqrt(2.0)).margin(1e-14));
+}
+
+TEST_CASE("proximity: the box bound skips no pair that matters (against a plain search)", "[proximity]") {
+    // A 12 x 6 grid sheet, two triangles per square, its nodes moved at random by up to 0.8 of
+    // the spacing (a crumpled sheet whose triangles come close and cross), with a thickness that
+    // varies per node so that the closest and the tightest pairs differ. The proximity functions
+    // skip pairs by their boxes; the plain loop here evaluates every non-excluded pair. The box
+    // distance is a lower bound of the pair's, so both give the same minima, to round-off (1e-15
+    // on coordinates of order 10).
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> thickness(0.01, 0.2);
+    for (int trial = 0; trial < 20; ++trial) {
+        ContactMesh mesh;
+        const int nx = 12, ny = 6;
+        const auto index = [&](int x, int y) { return static_cast<Index>(y * (nx + 1) + x); };
+        for (int y = 0; y <= ny; ++y)
+            for (int x = 0; x <= nx; ++x) {
+                mesh.nodes.push_back(Vec3(x, y, 0) + random_point(rng, 0.8));
+                mesh.node_thickness.push_back(thickness(rng));
+                mesh.node_element.push_back(x < nx / 2 ? 0 : 1);  // two elements, for the pair sets
+            }
+        std::set<std::pair<Index, Index>> seen;
+        for (int y = 0; y < ny; ++y)
+            for (int x = 0; x < nx; ++x) {
+                const Index element = x < nx / 2 ? 0 : 1;
+                for (const std::array<Index, 3> t : {std::array<Index, 3>{index(x, y), index(x + 1, y), index(x + 1, y + 1)},
+                                                     std::array<Index, 3>{index(x, y), index(x + 1, y + 1), index(x, y + 1)}}) {
+                    mesh.triangles.push_back(t);
+                    mesh.triangle_element.push_back(element);
+                    for (int k = 0; k < 3; ++k) {
+                        const Index a = t[static_cast<std::size_t>(k)], b = t[static_cast<std::size_t>((k + 1) % 3)];
+                        if (!seen.insert({std::min(a, b), std::max(a, b)}).second) continue;
+                        mesh.edges.push_back({a, b});
+                        mesh.edge_thickness.push_back(0.5 * (mesh.node_thickness[static_cast<std::size_t>(a)] +
+                                                             mesh.node_thickness[static_cast<std::size_t>(b)]));
+                        mesh.edge_element.push_back(element);
+                    }
+                }
+            }
+        mesh.build_adjacency();
+        const auto node = [&](Index n) { return mesh.nodes[static_cast<std::size_t>(n)]; };
+        for (const PairSet set : {PairSet::all, PairSet::self, PairSet::across_elements}) {
+            const auto take = [&](Index a, Index b) {
+                return set == PairSet::all || (set == PairSet::self) == (a == b);
+            };
+            double closest = std::numeric_limits<double>::infinity(), tightest = closest;
+            std::size_t pairs = 0;
+            for (std::size_t i = 0; i < mesh.edges.size(); ++i)
+                for (std::size_t j = i + 1; j < mesh.edges.size(); ++j) {
+                    if (!take(mesh.edge_element[i], mesh.edge_element[j])) continue;
+                    if (mesh.edges_excluded(static_cast<Index>(i), static_cast<Index>(j))) continue;
+                    const auto &a = mesh.edges[i], &b = mesh.edges[j];
+                    const double d = segment_segment_distance(node(a[0]), node(a[1]), node(b[0]), node(b[1])).distance;
+                    closest = std::min(closest, d);
+                    tightest = std::min(tightest, d - mesh.edge_thickness[i] - mesh.edge_thickness[j]);
+                    ++pairs;
+                }
+            const Proximity ee = edge_edge_proximity(mesh, set);
+            INFO("trial " << trial << ", pair set " << static_cast<int>(set));
+            CHECK(ee.pairs == pairs);
+            CHECK(ee.closest.distance == Approx(closest).margin(1e-15));
+            CHECK(ee.tightest.gap == Approx(tightest).margin(1e-15));
+
+            closest = tightest = std::numeric_limits<double>::infinity();
+            pairs = 0;
+            for (std::size_t k = 0; k < mesh.triangles.size(); ++k) {
+                const auto& t = mesh.triangles[k];
+                const double h = (mesh.node_thickness[static_cast<std::size_t>(t[0])] + mesh.node_thickness[static_cast<std::size_t>(t[1])] +
+                                  mesh.node_thickness[static_cast<std::size_t>(t[2])]) / 3.0;
+                for (std::size_t p = 0; p < mesh.nodes.size(); ++p) {
+                    if (!take(mesh.node_element[p], mesh.triangle_element[k])) continue;
+                    if (mesh.node_triangle_excluded(static_cast<Index>(p), static_cast<Index>(k))) continue;
+                    const double d = point_triangle_distance(mesh.nodes[p], node(t[0]), node(t[1]), node(t[2]));
+                    closest = std::min(closest, d);
+                    tightest = std::min(tightest, d - mesh.node_thickness[p] - h);
+                    ++pairs;
+                }
+            }
+            const Proximity nt = node_triangle_proximity(mesh, set);
+            CHECK(nt.pairs == pairs);
+            CHECK(nt.closest.distance == Approx(closest).margin(1e-15));
+            CHECK(nt.tightest.gap == Approx(tightest).margin(1e-15));
+        }
+    }
 }
