@@ -13,6 +13,7 @@ Contributor::~Contributor() = default;
 double Contributor::potential_energy(const EvalContext&) const { return 0.0; }
 void Contributor::begin_step(const State&) {}
 std::string Contributor::check_solution(const EvalContext&) const { return {}; }
+double Contributor::statistic(std::size_t, const EvalContext&) const { return 0.0; }
 void Contributor::commit_step(const State&) {}
 void Contributor::reject_step() {}
 void Contributor::save_checkpoint(CheckpointWriter&) const {}

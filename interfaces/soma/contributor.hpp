@@ -6,11 +6,20 @@
 #include "soma/assembly.hpp"
 
 #include <string>
+#include <vector>
 
 namespace soma {
 
 class CheckpointWriter;
 class CheckpointReader;
+
+/// A quantity a term reports about itself at a state, for outputs (a CSV probe `statistic`):
+/// e.g. a contact force's number of touching pairs or its total normal force.
+struct TermStatistic {
+    std::string name;  ///< e.g. "active_pairs"
+    std::string unit;  ///< e.g. "N", or "" for a count
+    std::string doc;   ///< one line for the scene reference and messages
+};
 
 /// A term of the residual F(t, q, v, a) (see assembly.hpp).
 class SOMA_API Contributor {
@@ -62,6 +71,13 @@ public:
     /// integrator that damps unresolved modes handles well (Integrator::damps_unresolved_modes);
     /// the kernel prints a note when a scene pairs it with one that does not.
     virtual bool is_penalty_contact() const { return false; }
+
+    /// The quantities this term reports (none by default): what `statistic(i, context)` returns
+    /// for index i. Fixed once bound.
+    virtual std::vector<TermStatistic> statistics() const { return {}; }
+    /// Statistic \p index of statistics() at the state of \p context (q, and v when set).
+    /// Called by outputs after a step is committed; may allocate.
+    virtual double statistic(std::size_t index, const EvalContext& context) const;
 
 private:
     std::string name_;

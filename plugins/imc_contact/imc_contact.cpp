@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace soma::imc_contact {
@@ -596,6 +597,40 @@ double ImcContact::potential_energy(const EvalContext& context) const {
         energy += factor * penalty_energy(gap, settings_.stiffness, sharpness_).energy;
     }
     return energy;
+}
+
+std::vector<TermStatistic> ImcContact::statistics() const {
+    return {{"candidate_pairs", "", "pairs evaluated in the step (found by the broad phase at its start)"},
+            {"active_pairs", "", "pairs closer than the band (gap < band): those that push"},
+            {"normal_force", "N", "sum of the pairs' normal forces -E'(gap)"},
+            {"deepest_gap", "m", "the smallest gap among the candidate pairs (negative: overlap); nan without candidates"}};
+}
+
+double ImcContact::statistic(std::size_t index, const EvalContext& context) const {
+    assert(context.q);
+    if (index == 0) return static_cast<double>(candidates_.size());
+    std::array<Index, 4> nodes{};
+    std::array<Vec3, 4> x;
+    PairClass c;
+    int active = 0;
+    double force = 0.0, deepest = std::numeric_limits<double>::quiet_NaN();
+    for (const ContactPair& pair : candidates_) {
+        const int count = pair_nodes(pair, nodes);
+        for (int k = 0; k < count; ++k) x[static_cast<std::size_t>(k)] = mesh_.position(nodes[static_cast<std::size_t>(k)], *context.q);
+        if (!classify(pair, x, c)) continue;
+        const double gap = c.distance - pair_thickness(pair);
+        if (!(gap >= deepest)) deepest = gap;  // also replaces the initial NaN
+        if (gap >= band_) continue;
+        ++active;
+        ParallelMollifier m;
+        const double factor = pair.kind == PairKind::edge_edge && parallel_mollifier_of(pair, x, m) ? m.value : 1.0;
+        force -= factor * penalty_energy(gap, settings_.stiffness, sharpness_).gradient;
+    }
+    switch (index) {
+        case 1: return active;
+        case 2: return force;
+        default: return deepest;
+    }
 }
 
 std::string ImcContact::check_solution(const EvalContext& context) const {

@@ -116,6 +116,10 @@ public:
     /// passed through each other) without being a candidate pair.
     std::string check_solution(const EvalContext& context) const override;
     bool is_penalty_contact() const override { return true; }
+    /// \brief candidate_pairs, active_pairs (gap < band), normal_force (Σ f_n, N) and deepest_gap
+    /// (the smallest gap among the candidates, m; NaN without candidates).
+    std::vector<TermStatistic> statistics() const override;
+    double statistic(std::size_t index, const EvalContext& context) const override;
     /// \brief False with friction or rigid bodies (their Jacobians are unsymmetric).
     bool symmetric_jacobian() const override { return settings_.friction == 0.0 && !has_mapped_nodes_; }
 

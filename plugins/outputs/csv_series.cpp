@@ -68,6 +68,30 @@ CsvSeries::CsvSeries(CsvSeriesSettings settings) : settings_(std::move(settings)
     if (settings_.every < 1) throw std::invalid_argument("csv output: `every` must be at least 1");
 }
 
+namespace {
+
+/// The scene term named \p name, for a probe's \p key; \p not_what completes the message
+/// "<key> '<name>' is <not_what> the name of a scene term".
+const Contributor* named_term(const SceneView& scene, const CsvProbe& probe, const std::string& name, const char* key,
+                              const char* not_what) {
+    const auto& terms = scene.contributors();
+    const auto named = [&](const Contributor* c) { return c->name() == name; };
+    const auto found = std::find_if(terms.begin(), terms.end(), named);
+    if (found == terms.end()) {
+        std::string names;
+        for (const Contributor* c : terms) names += fmt::format("{}'{}'", names.empty() ? "" : ", ", c->name());
+        fail(probe, fmt::format("{} '{}' is {} the name of a scene term (terms: {})", key, name, not_what,
+                                names.empty() ? "none" : names));
+    }
+    // Two unnamed forces of one type share their type as name; a silent pick of the first
+    // would record the wrong term.
+    if (std::count_if(terms.begin(), terms.end(), named) > 1)
+        fail(probe, fmt::format("{} '{}' names several scene terms; give them distinct `name`s", key, name));
+    return *found;
+}
+
+}  // namespace
+
 void CsvSeries::resolve_probe(const SceneView& scene, const CsvProbe& probe) {
     using Kind = CsvProbe::Kind;
     switch (probe.kind) {
@@ -150,24 +174,32 @@ void CsvSeries::resolve_probe(const SceneView& scene, const CsvProbe& probe) {
                 });
                 return;
             }
-            const auto& terms = scene.contributors();
-            const auto named = [&](const Contributor* c) { return c->name() == probe.energy; };
-            const auto found = std::find_if(terms.begin(), terms.end(), named);
-            if (found == terms.end()) {
-                std::string names;
-                for (const Contributor* c : terms) names += fmt::format("{}'{}'", names.empty() ? "" : ", ", c->name());
-                fail(probe, fmt::format("energy '{}' is neither kinetic, potential, total nor the name of a "
-                                        "scene term (terms: {})",
-                                        probe.energy, names.empty() ? "none" : names));
-            }
-            // Two unnamed forces of one type share their type as name; a silent pick of the first
-            // would record the wrong term.
-            if (std::count_if(terms.begin(), terms.end(), named) > 1)
-                fail(probe, fmt::format("energy '{}' names several scene terms; give them distinct `name`s",
-                                        probe.energy));
-            const Contributor* term = *found;
+            const Contributor* term = named_term(scene, probe, probe.energy, "energy", "neither kinetic, potential, total nor");
             writers_.push_back([term](const SceneView& s, const StepInfo&, std::vector<double>& row) {
                 row.push_back(s.potential_energy(*term));
+            });
+            return;
+        }
+        case Kind::statistic: {
+            const Contributor* term = named_term(scene, probe, probe.term, "term", "not");
+            const std::vector<TermStatistic> offered = term->statistics();
+            std::size_t index = 0;
+            while (index < offered.size() && offered[index].name != probe.statistic) ++index;
+            if (index == offered.size()) {
+                std::string names;
+                for (const TermStatistic& t : offered) names += fmt::format("{}'{}'", names.empty() ? "" : ", ", t.name);
+                fail(probe, fmt::format("term '{}' reports no statistic '{}' (it reports: {})", probe.term, probe.statistic,
+                                        names.empty() ? "none" : names));
+            }
+            columns_.push_back(probe.term + "." + probe.statistic);
+            writers_.push_back([term, index](const SceneView& s, const StepInfo&, std::vector<double>& row) {
+                EvalContext context;
+                context.t = s.state().t;
+                context.q = &s.state().q;
+                context.v = &s.state().v;
+                context.a = &s.state().a;
+                context.step_start = &s.state();
+                row.push_back(term->statistic(index, context));
             });
             return;
         }

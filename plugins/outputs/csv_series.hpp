@@ -31,6 +31,7 @@ struct CsvProbe {
         orientation,        ///< qw, qx, qy, qz: the unit quaternion (body to world) of an element's
                             ///< orientation block (4 columns)
         angular_velocity,   ///< wx, wy, wz: that block's velocity DOFs, body coordinates (3 columns)
+        statistic,          ///< one quantity a scene term reports (Contributor::statistics)
     };
     Kind kind = Kind::node_position;
     std::string element;  ///< node, orientation and angular velocity probes: the element's scene name
@@ -39,6 +40,8 @@ struct CsvProbe {
     /// configuration (reported with SceneView::note; the columns name the node chosen).
     std::optional<Vec3> at;
     std::string energy;   ///< energy probes: "kinetic", "potential", "total" or a contributor name
+    std::string term;       ///< statistic probes: the scene term's name
+    std::string statistic;  ///< statistic probes: the quantity's name
     /// Prefix for errors found at begin(), e.g. "scene.yaml:12:7: outputs[0].probes[2]"; may be
     /// empty (tests, programmatic use).
     std::string where;

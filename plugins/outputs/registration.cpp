@@ -42,7 +42,8 @@ ParameterSchema csv_schema() {
         "Columns: `time`, then each probe's columns in order: `<element>.node<i>.x|y|z` (positions), "
         "`<element>.node<i>.vx|vy|vz` (velocities, i counted from the start even when written negative), "
         "`<element>.qw|qx|qy|qz` (orientation), `<element>.wx|wy|wz` (angular velocity), "
-        "`energy.<which>`, `newton_iterations`, `step_time_s`, `dt`. One row per written step, flushed "
+        "`energy.<which>`, `<term>.<statistic>`, `newton_iterations`, `step_time_s`, `dt`. One row per written "
+        "step, flushed "
         "at once, numbers in the shortest text that reads back exactly.");
     // `name` is a common key the kernel's registry adds to every observer schema (declaring it
     // here too would be refused as a duplicate); it names the default file.
@@ -70,6 +71,16 @@ ParameterSchema csv_schema() {
     probe.string("energy",
                  "`kinetic`, `potential`, `total` (all terms) or the scene name of one element or "
                  "force (its potential energy); column `energy.<value>`, J");
+    ParameterSchema statistic("statistic", "a quantity a scene term reports");
+    statistic.string("term", "the scene name of the element or force").require();
+    statistic.string("name",
+                     "the quantity, among those the term reports (imc_contact: candidate_pairs, active_pairs, "
+                     "normal_force, deepest_gap)")
+        .require();
+    probe.map("statistic",
+              "a quantity a scene term reports about itself at the written state (column `<term>.<name>`), e.g. "
+              "a contact force's touching pairs or total normal force",
+              std::move(statistic));
     probe.boolean("newton_iterations", "`true`: Newton iterations of the accepted attempt (column `newton_iterations`)");
     probe.boolean("step_time", "`true`: wall time of the step, retries included (column `step_time_s`, s)");
     probe.boolean("dt", "`true`: size of the step just taken (column `dt`, s)");
@@ -78,20 +89,21 @@ ParameterSchema csv_schema() {
 }
 
 CsvProbe read_probe(const Parameters& item) {
-    static constexpr std::array<const char*, 8> keys{"node_position", "node_velocity", "orientation",
-                                                     "angular_velocity", "energy", "newton_iterations",
-                                                     "step_time", "dt"};
+    static constexpr std::array<const char*, 9> keys{"node_position", "node_velocity", "orientation",
+                                                     "angular_velocity", "energy", "statistic",
+                                                     "newton_iterations", "step_time", "dt"};
     std::string chosen;
     for (const char* key : keys) {
         if (!item.has(key)) continue;
         if (!chosen.empty())
             item.fail(key, "a probe holds exactly one of node_position, node_velocity, orientation, "
-                           "angular_velocity, energy, newton_iterations, step_time, dt; this one also has '" + chosen + "' (write two items)");
+                           "angular_velocity, energy, statistic, newton_iterations, step_time, dt; this one also has '" +
+                               chosen + "' (write two items)");
         chosen = key;
     }
     if (chosen.empty())
         item.fail("", "a probe needs one of node_position, node_velocity, orientation, angular_velocity, energy, "
-                      "newton_iterations, step_time, dt");
+                      "statistic, newton_iterations, step_time, dt");
 
     CsvProbe probe;
     probe.where = item.location(chosen).str();
@@ -117,6 +129,13 @@ CsvProbe read_probe(const Parameters& item) {
     if (chosen == "energy") {
         probe.kind = Kind::energy;
         probe.energy = item.string("energy");
+        return probe;
+    }
+    if (chosen == "statistic") {
+        const Parameters block = item.block(chosen);
+        probe.kind = Kind::statistic;
+        probe.term = block.string("term");
+        probe.statistic = block.string("name");
         return probe;
     }
     // The remaining probes are switches; `false` would silently record nothing.

@@ -403,3 +403,31 @@ TEST_CASE("IMC notes pairs that start inside each other, with a hint for rods wi
     quiet.bind(clear);
     CHECK(clear.notes.empty());
 }
+
+TEST_CASE("IMC statistics: candidate and active pairs, total normal force, deepest gap", "[imc]") {
+    // Crossing rods at gap 0.3 band: one pair in the band among the candidates.
+    Polyline a = Polyline::chain("a", {Vec3(-0.01, 0, 0), Vec3(0.004, 0, 0), Vec3(0.01, 0, 0)}, kRadius);
+    const double gap = 0.3 * kBand;
+    Polyline b = Polyline::chain("b", {Vec3(0, -0.01, 2 * kRadius + gap), Vec3(0, 0.004, 2 * kRadius + gap),
+                                       Vec3(0, 0.01, 2 * kRadius + gap)},
+                                 kRadius);
+    auto scene = testing::TestScene::bound_in_order({&a, &b});
+    ImcContact force({kStiffness, {}, {}, {}, true});
+    force.bind(scene);
+    const auto stats = force.statistics();
+    REQUIRE(stats.size() == 4);
+    CHECK(stats[0].name == "candidate_pairs");
+    const EvalContext context = scene.context();
+    CHECK(force.statistic(0, context) == static_cast<double>(force.candidates().size()));
+    CHECK(force.statistic(1, context) == 1.0);  // only the crossing edges (0 of a, 0 of b) are in the band
+    const PenaltyEnergy e = penalty_energy(gap, kStiffness, kContactSmoothingWidth / kBand);
+    CHECK(force.statistic(2, context) == Approx(-e.gradient).epsilon(1e-9));
+    CHECK(force.statistic(3, context) == Approx(gap).epsilon(1e-9));
+    // Far apart: no candidates, no force, no gap.
+    TwoRods apart(0.05, 0.0, 0.0);
+    auto clear = testing::TestScene::bound_in_order({&apart.a, &apart.b});
+    ImcContact quiet({kStiffness, {}, {}, {}, true});
+    quiet.bind(clear);
+    CHECK(quiet.statistic(1, clear.context()) == 0.0);
+    CHECK(std::isnan(quiet.statistic(3, clear.context())));
+}

@@ -52,12 +52,15 @@ private:
     Geometry geometry_;
 };
 
-/// A force: only its name and potential energy matter to observers.
+/// A force: only its name, potential energy and statistics matter to observers. It reports one
+/// statistic, `twice_q0`: 2 q[0] at the state it is given.
 class FakeForce final : public Contributor {
 public:
     explicit FakeForce(std::string name) { set_name(std::move(name)); }
     void declare_pattern(PatternBuilder&) override {}
     void add_residual_and_jacobian(const EvalContext&, Assembly&) override {}
+    std::vector<TermStatistic> statistics() const override { return {{"twice_q0", "m", "2 q[0]"}}; }
+    double statistic(std::size_t, const EvalContext& context) const override { return 2.0 * (*context.q)[0]; }
 };
 
 /// A body with an orientation, like a rigid body: DOFs 0-2 a position, 3-5 the angular velocity

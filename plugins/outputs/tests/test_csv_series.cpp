@@ -320,3 +320,31 @@ TEST_CASE("csv orientation probes refuse elements without an orientation", "[out
     settings.probes = {node_probe(Kind::angular_velocity, "crate", 0)};
     expect_begin_error(settings, scene, {"no element named 'crate'"});
 }
+
+TEST_CASE("csv statistic probes record what a scene term reports, and refuse unknown names", "[outputs][csv]") {
+    FakeScene scene;
+    CsvProbe probe;
+    probe.kind = Kind::statistic;
+    probe.term = "drag";
+    probe.statistic = "twice_q0";
+    CsvSeriesSettings settings;
+    settings.probes = {probe};
+    ScratchDir dir;
+    CsvSeries csv(settings);
+    csv.begin(scene, dir.path());
+    scene.set_step(2);
+    csv.observe(scene, scene.info(2));
+    csv.end(scene, {});
+    const auto lines = lines_of(dir.path() / "series.csv");
+    REQUIRE(lines.size() == 2);
+    CHECK(lines[0] == "time,drag.twice_q0");
+    CHECK(numbers(lines[1])[1] == 2.0 * scene.state().q[0]);  // exact: the same double arithmetic
+
+    probe.statistic = "nope";
+    settings.probes = {probe};
+    expect_begin_error(settings, scene, {"term 'drag' reports no statistic 'nope'", "'twice_q0'"});
+    probe.term = "gravityy";
+    settings.probes = {probe};
+    expect_begin_error(settings, scene, {"term 'gravityy' is not the name of a scene term", "'gravity'"});
+}
+
