@@ -23,6 +23,10 @@
 /// energy-valued stiffness k_c: this k (N/m) is k_c / r0². As in the reference code a pair is
 /// skipped for g >= δ, where E'(g) < 3e-13 of its value at g = 0.
 ///
+/// An edge pair of two triangle edges is multiplied by a mollifier that fades it out as the
+/// edges turn parallel (edge_pair_distance.hpp: IPC's, Li et al. 2020 §4.3), where its distance
+/// is ill-conditioned and node-triangle pairs hold the layers apart.
+///
 /// **Friction** (eq. 23-24) acts at the contact points of every pair (pair_friction.hpp).
 ///
 /// **Which pairs.** Primitives that share a node, or whose nodes are neighbours (joined by an
