@@ -15,7 +15,9 @@
 //     AABB is the box exactly), the manager's update() refits and rebalances the tree, and
 //     collide() calls back once per overlapping pair, which is collected as (min, max); the pairs
 //     are not sorted (imc_contact sorts its candidates after the narrow phase anyway).
-// Before timing, both give the same pair set on every frame, and BoxGrid's is the brute-force
+//   - SweepAndPrune (in this file): a written alternative, sorting the boxes along one axis and
+//     sweeping; its pairs are not sorted either.
+// Before timing, all give the same pair set on every frame, and BoxGrid's is the brute-force
 // set (all N^2/2 box tests); the program aborts if not.
 //
 // Usage: soma_broad_phase_bench [benchmark flags] RUN_FOLDER...
@@ -37,6 +39,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <memory>
 #include <regex>
@@ -188,6 +191,54 @@ private:
     Manager manager_;
 };
 
+// ---- a sweep and prune along one axis: what a written alternative to BoxGrid could do -------------
+
+/// Sweep and prune (Baraff 1992) along the axis of the largest spread of the box centres: the
+/// boxes sorted by their low end on that axis, each tested against the boxes that start before
+/// it ends. The order is kept between calls and re-sorted by insertion, which is linear when the
+/// boxes moved little since the last call (temporal coherence). Pairs as (min, max), unsorted.
+class SweepAndPrune {
+public:
+    void overlapping_pairs(const std::vector<Box>& boxes, Pairs& pairs) {
+        pairs.clear();
+        const auto n = static_cast<Index>(boxes.size());
+        Vec3 low = Vec3::Constant(std::numeric_limits<double>::infinity()), high = -low;
+        for (const Box& b : boxes) {
+            low = low.cwiseMin(b.low + b.high);
+            high = high.cwiseMax(b.low + b.high);
+        }
+        int axis = 0;
+        (high - low).maxCoeff(&axis);
+        if (static_cast<Index>(order_.size()) != n || axis != axis_) {
+            order_.resize(boxes.size());
+            for (Index i = 0; i < n; ++i) order_[static_cast<std::size_t>(i)] = i;
+            axis_ = axis;
+        }
+        const auto start = [&](Index i) { return boxes[static_cast<std::size_t>(i)].low[axis_]; };
+        for (std::size_t a = 1; a < order_.size(); ++a) {  // insertion sort: order_ was sorted last call
+            const Index i = order_[a];
+            std::size_t b = a;
+            for (; b > 0 && start(order_[b - 1]) > start(i); --b) order_[b] = order_[b - 1];
+            order_[b] = i;
+        }
+        const int u = (axis_ + 1) % 3, v = (axis_ + 2) % 3;
+        for (std::size_t a = 0; a < order_.size(); ++a) {
+            const Box& box = boxes[static_cast<std::size_t>(order_[a])];
+            for (std::size_t b = a + 1; b < order_.size(); ++b) {
+                const Box& other = boxes[static_cast<std::size_t>(order_[b])];
+                if (other.low[axis_] > box.high[axis_]) break;
+                if (other.low[u] <= box.high[u] && box.low[u] <= other.high[u] && other.low[v] <= box.high[v] &&
+                    box.low[v] <= other.high[v])
+                    pairs.emplace_back(std::min(order_[a], order_[b]), std::max(order_[a], order_[b]));
+            }
+        }
+    }
+
+private:
+    std::vector<Index> order_;
+    int axis_ = -1;
+};
+
 // ---- the check, then the benchmarks ---------------------------------------------------------------
 
 Pairs brute_force(const std::vector<Box>& boxes) {
@@ -203,6 +254,7 @@ void check(const std::string& name, const std::vector<std::vector<Box>>& frames)
     BoxGrid grid;
     FclBoxes<fcl::DynamicAABBTreeCollisionManagerd> tree(frames.front());
     FclBoxes<fcl::DynamicAABBTreeCollisionManager_Arrayd> array(frames.front());
+    SweepAndPrune sweep;
     Pairs expected, pairs;
     std::size_t fewest = SIZE_MAX, most = 0;
     for (std::size_t f = 0; f < frames.size(); ++f) {
@@ -224,8 +276,11 @@ void check(const std::string& name, const std::vector<std::vector<Box>>& frames)
         array.overlapping_pairs(pairs);
         std::sort(pairs.begin(), pairs.end());
         if (pairs != expected) fail("FCL DynamicAABBTree_Array");
+        sweep.overlapping_pairs(frames[f], pairs);
+        std::sort(pairs.begin(), pairs.end());
+        if (pairs != expected) fail("SweepAndPrune");
     }
-    fmt::print(stderr, "{}: {} boxes, {} to {} overlapping pairs over {} frames: BoxGrid, FCL and brute force agree\n",
+    fmt::print(stderr, "{}: {} boxes, {} to {} overlapping pairs over {} frames: BoxGrid, FCL, sweep and prune and brute force agree\n",
                name, frames.front().size(), fewest, most, frames.size());
 }
 
@@ -240,6 +295,18 @@ void box_grid(benchmark::State& state, const std::vector<std::vector<Box>>* fram
     std::size_t f = 0;
     for (auto _ : state) {
         grid.overlapping_pairs((*frames)[f], pairs);
+        benchmark::DoNotOptimize(pairs.data());
+        f = (f + 1) % frames->size();
+    }
+    counters(state, *frames, pairs.size());
+}
+
+void sweep_and_prune(benchmark::State& state, const std::vector<std::vector<Box>>* frames) {
+    SweepAndPrune sweep;
+    Pairs pairs;
+    std::size_t f = 0;
+    for (auto _ : state) {
+        sweep.overlapping_pairs((*frames)[f], pairs);
         benchmark::DoNotOptimize(pairs.data());
         f = (f + 1) % frames->size();
     }
@@ -284,6 +351,7 @@ int main(int argc, char** argv) {
                                      fcl_tree<fcl::DynamicAABBTreeCollisionManagerd>, frames);
         benchmark::RegisterBenchmark(("FclDynamicAABBTreeArray/" + name).c_str(),
                                      fcl_tree<fcl::DynamicAABBTreeCollisionManager_Arrayd>, frames);
+        benchmark::RegisterBenchmark(("SweepAndPrune/" + name).c_str(), sweep_and_prune, frames);
     }
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
