@@ -11,8 +11,8 @@ points of Ericson (Real-Time Collision Detection, 5.1.9), computed for the pairs
 are within 2 r + band + one edge length (a k-d tree), which holds every pair within the band.
 
 Usage: scripts/gripper_contacts.py RUN_FOLDER [--band 5e-4] [--every 1]
-Prints one line per frame (time, pairs in the band: all, self, across rods) with --verbose, and
-the peak and the last frame's counts. Needs Debian's python3-numpy and python3-scipy.
+Prints one line per frame (time, pairs in the band: all, self, across rods) with --verbose, the
+peak of all pairs and of the pairs across rods, and the last frame's counts. Needs Debian's python3-numpy and python3-scipy.
 """
 import argparse
 import os
@@ -96,14 +96,17 @@ def main():
     with open(os.path.join(args.run, "frames.pvd")) as f:
         frames = re.findall(r'timestep="([^"]+)"[^>]*file="([^"]+)"', f.read())
     peak, peak_time, last = (0, 0, 0), 0.0, None
+    across, across_time = 0, 0.0
     for time, name in frames[:: args.every] + ([frames[-1]] if (len(frames) - 1) % args.every else []):
         last = count(os.path.join(args.run, name), args.band)
         if args.verbose:
             print(f"{float(time):8.3f} {last[0]:6d} {last[1]:6d} {last[2]:6d}")
         if last[0] > peak[0]:
             peak, peak_time = last, float(time)
+        if last[2] > across:
+            across, across_time = last[2], float(time)
     print(f"peak: {peak[0]} pairs in the band at t = {peak_time:g} s ({peak[1]} within a rod, {peak[2]} across rods); "
-          f"last frame: {last[0]} ({last[1]} within, {last[2]} across)")
+          f"peak across rods: {across} at t = {across_time:g} s; last frame: {last[0]} ({last[1]} within, {last[2]} across)")
 
 
 if __name__ == "__main__":
