@@ -16,10 +16,11 @@ seed = 78.233 (k + 1) for rod k (the shipped file's five seeds, continued).
 edges instead would make straight rods touch themselves: imc_contact skips only edge pairs that
 share a node or are joined by an edge, so edges three apart along a rod (two edges between them)
 are a candidate pair, and a straight rod holds them apart by 2 dl; they are in the band unless
-2 dl > 2r + band = 10.5 mm, that is dl > 5.25 mm (the shipped 5.08 mm edges are just short of
-that, which the rest length of the ramp and the margin tolerate; 0.3/239 = 1.26 mm edges would
-put every rod in contact with itself from the first step). The curvature's dl above is the edge
-length, so it stays 0.3/59 too.
+2 dl > 2r + band = 10.5 mm, that is dl > 5.25 mm. The shipped 5.08 mm edges are already just
+short of that: each straight rod's edges three apart sit 0.17 mm deep in the 0.5 mm band from the
+first step, where the softplus force is about 3e-5 N (docs/performance.md); 0.3/239 = 1.26 mm
+edges would put them, and edges up to eight apart, 7 mm inside one another. The curvature's dl
+above is the edge length, so it stays 0.3/59 too.
 
 Coordinates are written with six decimals (micrometres), as in the shipped file: at N = 5,
 M = 60 this writes the shipped scene's elements, forces and controllers exactly (the header,
