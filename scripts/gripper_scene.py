@@ -19,8 +19,8 @@ are a candidate pair, and a straight rod holds them apart by 2 dl; they are in t
 2 dl > 2r + band = 10.5 mm, that is dl > 5.25 mm. The shipped 5.08 mm edges are already just
 short of that: each straight rod's edges three apart sit 0.17 mm deep in the 0.5 mm band from the
 first step, where the softplus force is about 3e-5 N (docs/performance.md); 0.3/239 = 1.26 mm
-edges would put edges up to nine apart in the band, those three apart 7.5 mm inside each other. The curvature's dl
-above is the edge length, so it stays 0.3/59 too.
+edges would put edges up to nine apart in the band, those three apart 7.5 mm inside each other.
+The curvature's dl above is the edge length, so it stays 0.3/59 too.
 
 Coordinates are written with six decimals (micrometres), as in the shipped file: at N = 5,
 M = 60 this writes the shipped scene's elements, forces and controllers exactly (the header,
