@@ -144,37 +144,45 @@ void ImcContact::bind(const SceneView& scene) {
 
 void ImcContact::report_initial_overlaps(const SceneView& scene) const {
     // Primitives that start inside each other are pushed apart at once with the penalty's full
-    // force (about 2k per metre of overlap): say so, with the deepest pair.
+    // force (about 2k per metre of overlap), and those within the band push from the first step:
+    // say so, with the closest pair.
     const VectorX& q = scene.state().q;
     std::array<Index, 4> nodes{};
     std::array<Vec3, 4> x;
     PairClass c;
-    int overlapping = 0;
-    double deepest = 0.0;
+    int overlapping = 0, in_band = 0;
+    double closest = band_;
     const ContactPair* worst = nullptr;
     for (const ContactPair& pair : candidates_) {
         const int count = pair_nodes(pair, nodes);
         for (int k = 0; k < count; ++k) x[static_cast<std::size_t>(k)] = mesh_.position(nodes[static_cast<std::size_t>(k)], q);
         if (!classify(pair, x, c)) continue;
         const double gap = c.distance - pair_thickness(pair);
-        if (gap >= 0.0) continue;
-        ++overlapping;
-        if (gap < deepest) {
-            deepest = gap;
+        if (gap >= band_) continue;
+        ++in_band;
+        if (gap < 0.0) ++overlapping;
+        if (gap < closest) {
+            closest = gap;
             worst = &pair;
         }
     }
     if (!worst) return;
     pair_nodes(*worst, nodes);
+    const Index other = nodes[worst->kind == PairKind::node_node ? 1 : 2];
     const ContactNode& a = mesh_.nodes()[static_cast<std::size_t>(nodes[0])];
-    const ContactNode& b = mesh_.nodes()[static_cast<std::size_t>(nodes[worst->kind == PairKind::node_node ? 1 : 2])];
+    const ContactNode& b = mesh_.nodes()[static_cast<std::size_t>(other)];
     std::string hint;
     if (a.element == b.element && worst->kind == PairKind::edge_edge && !mesh_.edges()[static_cast<std::size_t>(worst->first)].surface)
         hint = " (a rod touches itself where its edges are shorter than about its radius + band/2: edges three apart "
                "are two edge lengths apart)";
-    scene.note("imc_contact: " + std::to_string(overlapping) + " contact pair(s) start inside each other; the deepest, near " +
-               mesh_.describe(nodes[0]) + " and " + mesh_.describe(nodes[worst->kind == PairKind::node_node ? 1 : 2]) +
-               ", overlaps by " + setting_text(-deepest) + " m and is pushed apart at once" + hint);
+    const std::string where = "near " + mesh_.describe(nodes[0]) + " and " + mesh_.describe(other);
+    if (overlapping > 0)
+        scene.note("imc_contact: " + std::to_string(overlapping) + " contact pair(s) start inside each other; the deepest, " +
+                   where + ", overlaps by " + setting_text(-closest) + " m and is pushed apart at once" + hint);
+    else
+        scene.note("imc_contact: " + std::to_string(in_band) + " contact pair(s) start within the band (gap < " +
+                   setting_text(band_) + " m) and push from the first step; the closest, " + where + ", at gap " +
+                   setting_text(closest) + " m" + hint);
 }
 
 bool ImcContact::may_touch(const ContactPair& pair) const {

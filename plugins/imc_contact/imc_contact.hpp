@@ -137,7 +137,7 @@ public:
     double margin() const { return margin_; }
 
 private:
-    /// Notes the pairs that overlap in the initial configuration (gap < 0), with the deepest.
+    /// Notes the pairs that overlap (gap < 0) or push (gap < band) in the initial configuration, with the closest.
     void report_initial_overlaps(const SceneView& scene) const;
     /// The elements in contact, and which pairs of them may touch (allowed_).
     std::vector<const Element*> select_contact_elements(const SceneView& scene);

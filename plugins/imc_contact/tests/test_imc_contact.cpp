@@ -396,6 +396,17 @@ TEST_CASE("IMC notes pairs that start inside each other, with a hint for rods wi
     REQUIRE(scene.notes.size() == 1);
     CHECK_THAT(scene.notes[0], Contains("start inside each other") && Contains("overlaps by 0.0004 m") &&
                                    Contains("edges are shorter than about its radius + band/2"));
+    // A straight rod whose edges three apart sit inside the band but not inside each other: a
+    // note that they push from the start. Edges of 1.03 mm: 2.06 mm apart, 2r = 2 mm, band 0.31 mm.
+    nodes.clear();
+    for (int i = 0; i < 8; ++i) nodes.emplace_back(1.03e-3 * i, 0.0, 0.0);
+    Polyline close = Polyline::chain("close", nodes, kRadius);
+    auto close_scene = testing::TestScene::bound_in_order({&close});
+    ImcContact pushing({kStiffness, {}, {}, {}, true});
+    pushing.bind(close_scene);
+    REQUIRE(close_scene.notes.size() == 1);
+    CHECK_THAT(close_scene.notes[0], Contains("start within the band") && Contains("at gap 6e-05 m") &&
+                                         Contains("edges are shorter than about its radius + band/2"));
     // Rods that start apart: no note.
     TwoRods apart(0.05, 0.0, 0.0);
     auto clear = testing::TestScene::bound_in_order({&apart.a, &apart.b});
