@@ -358,19 +358,23 @@ void ImcContact::find_candidates(const VectorX& q) {
     };
     // Edge-edge within the edges; every node against the triangles; isolated nodes (spheres)
     // against the edges and each other.
-    grid_.overlapping_pairs(edge_boxes_, overlapping_);
+    edge_tree_.set_boxes(edge_boxes_);
+    edge_tree_.overlapping_pairs(overlapping_);
     for (const auto& [i, j] : overlapping_) consider({PairKind::edge_edge, i, j});
     if (!triangle_boxes_.empty()) {
         point_boxes(all_nodes_);
-        grid_.overlapping_pairs(node_boxes_, triangle_boxes_, overlapping_);
+        node_tree_.set_boxes(node_boxes_);
+        triangle_tree_.set_boxes(triangle_boxes_);
+        node_tree_.overlapping_pairs(triangle_tree_, overlapping_);
         for (const auto& [n, t] : overlapping_) consider({PairKind::node_triangle, all_nodes_[static_cast<std::size_t>(n)], t});
     }
     const std::vector<Index>& isolated = mesh_.isolated_nodes();
     if (!isolated.empty()) {
         point_boxes(isolated);
-        grid_.overlapping_pairs(node_boxes_, edge_boxes_, overlapping_);
+        isolated_tree_.set_boxes(node_boxes_);
+        isolated_tree_.overlapping_pairs(edge_tree_, overlapping_);
         for (const auto& [n, e] : overlapping_) consider({PairKind::node_edge, isolated[static_cast<std::size_t>(n)], e});
-        grid_.overlapping_pairs(node_boxes_, overlapping_);
+        isolated_tree_.overlapping_pairs(overlapping_);
         for (const auto& [m, n] : overlapping_)
             consider({PairKind::node_node, isolated[static_cast<std::size_t>(m)], isolated[static_cast<std::size_t>(n)]});
     }

@@ -33,7 +33,7 @@
 /// edge), never touch: they are excluded by the mesh's topology, not by index gaps, so rod
 /// networks and shells work (MAT-DiSMech §4.4 notes the index rule assumes chains). A rigid body
 /// never touches itself. `pairs` restricts contact to chosen pairs of elements. At the start of
-/// every step a broad phase (broad_phase.hpp) keeps the pairs whose distance is below
+/// every step a broad phase (box_tree.hpp) keeps the pairs whose distance is below
 /// h_i + h_j + the candidate margin; within the step only those are evaluated. A pair that was
 /// not a candidate cannot reach the band unless its primitives approach by more than margin - δ,
 /// which needs a node to move by half that: a solution where one did is refused
@@ -48,7 +48,7 @@
 /// The kernel's pattern grows when a new pair appears (contributor.hpp, pattern_changed) and the
 /// solver's symbolic analysis reruns only when a new nonzero appears; evaluation allocates nothing.
 
-#include "broad_phase.hpp"
+#include "box_tree.hpp"
 #include "contact_mesh.hpp"
 #include "edge_pair_distance.hpp"
 #include "pair_friction.hpp"
@@ -195,7 +195,7 @@ private:
     bool has_mapped_nodes_ = false;
 
     // Per step (buffers kept between steps).
-    BoxGrid grid_;
+    BoxTree edge_tree_, triangle_tree_, node_tree_, isolated_tree_;
     std::vector<Box> edge_boxes_, triangle_boxes_, node_boxes_;
     std::vector<Vec3> positions_;     ///< node positions at the step's start
     std::vector<std::pair<Index, Index>> overlapping_;

@@ -1,5 +1,6 @@
 // The broad phase (broad_phase.hpp) returns exactly the overlapping pairs that testing every
 // pair finds, for crowded, sparse, degenerate and very unequal boxes.
+#include "box_tree.hpp"
 #include "broad_phase.hpp"
 
 #include <catch2/catch.hpp>
@@ -99,5 +100,43 @@ TEST_CASE("the grid finds every overlapping pair across two sets and none within
         CHECK(pairs == across(triangles, points));
     }
     grid.overlapping_pairs({}, random_boxes(rng, 3, 1.0, 0.1), pairs);
+    CHECK(pairs.empty());
+}
+
+TEST_CASE("the box tree (FCL) finds every overlapping pair, within a set and across two, as boxes move",
+          "[imc][broad_phase]") {
+    std::mt19937 rng(21);
+    BoxTree first, second;
+    std::vector<std::pair<Index, Index>> pairs;
+    const auto across = [](const std::vector<Box>& a, const std::vector<Box>& b) {
+        std::vector<std::pair<Index, Index>> expected;
+        for (Index i = 0; i < static_cast<Index>(a.size()); ++i)
+            for (Index j = 0; j < static_cast<Index>(b.size()); ++j)
+                if (a[i].overlaps(b[j])) expected.emplace_back(i, j);
+        return expected;
+    };
+    // The same objects moved to new boxes each round (a step), then a new count (a new set).
+    for (int count : {300, 300, 300, 120}) {
+        const auto a = random_boxes(rng, count, 2.0, 0.3);
+        const auto b = random_boxes(rng, count / 2, 2.0, 0.5);
+        first.set_boxes(a);
+        second.set_boxes(b);
+        REQUIRE(first.size() == a.size());
+        first.overlapping_pairs(pairs);
+        CHECK(pairs == all_pairs(a));
+        first.overlapping_pairs(second, pairs);
+        CHECK(pairs == across(a, b));
+        second.overlapping_pairs(first, pairs);
+        CHECK(pairs == across(b, a));
+    }
+    // Touching faces overlap, as Box::overlaps says; empty sets give nothing.
+    std::vector<Box> row;
+    for (int i = 0; i < 20; ++i) row.push_back({Vec3(0.1 * i, 0, 0), Vec3(0.1 * (i + 1), 0.1, 0.1)});
+    first.set_boxes(row);
+    first.overlapping_pairs(pairs);
+    CHECK(pairs == all_pairs(row));
+    CHECK(pairs.size() == 19);
+    second.set_boxes({});
+    first.overlapping_pairs(second, pairs);
     CHECK(pairs.empty());
 }
