@@ -91,18 +91,33 @@ void SparseAssembler::scatter_stencils(StencilId first, const std::vector<Index>
         Index* map = scatter_.data() + scatter_begin_[s];
         for (Index c = 0; c < n; ++c) {
             const Index fc = free_index[d[c]];
+            if (fc == kNotFree) {
+                std::fill(map + c * n, map + (c + 1) * n, Index{-1});
+                continue;
+            }
+            const Index* begin = inner + outer[fc];
+            const Index* end = inner + outer[fc + 1];
+            const Index* previous = nullptr;  // where the previous row of this column was found
             for (Index r = 0; r < n; ++r) {
                 const Index fr = free_index[d[r]];
                 Index& position = map[c * n + r];
                 position = -1;
-                if (fc == kNotFree || fr == kNotFree) continue;
-                const Index* begin = inner + outer[fc];
-                const Index* end = inner + outer[fc + 1];
-                const Index* found = std::lower_bound(begin, end, fr);
-                if (found != end && *found == fr)
+                if (fr == kNotFree) {
+                    previous = nullptr;
+                    continue;
+                }
+                // A node's DOFs are consecutive rows of a stencil and of the pattern: after the
+                // first is found by binary search, the next are usually the following entries.
+                const Index* found = previous && previous + 1 < end && previous[1] == fr
+                                         ? previous + 1
+                                         : std::lower_bound(begin, end, fr);
+                if (found != end && *found == fr) {
                     position = static_cast<Index>(found - inner);
-                else
+                    previous = found;
+                } else {
                     missing_.emplace_back(fc, fr);
+                    previous = nullptr;
+                }
             }
         }
     }

@@ -12,34 +12,56 @@
 
 #include "soma/types.hpp"
 
+#include <Eigen/OrderingMethods>
 #include <Eigen/SparseCholesky>
+
+#include <type_traits>
 
 #include <vector>
 
 namespace soma::eigen_solvers {
 
 /// \tparam Factorization  Eigen::SimplicialLDLT or SimplicialLLT over SparseMatrix, reading the
-///                        lower triangle, with a fill-reducing ordering.
+///                        lower triangle, with Eigen's AMD ordering.
 /// \tparam DoLDLT         true for LDL^T (as Eigen's own factorize calls it).
 template <class Factorization, bool DoLDLT>
 class PreorderedCholesky : public Factorization {
+    static_assert(std::is_same_v<typename Factorization::OrderingType, Eigen::AMDOrdering<Index>>,
+                  "analyze() computes Eigen's AMD ordering itself");
+
 public:
-    /// \brief Eigen's analysis, then the map from the ordered upper triangle to A's values.
+    /// \brief Eigen's analysis (the same ordering, elimination tree and column counts), then the
+    /// map from the ordered upper triangle to A's values.
+    ///
+    /// Eigen's analyzePattern forms the full symmetric pattern, then A^T + A of it for AMD (the
+    /// same pattern again), then P A P^T, which analyze() formed a second time for the map: on
+    /// the entanglement gripper, whose contacts change the pattern at one step in five, that was
+    /// 5 % of the run (docs/performance.md). Here the symmetric pattern goes to AMD as it is and
+    /// P A P^T is formed once, as the map and as the pattern the elimination tree is built from.
     void analyze(const SparseMatrix& pattern) {
-        Factorization::analyzePattern(pattern);
+        const Index n = static_cast<Index>(pattern.cols());
+        if (n == 0) {
+            Factorization::analyzePattern(pattern);
+            ordered_.resize(0, 0);
+            source_.clear();
+            pattern_size_ = 0;
+            return;
+        }
+        symmetric_ = pattern.template selfadjointView<Eigen::Lower>();
+        Eigen::internal::minimum_degree_ordering(symmetric_, this->m_Pinv);  // AMDOrdering's own call
+        this->m_P = this->m_Pinv.inverse();
+
         SparseMatrix positions = pattern;
         positions.makeCompressed();
         for (Index k = 0; k < positions.nonZeros(); ++k) positions.valuePtr()[k] = static_cast<double>(k);
-        ordered_.resize(pattern.rows(), pattern.cols());
-        if (this->permutationP().size() > 0)
-            ordered_.template selfadjointView<Eigen::Upper>() =
-                positions.template selfadjointView<Eigen::Lower>().twistedBy(this->permutationP());
-        else
-            ordered_ = SparseMatrix(positions.template triangularView<Eigen::Lower>()).transpose();
+        ordered_.resize(n, n);
+        ordered_.template selfadjointView<Eigen::Upper>() =
+            positions.template selfadjointView<Eigen::Lower>().twistedBy(this->m_P);
         pattern_size_ = static_cast<std::size_t>(positions.nonZeros());
         source_.resize(static_cast<std::size_t>(ordered_.nonZeros()));
         for (Index k = 0; k < ordered_.nonZeros(); ++k)
             source_[static_cast<std::size_t>(k)] = static_cast<Index>(ordered_.valuePtr()[k]);
+        this->analyzePattern_preordered(ordered_, DoLDLT);
     }
 
     /// \brief Factorizes \p matrix, of the analysed pattern (values in the same storage order).
@@ -57,6 +79,7 @@ public:
     }
 
 private:
+    SparseMatrix symmetric_;     ///< both triangles of the analysed pattern (AMD's work space)
     SparseMatrix ordered_;       ///< upper triangle of P A P^T on the analysed pattern
     std::vector<Index> source_;  ///< per stored entry of ordered_: its index in A's values
     std::size_t pattern_size_ = 0;

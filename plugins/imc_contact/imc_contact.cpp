@@ -308,77 +308,98 @@ bool ImcContact::classify(const ContactPair& pair, const std::array<Vec3, 4>& po
     return false;
 }
 
-void ImcContact::find_candidates(const VectorX& q) {
+void ImcContact::overlapping_primitives(const std::vector<Vec3>& positions, const std::vector<double>& reach,
+                                        BroadPhase& work, std::vector<ContactPair>& out) const {
     const auto& nodes = mesh_.nodes();
-    positions_.resize(nodes.size());
-    for (Index n = 0; n < static_cast<Index>(nodes.size()); ++n) positions_[static_cast<std::size_t>(n)] = mesh_.position(n, q);
-    const auto at = [&](Index n) -> const Vec3& { return positions_[static_cast<std::size_t>(n)]; };
+    assert(positions.size() == nodes.size() && reach.size() == nodes.size());
+    const auto at = [&](Index n) -> const Vec3& { return positions[static_cast<std::size_t>(n)]; };
+    const auto reach_of = [&](Index n) { return reach[static_cast<std::size_t>(n)]; };
 
-    // Boxes grown by the primitive's thickness + margin/2: two primitives can be within
-    // h_i + h_j + margin only if their boxes overlap.
-    edge_boxes_.resize(mesh_.edges().size());
-    for (std::size_t e = 0; e < edge_boxes_.size(); ++e) {
+    // Two primitives whose boxes do not overlap are farther apart than the sum of their grows.
+    work.edge_boxes.resize(mesh_.edges().size());
+    for (std::size_t e = 0; e < work.edge_boxes.size(); ++e) {
         const ContactEdge& edge = mesh_.edges()[e];
         const Vec3 &x = at(edge.nodes[0]), &y = at(edge.nodes[1]);
-        const double grow = edge.thickness + 0.5 * margin_;
-        edge_boxes_[e] = {x.cwiseMin(y).array() - grow, x.cwiseMax(y).array() + grow};
+        const double grow = edge.thickness + std::max(reach_of(edge.nodes[0]), reach_of(edge.nodes[1]));
+        work.edge_boxes[e] = {x.cwiseMin(y).array() - grow, x.cwiseMax(y).array() + grow};
     }
-    triangle_boxes_.resize(mesh_.triangles().size());
-    for (std::size_t t = 0; t < triangle_boxes_.size(); ++t) {
+    work.triangle_boxes.resize(mesh_.triangles().size());
+    for (std::size_t t = 0; t < work.triangle_boxes.size(); ++t) {
         const ContactTriangle& triangle = mesh_.triangles()[t];
         const Vec3 &x = at(triangle.nodes[0]), &y = at(triangle.nodes[1]), &z = at(triangle.nodes[2]);
-        const double grow = triangle.thickness + 0.5 * margin_;
-        triangle_boxes_[t] = {x.cwiseMin(y).cwiseMin(z).array() - grow, x.cwiseMax(y).cwiseMax(z).array() + grow};
+        const double grow = triangle.thickness + std::max({reach_of(triangle.nodes[0]), reach_of(triangle.nodes[1]),
+                                                           reach_of(triangle.nodes[2])});
+        work.triangle_boxes[t] = {x.cwiseMin(y).cwiseMin(z).array() - grow, x.cwiseMax(y).cwiseMax(z).array() + grow};
     }
     const auto point_boxes = [&](const std::vector<Index>& points) {
-        node_boxes_.resize(points.size());
+        work.node_boxes.resize(points.size());
         for (std::size_t i = 0; i < points.size(); ++i) {
             const Index n = points[i];
-            const double grow = nodes[static_cast<std::size_t>(n)].radius + 0.5 * margin_;
-            node_boxes_[i] = {at(n).array() - grow, at(n).array() + grow};
+            const double grow = nodes[static_cast<std::size_t>(n)].radius + reach_of(n);
+            work.node_boxes[i] = {at(n).array() - grow, at(n).array() + grow};
         }
     };
 
-    candidates_.clear();
-    std::array<Index, 4> ids{};
-    const auto consider = [&](const ContactPair& pair) {
-        if (!may_touch(pair)) return;
-        pair_nodes(pair, ids);
-        // The distance at the step start; rigid flat seams count here (the face beside them may be
-        // the one that touches within the step).
-        const auto x = [&](int k) -> const Vec3& { return at(ids[static_cast<std::size_t>(k)]); };
-        double distance = 0.0;
-        switch (pair.kind) {
-            case PairKind::edge_edge: distance = closest_points(x(0), x(1), x(2), x(3)).distance; break;
-            case PairKind::node_triangle: distance = closest_triangle_feature(x(0), x(1), x(2), x(3)).distance; break;
-            case PairKind::node_edge: distance = closest_edge_point(x(0), x(1), x(2)).distance; break;
-            case PairKind::node_node: distance = (x(0) - x(1)).norm(); break;
-        }
-        if (distance < pair_thickness(pair) + margin_) candidates_.push_back(pair);
-    };
     // Edge-edge within the edges; every node against the triangles; isolated nodes (spheres)
     // against the edges and each other.
-    edge_tree_.set_boxes(edge_boxes_);
-    edge_tree_.overlapping_pairs(overlapping_);
-    for (const auto& [i, j] : overlapping_) consider({PairKind::edge_edge, i, j});
-    if (!triangle_boxes_.empty()) {
+    out.clear();
+    work.edge_tree.set_boxes(work.edge_boxes);
+    work.edge_tree.overlapping_pairs(work.overlapping);
+    for (const auto& [i, j] : work.overlapping) out.push_back({PairKind::edge_edge, i, j});
+    if (!work.triangle_boxes.empty()) {
         point_boxes(all_nodes_);
-        node_tree_.set_boxes(node_boxes_);
-        triangle_tree_.set_boxes(triangle_boxes_);
-        node_tree_.overlapping_pairs(triangle_tree_, overlapping_);
-        for (const auto& [n, t] : overlapping_) consider({PairKind::node_triangle, all_nodes_[static_cast<std::size_t>(n)], t});
+        work.node_tree.set_boxes(work.node_boxes);
+        work.triangle_tree.set_boxes(work.triangle_boxes);
+        work.node_tree.overlapping_pairs(work.triangle_tree, work.overlapping);
+        for (const auto& [n, t] : work.overlapping)
+            out.push_back({PairKind::node_triangle, all_nodes_[static_cast<std::size_t>(n)], t});
     }
     const std::vector<Index>& isolated = mesh_.isolated_nodes();
     if (!isolated.empty()) {
         point_boxes(isolated);
-        isolated_tree_.set_boxes(node_boxes_);
-        isolated_tree_.overlapping_pairs(edge_tree_, overlapping_);
-        for (const auto& [n, e] : overlapping_) consider({PairKind::node_edge, isolated[static_cast<std::size_t>(n)], e});
-        isolated_tree_.overlapping_pairs(overlapping_);
-        for (const auto& [m, n] : overlapping_)
-            consider({PairKind::node_node, isolated[static_cast<std::size_t>(m)], isolated[static_cast<std::size_t>(n)]});
+        work.isolated_tree.set_boxes(work.node_boxes);
+        work.isolated_tree.overlapping_pairs(work.edge_tree, work.overlapping);
+        for (const auto& [n, e] : work.overlapping) out.push_back({PairKind::node_edge, isolated[static_cast<std::size_t>(n)], e});
+        work.isolated_tree.overlapping_pairs(work.overlapping);
+        for (const auto& [m, n] : work.overlapping)
+            out.push_back({PairKind::node_node, isolated[static_cast<std::size_t>(m)], isolated[static_cast<std::size_t>(n)]});
     }
-    std::sort(candidates_.begin(), candidates_.end());
+}
+
+double ImcContact::start_distance(const ContactPair& pair, const std::vector<Vec3>& positions) const {
+    // Rigid flat seams count here (the face beside them may be the one that touches within the step).
+    std::array<Index, 4> ids{};
+    pair_nodes(pair, ids);
+    const auto x = [&](int k) -> const Vec3& { return positions[static_cast<std::size_t>(ids[static_cast<std::size_t>(k)])]; };
+    switch (pair.kind) {
+        case PairKind::edge_edge: return closest_points(x(0), x(1), x(2), x(3)).distance;
+        case PairKind::node_triangle: return closest_triangle_feature(x(0), x(1), x(2), x(3)).distance;
+        case PairKind::node_edge: return closest_edge_point(x(0), x(1), x(2)).distance;
+        case PairKind::node_node: return (x(0) - x(1)).norm();
+    }
+    return 0.0;
+}
+
+void ImcContact::find_candidates(const VectorX& q) {
+    const auto& nodes = mesh_.nodes();
+    positions_.resize(nodes.size());
+    for (Index n = 0; n < static_cast<Index>(nodes.size()); ++n) positions_[static_cast<std::size_t>(n)] = mesh_.position(n, q);
+    // Boxes grown by the primitive's thickness + margin/2: two primitives can be within
+    // h_i + h_j + margin only if their boxes overlap.
+    candidate_reach_.assign(nodes.size(), 0.5 * margin_);
+    overlapping_primitives(positions_, candidate_reach_, broad_phase_, box_pairs_);
+    candidates_.clear();
+    candidate_distances_.clear();
+    for (const ContactPair& pair : box_pairs_) {
+        if (!may_touch(pair)) continue;
+        const double distance = start_distance(pair, positions_);
+        if (distance >= pair_thickness(pair) + margin_) continue;
+        candidates_.push_back(pair);
+        candidate_distances_.push_back(distance);
+    }
+    // Sorted as they come: the broad phase lists each kind's pairs sorted, the kinds in PairKind's
+    // order (begin_step's matching with the declared stencils needs them sorted).
+    assert(std::is_sorted(candidates_.begin(), candidates_.end()));
 }
 
 ImcContact::StencilLayout ImcContact::stencil_layout(const std::array<Index, 4>& nodes, int count) const {
@@ -646,24 +667,66 @@ double ImcContact::statistic(std::size_t index, const EvalContext& context) cons
 }
 
 std::string ImcContact::check_solution(const EvalContext& context) const {
-    assert(context.q && context.step_start);
+    assert(context.q && positions_.size() == mesh_.nodes().size() && candidate_distances_.size() == candidates_.size());
     const VectorX& q = *context.q;
+    // Within the step every point of a primitive moves at most as far as its farthest node (the
+    // motion between the step's ends taken as linear), so a pair's distance falls by at most
+    // u_i + u_j, the two primitives' farthest node motions.
+    const auto moved = [&](Index n) { return (mesh_.position(n, q) - positions_[static_cast<std::size_t>(n)]).norm(); };
+    std::array<Index, 4> nodes{};
+    const auto motions = [&](const ContactPair& pair) {
+        const int count = pair_nodes(pair, nodes);
+        const int first_count = pair.kind == PairKind::edge_edge ? 2 : 1;  // the first primitive's nodes
+        std::array<double, 2> u{0.0, 0.0};
+        for (int k = 0; k < count; ++k) {
+            double& largest = u[k < first_count ? 0 : 1];
+            largest = std::max(largest, moved(nodes[static_cast<std::size_t>(k)]));
+        }
+        return u;
+    };
+    const auto describe = [&](const ContactPair& pair) {
+        const Index second = nodes[pair.kind == PairKind::edge_edge ? 2 : 1];
+        return mesh_.describe(nodes[0]) + " and " + mesh_.describe(second);
+    };
+
+    // A candidate pair is evaluated in the step, but only at its end: its primitives' cores
+    // (centre lines, mid-surfaces) cannot have met in between while u_i + u_j is below their
+    // distance at the start.
+    for (std::size_t c = 0; c < candidates_.size(); ++c) {
+        const auto u = motions(candidates_[c]);
+        if (u[0] + u[1] < candidate_distances_[c]) continue;
+        return "imc_contact: " + describe(candidates_[c]) + " may have passed through each other in this step: they were " +
+               setting_text(candidate_distances_[c]) + " m apart at its start and moved " + setting_text(u[0]) + " and " +
+               setting_text(u[1]) + " m (a smaller step keeps them apart)";
+    }
+
+    // A pair that was not a candidate started at least h + margin apart: while no node moved more
+    // than (margin - band)/2 it cannot have entered the band, nor passed through.
+    const Index node_count = static_cast<Index>(mesh_.nodes().size());
     const double limit = 0.5 * (margin_ - band_);
     double largest = 0.0;
-    Index worst = 0;
-    for (Index n = 0; n < static_cast<Index>(mesh_.nodes().size()); ++n) {
-        const double moved = (mesh_.position(n, q) - mesh_.position(n, context.step_start->q)).squaredNorm();
-        if (moved > largest) {
-            largest = moved;
-            worst = n;
-        }
-    }
-    largest = std::sqrt(largest);
+    for (Index n = 0; n < node_count; ++n) largest = std::max(largest, moved(n));
     if (largest <= limit) return {};
-    return "imc_contact: " + mesh_.describe(worst) + " moved " + setting_text(largest) +
-           " m in this step, more than (margin - band)/2 = " + setting_text(limit) +
-           " m: primitives that were not candidate pairs at the step's start could have touched or passed "
-           "through each other (a smaller step, or a larger `margin`, keeps them tracked)";
+
+    // Some node moved farther: test the pairs that could have come within the band, those whose
+    // boxes at the step's start, grown by h + band/2 + their nodes' motion, overlap. (A rare step:
+    // its work space is its own.)
+    std::vector<double> reach(static_cast<std::size_t>(node_count));
+    for (Index n = 0; n < node_count; ++n) reach[static_cast<std::size_t>(n)] = 0.5 * band_ + moved(n);
+    BroadPhase work;
+    std::vector<ContactPair> pairs;
+    overlapping_primitives(positions_, reach, work, pairs);
+    for (const ContactPair& pair : pairs) {
+        if (!may_touch(pair) || std::binary_search(candidates_.begin(), candidates_.end(), pair)) continue;
+        const auto u = motions(pair);
+        const double gap = start_distance(pair, positions_) - pair_thickness(pair);
+        if (gap - u[0] - u[1] >= band_) continue;
+        return "imc_contact: " + describe(pair) + " were not a candidate pair at the step's start (gap " +
+               setting_text(gap) + " m) and may have come within the band in this step: they moved " +
+               setting_text(u[0]) + " and " + setting_text(u[1]) + " m, more than their gap less the band (" +
+               setting_text(gap - band_) + " m; a smaller step, or a larger `margin`, keeps them tracked)";
+    }
+    return {};
 }
 
 }  // namespace soma::imc_contact

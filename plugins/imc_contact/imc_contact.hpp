@@ -34,11 +34,11 @@
 /// networks and shells work (MAT-DiSMech §4.4 notes the index rule assumes chains). A rigid body
 /// never touches itself. `pairs` restricts contact to chosen pairs of elements. At the start of
 /// every step a broad phase (box_tree.hpp) keeps the pairs whose distance is below
-/// h_i + h_j + the candidate margin; within the step only those are evaluated. A pair that was
-/// not a candidate cannot reach the band unless its primitives approach by more than margin - δ,
-/// which needs a node to move by half that: a solution where one did is refused
-/// (check_solution) and the step retried with a smaller dt. The same bound keeps primitives from
-/// passing through each other in one step.
+/// h_i + h_j + the candidate margin; within the step only those are evaluated. A pair's distance
+/// falls within a step by at most u_i + u_j, its primitives' largest node motions: a solution in
+/// which a pair that was not a candidate may have entered the band, or a candidate pair's cores
+/// may have met (passed through each other), is refused (check_solution) and the step retried
+/// with a smaller dt.
 ///
 /// **Rigid bodies** take part through their mapped points (point_map.hpp): a pair's residual
 /// and Jacobian, computed in world coordinates over its nodes, reach the body's DOFs through
@@ -115,9 +115,10 @@ public:
     void begin_step(const State& start) override;
     /// \brief True when a candidate pair has no stencil yet.
     bool pattern_changed() const override { return pattern_changed_; }
-    /// \brief Refuses a solution in which a contact node moved more than (margin - band)/2 from
-    /// the step's start: two primitives could then have closed the margin and entered the band (or
-    /// passed through each other) without being a candidate pair.
+    /// \brief Refuses a solution in which two primitives may have met unseen: a candidate pair
+    /// whose motions u_i + u_j reach its distance at the step's start (passed through each other),
+    /// or a pair that was not a candidate whose gap at the start less u_i + u_j is below the band
+    /// (only looked for when some node moved more than (margin - band)/2).
     std::string check_solution(const EvalContext& context) const override;
     bool is_penalty_contact() const override { return true; }
     /// \brief candidate_pairs, active_pairs (gap < band), normal_force (Σ f_n, N) and deepest_gap
@@ -141,6 +142,20 @@ private:
     void report_initial_overlaps(const SceneView& scene) const;
     /// The elements in contact, and which pairs of them may touch (allowed_).
     std::vector<const Element*> select_contact_elements(const SceneView& scene);
+    /// The broad phase's trees and boxes (FCL refits its trees when the boxes move).
+    struct BroadPhase {
+        BoxTree edge_tree, triangle_tree, node_tree, isolated_tree;
+        std::vector<Box> edge_boxes, triangle_boxes, node_boxes;
+        std::vector<std::pair<Index, Index>> overlapping;
+    };
+    /// Every pair of primitives whose boxes at \p positions overlap, each box grown by the
+    /// primitive's thickness + the largest \p reach of its nodes: edge-edge, node-triangle, and the
+    /// isolated nodes' node-edge and node-node, each kind's pairs sorted and the kinds in
+    /// PairKind's order; topology and distance are the caller's to test.
+    void overlapping_primitives(const std::vector<Vec3>& positions, const std::vector<double>& reach, BroadPhase& work,
+                                std::vector<ContactPair>& out) const;
+    /// The pair's distance (its primitives' closest points, rigid flat seams included) at \p positions.
+    double start_distance(const ContactPair& pair, const std::vector<Vec3>& positions) const;
     /// The candidate pairs at configuration \p q (broad phase, topology, distance).
     void find_candidates(const VectorX& q);
     /// True when the pair's primitives may touch (elements allowed, not adjacent).
@@ -195,11 +210,12 @@ private:
     bool has_mapped_nodes_ = false;
 
     // Per step (buffers kept between steps).
-    BoxTree edge_tree_, triangle_tree_, node_tree_, isolated_tree_;
-    std::vector<Box> edge_boxes_, triangle_boxes_, node_boxes_;
-    std::vector<Vec3> positions_;     ///< node positions at the step's start
-    std::vector<std::pair<Index, Index>> overlapping_;
+    BroadPhase broad_phase_;
+    std::vector<double> candidate_reach_;  ///< margin/2 per node: the candidates' box grow
+    std::vector<ContactPair> box_pairs_;   ///< the broad phase's pairs, before topology and distance
+    std::vector<Vec3> positions_;          ///< node positions at the step's start
     std::vector<ContactPair> candidates_;
+    std::vector<double> candidate_distances_;  ///< each candidate's distance at the step's start
     std::vector<ContactPair> declared_;  ///< the pairs of the declared stencils, sorted
     std::vector<StencilId> declared_stencils_;
     std::vector<StencilId> candidate_stencils_;  ///< stencil of each candidate

@@ -38,8 +38,9 @@ ParameterSchema imc_contact_schema() {
         .positive();
     schema.real("margin",
                 "candidate margin: pairs closer than h_i + h_j + margin at the start of a step are evaluated "
-                "during it; a step in which a node moves more than (margin - band)/2 is retried at a smaller "
-                "dt. Default: 2 max(h_max, band), h_max the largest contact thickness")
+                "during it; a step in which another pair may have come within the band (its primitives "
+                "moved more than its gap at the start less the band) is retried at a smaller dt. Default: "
+                "2 max(h_max, band), h_max the largest contact thickness")
         .unit("m")
         .positive();
     schema.string_list("elements",

@@ -342,27 +342,53 @@ TEST_CASE("IMC contact on a shell's triangle edges", "[imc]") {
     CHECK(force.band() == Approx(kDefaultBandRatio * half));
 }
 
-TEST_CASE("IMC refuses a solution that moved a node beyond what its candidates cover", "[imc]") {
-    // Margin 1 mm, band 0.3 mm: a node may move (1 - 0.3)/2 = 0.35 mm per step. A non-candidate
-    // pair needs to approach by margin - band to enter the band: two nodes moving 0.35 mm
-    // toward each other just cannot.
-    TwoRods rods(0.05, 0.0, 0.0);
-    auto scene = testing::TestScene::bound_in_order({&rods.a, &rods.b});
-    ImcContact force({kStiffness, 0.3e-3, 1e-3, {}, true});
-    force.bind(scene);
-    const State start = scene.state();
-    VectorX q = start.q;
-    EvalContext context;
-    context.q = &q;
-    context.step_start = &start;
-    q[3 * 4 + 2] -= 0.34e-3;  // node 1 of rod b (point 4 of the scene) down 0.34 mm
-    CHECK(force.check_solution(context).empty());
-    q[3 * 4 + 2] -= 0.02e-3;  // 0.36 mm
-    CHECK_THAT(force.check_solution(context),
-               Contains("point 1 of 'b' moved 0.00036 m") && Contains("(margin - band)/2 = 0.00035 m"));
-    // A margin that does not exceed the band leaves no room to move: refused at bind.
-    ImcContact tight({kStiffness, 1e-3, 1e-3, {}, true});
-    CHECK_THROWS_WITH(tight.bind(scene), Contains("margin") && Contains("must exceed the band"));
+TEST_CASE("IMC refuses a solution in which pairs may have met unseen, and only then", "[imc]") {
+    // Margin 1 mm, band 0.3 mm, rods of 1 mm radius crossing at heights z apart: the edges lie in
+    // the planes z = 0 and z, the two that cross in plan z apart, the others up to 2 % farther. A
+    // pair's distance falls by at most u_a + u_b in a step, its primitives' largest node motions.
+    const auto check = [](double z, double up_a, double down_b) {
+        TwoRods rods(z, 0.0, 0.0);
+        auto scene = testing::TestScene::bound_in_order({&rods.a, &rods.b});
+        ImcContact force({kStiffness, 0.3e-3, 1e-3, {}, true});
+        force.bind(scene);
+        const State start = scene.state();
+        VectorX q = start.q;
+        for (Index node = 0; node < 3; ++node) q[3 * node + 2] += up_a;    // rod a: points 0-2
+        for (Index node = 3; node < 6; ++node) q[3 * node + 2] -= down_b;  // rod b: points 3-5
+        EvalContext context;
+        context.q = &q;
+        context.step_start = &start;
+        return std::pair<std::size_t, std::string>{force.candidates().size(), force.check_solution(context)};
+    };
+    SECTION("a pair beyond the margin: refused once it may have reached the band") {
+        // Gap 1.2 mm, not a candidate: it reaches the band when the rods close 0.9 mm.
+        CHECK(check(3.2e-3, 0.0, 0.0).first == 0);
+        CHECK(check(3.2e-3, 0.0, 0.8e-3).second.empty());  // 0.8 mm, more than (margin - band)/2
+        CHECK(check(3.2e-3, 0.4e-3, 0.45e-3).second.empty());
+        const std::string refused = check(3.2e-3, 0.0, 0.95e-3).second;
+        CHECK_THAT(refused, Contains("of 'a' and") && Contains("of 'b' were not a candidate pair") &&
+                                Contains("(gap 0.0012") && Contains("moved 0 and 0.00095 m"));
+        CHECK_THAT(check(3.2e-3, 0.5e-3, 0.45e-3).second, Contains("were not a candidate pair"));
+    }
+    SECTION("nodes far from every other primitive move as far as they like") {
+        CHECK(check(0.05, 0.0, 5e-3).second.empty());
+        CHECK(check(0.05, 20e-3, 20e-3).second.empty());
+    }
+    SECTION("a candidate pair: refused once the cores may have met") {
+        // 2.5 mm apart (gap 0.5 mm): every edge pair is a candidate.
+        CHECK(check(2.5e-3, 0.0, 0.0).first == 4);
+        CHECK(check(2.5e-3, 0.0, 2.4e-3).second.empty());  // deep in the band, but not through
+        CHECK(check(2.5e-3, 1.2e-3, 1.2e-3).second.empty());
+        CHECK_THAT(check(2.5e-3, 0.0, 2.6e-3).second,
+                   Contains("may have passed through each other") && Contains("were 0.0025") &&
+                       Contains("moved 0 and 0.0026 m"));
+    }
+    SECTION("a margin that does not exceed the band leaves no room to move: refused at bind") {
+        TwoRods rods(0.05, 0.0, 0.0);
+        auto scene = testing::TestScene::bound_in_order({&rods.a, &rods.b});
+        ImcContact tight({kStiffness, 1e-3, 1e-3, {}, true});
+        CHECK_THROWS_WITH(tight.bind(scene), Contains("margin") && Contains("must exceed the band"));
+    }
 }
 
 TEST_CASE("IMC refuses settings and elements it cannot use", "[imc]") {
