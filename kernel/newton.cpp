@@ -20,6 +20,36 @@ NewtonWorkspace::NewtonWorkspace(const System& system)
       lambda(VectorX::Zero(system.constraint_row_count())),
       lambda_trial(VectorX::Zero(system.constraint_row_count())) {}
 
+namespace {
+
+/// Required contraction of |F| by a chord step (a solve with a factorization of another
+/// iterate's Jacobian): below this the step is taken, above it a Newton step replaces it. Half
+/// keeps a slowly contracting chord iteration (whose convergence tests would then pass late,
+/// after many cheap steps) from replacing Newton's quadratic one.
+constexpr double kChordContraction = 0.5;
+
+/// Tries x + Δ with J_old Δ = -F(x) through the factorization in hand; true (x and current
+/// updated) when the solve succeeded and |F| at least halved.
+bool take_chord_step(System& system, const AffineStep& step, VectorX& x, SystemEvaluation& current, bool with_scale,
+                     NewtonWorkspace& work) {
+    work.rhs = -system.residual();
+    if (!system.solve_linear(work.rhs, work.step) || !work.step.allFinite()) return false;
+    const std::vector<Index>& free_dofs = system.free_dofs();
+    const auto nf = static_cast<Index>(free_dofs.size());
+    work.x_trial = x;
+    for (Index i = 0; i < nf; ++i) work.x_trial[free_dofs[i]] += work.step[i];
+    const Index rows = system.constraint_row_count();
+    if (rows > 0) work.lambda_trial = work.lambda + work.step.tail(rows);
+    const SystemEvaluation trial = system.evaluate(step, work.x_trial, work.lambda_trial, false, with_scale);
+    if (!(std::isfinite(trial.merit) && trial.merit <= kChordContraction * current.merit)) return false;
+    x.swap(work.x_trial);
+    work.lambda.swap(work.lambda_trial);
+    current = trial;
+    return true;
+}
+
+}  // namespace
+
 NewtonReport newton_solve(System& system, const AffineStep& step, const NewtonOptions& options, NewtonWorkspace& work,
                           VectorX& x) {
     NewtonReport report;
@@ -35,9 +65,13 @@ NewtonReport newton_solve(System& system, const AffineStep& step, const NewtonOp
     // The force scale costs a little per evaluation: measured only for the balance test.
     const bool with_scale = options.balance_tolerance > 0.0;
 
-    SystemEvaluation current = system.evaluate(step, x, work.lambda, true, with_scale);
+    // With jacobian_reuse, an iteration first tries a chord step through the factorization in
+    // hand (of an earlier iterate or step), and the first evaluation skips the Jacobian.
+    const bool reuse = options.jacobian_reuse > 0;
+    bool chord_refused = false;  // a chord step failed to contract: Newton steps from here on
+    SystemEvaluation current = system.evaluate(step, x, work.lambda, !reuse, with_scale);
     report.initial_residual = current.force_norm;
-    bool have_jacobian = true;
+    bool have_jacobian = !reuse;
     double last_increment = std::numeric_limits<double>::infinity();
     // Largest |change of q| of the last undamped Newton step. The convergence tests use the
     // undamped step: a line search that shortened the step says nothing about convergence.
@@ -81,8 +115,24 @@ NewtonReport newton_solve(System& system, const AffineStep& step, const NewtonOp
                                                           current.constraint_violation, options.constraint_tolerance)));
             return report;
         }
+        if (reuse && !chord_refused && report.chord_steps < options.jacobian_reuse &&
+            take_chord_step(system, step, x, current, with_scale, work)) {
+            ++report.chord_steps;
+            have_jacobian = false;
+            // The increment and round-off tests measure a Newton step; a chord step's length says
+            // less about the distance to the solution when it contracts slowly.
+            last_step_size = last_increment = std::numeric_limits<double>::infinity();
+            continue;
+        }
+        if (reuse && !chord_refused) {
+            // No factorization to reuse (the pattern changed, the first step), too many chord steps,
+            // or one that did not contract: the system's buffers may hold a rejected trial's.
+            chord_refused = true;
+            have_jacobian = false;
+        }
         if (!have_jacobian) system.evaluate(step, x, work.lambda, true, false);
 
+        ++report.factorizations;
         if (!system.factorize()) {
             report.diagnosis =
                 system.diagnose(step, "the linear solver failed to factorize the Jacobian: " + system.linear_solver_error());

@@ -300,6 +300,7 @@ void Simulation::build_solver_and_integrator(const Parameters& root, const TypeR
     newton_.line_search = newton.boolean("line_search");
     newton_.line_search_steps = static_cast<int>(newton.integer("line_search_steps"));
     newton_.line_search_start = static_cast<int>(newton.integer("line_search_start"));
+    newton_.jacobian_reuse = static_cast<int>(newton.integer("jacobian_reuse"));
     const Parameters adaptive = integrator_block.block("adaptive");
     adaptive_.enabled = adaptive.boolean("enabled");
     adaptive_.max_retries = static_cast<int>(adaptive.integer("max_retries"));

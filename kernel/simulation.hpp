@@ -147,7 +147,7 @@ public:
         /// step_start: the contributors' begin_step (contact broad phase, rod reference frames);
         /// pattern: declaring changed stencils, placing them, growing the pattern.
         double assembly = 0.0, factorization = 0.0, solve = 0.0, pattern = 0.0, step_start = 0.0;
-        long evaluations = 0, factorizations = 0, analyses = 0, pattern_updates = 0;
+        long evaluations = 0, factorizations = 0, analyses = 0, pattern_updates = 0, chord_steps = 0;
     };
     const Timings& timings() const { return timings_; }
 

@@ -185,6 +185,7 @@ bool Simulation::solve_linear(const Eigen::MatrixXd& rhs, Eigen::MatrixXd& solut
 
 NewtonReport Simulation::solve(const AffineStep& step, VectorX& x) {
     NewtonReport report = newton_solve(*this, step, newton_, *newton_work_, x);
+    timings_.chord_steps += report.chord_steps;
     if (!report.converged) return report;
     std::string refusal = check_solution(step, x);
     if (!refusal.empty()) {

@@ -90,6 +90,8 @@ RunResult run_simulation(Simulation& sim, const RunOptions& options) {
         result.step_start_seconds = t.step_start;
         result.pattern_seconds = t.pattern;
         result.analyses = t.analyses;
+        result.factorizations = t.factorizations;
+        result.chord_steps = t.chord_steps;
         return result;
     };
     // Writes the checkpoint of the last accepted step; false (with the diagnosis) on failure.
@@ -209,6 +211,10 @@ std::string format_summary(const Simulation& sim, const RunResult& result, const
                         sim.end_time() - sim.start_time(), s.steps);
     text += fmt::format("  Newton     {} iterations ({:.2f} per step), {} failed attempts retried\n", s.newton_iterations,
                         s.steps ? static_cast<double>(s.newton_iterations) / static_cast<double>(s.steps) : 0.0, s.retries);
+    if (result.chord_steps > 0)
+        text += fmt::format("             {} chord steps through an earlier factorization (jacobian_reuse), {} "
+                            "factorizations\n",
+                            result.chord_steps, result.factorizations);
     text += fmt::format("  wall time  {:.3f} s (assembly {:.3f} s, factorization {:.3f} s, solve {:.3f} s)\n",
                         s.wall_seconds, result.assembly_seconds, result.factorization_seconds, result.solve_seconds);
     text += fmt::format("             step starts {:.3f} s (contact broad phase, rod frames), pattern updates {:.3f} s, "

@@ -127,6 +127,11 @@ ParameterSchema newton_schema() {
     s.integer("line_search_start", "iterations taken as full Newton steps before the line search starts "
                                    "(a non-finite residual is backtracked always)")
         .fallback(4L).range(0, 10000);
+    s.integer("jacobian_reuse", "chord (modified Newton) steps allowed per step: an iteration first solves with "
+                                "the factorization in hand, of an earlier iterate or step, and keeps the step if "
+                                "it at least halves |F|; otherwise, or after this many, the Jacobian is assembled "
+                                "and factorized. 0: Newton steps only. The tests on |F| decide convergence either way")
+        .fallback(0L).range(0, 100);
     return s;
 }
 

@@ -67,6 +67,7 @@ def scene(rods, nodes, duration, vtk_every):
         "integrator:",
         "  type: implicit_euler",
         "  dt: 2.5e-3",
+        "  newton: {jacobian_reuse: 4}   # chord steps through the last factorization (docs/performance.md)",
         "",
         "linear_solver: {type: eigen_ldlt}",
         "",

@@ -32,6 +32,13 @@ struct NewtonOptions {
     bool line_search = true;
     int line_search_steps = 10;
     int line_search_start = 4;
+    /// Chord (modified Newton) steps allowed per solve: an iteration first solves with the
+    /// factorization in hand, of an earlier iterate or time step, and keeps the step when it at
+    /// least halves |F|; otherwise, or after this many, the Jacobian is assembled and factorized
+    /// (a Newton step) for the rest of the solve. 0: Newton steps only. The convergence tests on
+    /// |F| are unchanged, so the answer is the same to the tolerance; the increment and round-off
+    /// tests count Newton steps only.
+    int jacobian_reuse = 0;
 };
 
 /// \brief The work buffers of newton_solve, sized once for a System (Pinocchio's model/data

@@ -48,6 +48,8 @@ struct NewtonReport {
     int iterations = 0;
     double initial_residual = 0.0;  ///< ||F_free|| at the first iterate
     double residual = 0.0;          ///< ||F_free|| at the last iterate
+    int factorizations = 0;         ///< Jacobians factorized (Newton steps)
+    int chord_steps = 0;            ///< steps through an earlier factorization (NewtonOptions::jacobian_reuse)
     std::string diagnosis;          ///< on failure: which test failed, the worst DOFs and their owners
 };
 

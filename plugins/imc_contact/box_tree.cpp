@@ -21,6 +21,8 @@ struct BoxTree::Objects {
     std::vector<std::shared_ptr<fcl::Boxd>> shapes;
     std::vector<std::unique_ptr<fcl::CollisionObjectd>> objects;
     fcl::DynamicAABBTreeCollisionManagerd manager;
+    std::vector<Index> bucket_begin;                  ///< sort_pairs' counts, one per first index + 1
+    std::vector<std::pair<Index, Index>> unsorted;    ///< sort_pairs' copy of the pairs
 
     void place(std::size_t i, const Box& box) {
         boxes[i] = box;
@@ -45,6 +47,26 @@ struct Collected {
     const std::vector<Box>* first_boxes;   ///< the first tree's exact boxes
     const std::vector<Box>* second_boxes;  ///< the second's (the first's within one tree)
 };
+
+/// Sorts \p pairs, whose first indices are below \p first_count, by a counting sort on the first
+/// index, then a sort of each bucket (most hold a few pairs): FCL reports pairs in tree order, and
+/// one sort of the gripper's 1600 pairs per step was 1.5 % of its run.
+void sort_pairs(std::vector<std::pair<Index, Index>>& pairs, std::size_t first_count, std::vector<Index>& bucket_begin,
+                std::vector<std::pair<Index, Index>>& unsorted) {
+    bucket_begin.assign(first_count + 1, 0);
+    for (const auto& p : pairs) ++bucket_begin[static_cast<std::size_t>(p.first) + 1];
+    for (std::size_t i = 0; i < first_count; ++i) bucket_begin[i + 1] += bucket_begin[i];
+    unsorted.swap(pairs);
+    pairs.resize(unsorted.size());
+    for (const auto& p : unsorted) pairs[static_cast<std::size_t>(bucket_begin[static_cast<std::size_t>(p.first)]++)] = p;
+    // bucket_begin[i] is now the end of bucket i.
+    Index begin = 0;
+    for (std::size_t i = 0; i < first_count; ++i) {
+        const Index end = bucket_begin[i];
+        std::sort(pairs.begin() + begin, pairs.begin() + end);  // an insertion sort for short ranges
+        begin = end;
+    }
+}
 
 }  // namespace
 
@@ -92,7 +114,7 @@ void BoxTree::overlapping_pairs(std::vector<std::pair<Index, Index>>& pairs) con
             c.pairs->emplace_back(std::min(i, j), std::max(i, j));
         return false;  // keep going
     });
-    std::sort(pairs.begin(), pairs.end());
+    sort_pairs(pairs, size(), objects_->bucket_begin, objects_->unsorted);
 }
 
 void BoxTree::overlapping_pairs(const BoxTree& other, std::vector<std::pair<Index, Index>>& pairs) const {
@@ -113,7 +135,7 @@ void BoxTree::overlapping_pairs(const BoxTree& other, std::vector<std::pair<Inde
                                       c.pairs->emplace_back(first, second);
                                   return false;
                               });
-    std::sort(pairs.begin(), pairs.end());
+    sort_pairs(pairs, size(), objects_->bucket_begin, objects_->unsorted);
 }
 
 }  // namespace soma::imc_contact

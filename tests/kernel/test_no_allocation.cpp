@@ -163,6 +163,7 @@ const TypeRegistry& registry() {
 struct Count {
     long allocations;
     int iterations;
+    long chord_steps;  ///< iterations through an earlier factorization (jacobian_reuse)
 };
 
 /// Allocations and Newton iterations of one step of a scene after a few warm-up steps.
@@ -173,11 +174,12 @@ Count one_step_of(const std::string& text) {
         REQUIRE(sim.integrator().step(sim, 1e-3).converged);
     }
     sim.begin_attempt();
+    const long chord_before = sim.timings().chord_steps;
     const long before = allocations.load();
     const StepReport report = sim.integrator().step(sim, 1e-3);
     const long after = allocations.load();
     REQUIRE(report.converged);
-    return {after - before, report.newton_iterations};
+    return {after - before, report.newton_iterations, sim.timings().chord_steps - chord_before};
 }
 
 /// A rod with every basic force and a prescribed DOF; \p test names the Newton tolerance set
@@ -302,6 +304,17 @@ TEST_CASE("Newton iterations allocate nothing with the balance test (force scale
         REQUIRE(tight.iterations > loose.iterations);
         CHECK(tight.allocations == loose.allocations);
     }
+}
+
+TEST_CASE("Newton iterations allocate nothing with chord steps (jacobian_reuse)", "[kernel][performance]") {
+    const Count loose = one_step("implicit_euler", "1.0e-3", "jacobian_reuse: 8, absolute_tolerance");
+    const Count tight = one_step("implicit_euler", "1.0e-13", "jacobian_reuse: 8, absolute_tolerance");
+    INFO("loose: " << loose.iterations << " iterations (" << loose.chord_steps << " chord), " << loose.allocations
+                   << " allocations; tight: " << tight.iterations << " iterations (" << tight.chord_steps << " chord), "
+                   << tight.allocations << " allocations");
+    REQUIRE(tight.iterations > loose.iterations);
+    REQUIRE(tight.chord_steps > loose.chord_steps);  // the extra iterations include chord steps
+    CHECK(tight.allocations == loose.allocations);
 }
 
 TEST_CASE("Newton iterations allocate nothing: shells, joints, drag, damping and actuation", "[kernel][performance]") {
