@@ -90,8 +90,9 @@
 //   the landing, t = 1.41 s) against +15.4 um at 1 ms, the end gap 34.89 against 34.92 um. That
 //   is all this case asserts about dt: the deepest gap moved by 1.51 um from 2 ms to 1 ms and by
 //   1.47 um from 1 ms to 0.5 ms (measured, not run here), not halving, because the landing is
-//   not resolved at these steps (a node on the penalty oscillates at ~4500 rad/s: omega dt ~ 4.5
-//   at 1 ms, which implicit Euler damps by an amount that depends on dt); the fold's finer mesh
+//   not resolved at these steps (a node of 5e-5 kg on the penalty's E'' = 140 to 850 N/m
+//   between gaps of 15 um and 0 oscillates at 1700 to 4200 rad/s: omega dt = 1.7 to 4.2 at 1 ms,
+//   which implicit Euler damps by an amount that depends on dt); the fold's finer mesh
 //   (the shipped 5 mm: deepest gap +20.3 um, 28 upper-layer nodes resting) takes 15 s and is not
 //   run;
 // - the rod on the sphere at dt = 0.5 ms and 2 ms: friction keeps the path's O(dt) error in the
