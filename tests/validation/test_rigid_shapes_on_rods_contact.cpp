@@ -23,7 +23,7 @@
 // assumes. The sphere touches the middle of an edge (an odd number of edges), so the load reaches
 // the rod's two middle nodes, Δl/2 either side of the centre. The discrete answer converges to
 // the reference with the mesh (first order, from the clamps), which the test shows by
-// extrapolation; it does not move with the time step.
+// extrapolation; it does not move with the time step or the linear solver.
 #include "scene_runner.hpp"
 
 #include "soma/smooth_contact_law.hpp"
@@ -50,9 +50,21 @@ constexpr double kGravity = 9.81;
 
 double weight() { return kDensity * 4.0 / 3.0 * M_PI * std::pow(kSphereRadius, 3) * kGravity; }
 
+/// Newton's convergence test in both scenes: the 2-norm of the free residual (N), alone (no
+/// relative test), so that every converged step meets it whatever the linear solver.
+constexpr double kNewtonTolerance = 1e-12;
+
+/// The scenes' `newton` block and linear solver (empty: the kernel's default, eigen_lu for a
+/// scene with a rigid body, whose Jacobian is unsymmetric).
+std::string integrator_block(double dt, const std::string& solver) {
+    return "integrator: {type: implicit_euler, dt: " + num(dt) + ", newton: {absolute_tolerance: " + num(kNewtonTolerance) +
+           ", relative_tolerance: 0, max_iterations: 50}}\n" +
+           (solver.empty() ? std::string() : "linear_solver: {type: " + solver + "}\n");
+}
+
 /// The sphere on the rods: rods of \p nodes nodes (an even count: the sphere over an edge's
-/// middle), run for \p duration with step \p dt.
-std::string scene(int nodes, double dt, double duration) {
+/// middle), run for \p duration with step \p dt and linear solver \p solver (empty: the default).
+std::string scene(int nodes, double dt, double duration, const std::string& solver = "") {
     // Node 1 and node N-2 are the clamps: the rod runs Δl beyond each, Δl = L/(N-3).
     const double dl = kSpan / (nodes - 3);
     const double half = 0.5 * kSpan + dl;
@@ -64,8 +76,7 @@ std::string scene(int nodes, double dt, double duration) {
                "}}, material: {density: 1000, youngs_modulus: " + num(kModulus) +
                "},\n     fixed: [{nodes: [0, 1, -2, -1]}, {edges: [0, -1]}]}\n";
     };
-    return "simulation: {duration: " + num(duration) + "}\n"
-           "integrator: {type: implicit_euler, dt: " + num(dt) + ", newton: {absolute_tolerance: 1.0e-12, max_iterations: 50}}\n"
+    return "simulation: {duration: " + num(duration) + "}\n" + integrator_block(dt, solver) +
            "elements:\n" +
            rod("left", -kHalfGap) + rod("right", kHalfGap) +
            "  - {name: sphere, type: rigid_body, position: [0, 0, " + num(centre) + "], shape: {sphere: {radius: " +
@@ -108,8 +119,29 @@ double reference_height() {
     return z;
 }
 
-double rest_height(int nodes, double dt) {
-    auto sim = build_scene(scene(nodes, dt, 0.4));
+/// The sphere's vertical stiffness at the reference rest state (N/m): each rod supports it along
+/// n through the beam's compliance C = L³/(192 EI) in series with the penalty's E''(g), and the
+/// pair force F turning with the normal removes F (1 - n_z²)/(R + r + g) (the distance's Hessian
+/// across n): K_z = 2 [n_z² / (C + 1/E''(g)) - F (1 - n_z²)/(R + r + g)].
+double sphere_vertical_stiffness() {
+    const double inertia = M_PI * std::pow(kRodRadius, 4) / 4.0;
+    const double compliance = std::pow(kSpan, 3) / (192.0 * kModulus * inertia);
+    const double z = reference_height();
+    // The rod's axis under the sphere and the normal, as in reference_height().
+    Vec3 n = Vec3(-kHalfGap, 0, z).normalized();
+    double force = 0.0, gap = 0.0;
+    for (int it = 0; it < 200; ++it) {
+        force = 0.5 * weight() / n.z();
+        gap = gap_at_force(force);
+        n = (Vec3(0, 0, z) - (Vec3(kHalfGap, 0, 0) - force * compliance * n)).normalized();
+    }
+    const double curvature = penalty_energy(gap, kStiffness, kContactSmoothingWidth / kBand).curvature;
+    const double distance = kSphereRadius + kRodRadius + gap;
+    return 2.0 * (n.z() * n.z() / (compliance + 1.0 / curvature) - force * (1.0 - n.z() * n.z()) / distance);
+}
+
+double rest_height(int nodes, double dt, const std::string& solver = "") {
+    auto sim = build_scene(scene(nodes, dt, 0.4, solver));
     run_to_end(*sim);
     // At rest (the damping has removed the drop's motion): a speed far below the sag per second.
     REQUIRE(node_velocity(*sim, "sphere", 0).norm() < 1e-7);
@@ -155,6 +187,22 @@ TEST_CASE("a rigid sphere rests on two clamped rods at the height the penalty la
     // The rest state does not move with the step (an equilibrium, whatever the path).
     const double other_step = rest_height(48, 2e-3);
     CHECK(other_step == Approx(fine).margin(1e-10));
+
+    // Nor with the linear solver. `fine` ran with the default, eigen_lu (the rigid body makes the
+    // Jacobian unsymmetric, so LU gives exact Newton steps); eigen_ldlt and cholmod read one
+    // triangle and take quasi-Newton steps, stopping at other iterates. Each run's final state is
+    // at rest, an equilibrium whose residual Newton brought below kNewtonTolerance: two such states
+    // differ in height by at most 2 kNewtonTolerance / K_z, K_z the sphere's vertical stiffness
+    // (312 N/m, mostly the rods' bending: 6.4e-15 m; measured: 0, bit for bit).
+    const double stiffness = sphere_vertical_stiffness();
+    const double solver_bound = 2.0 * kNewtonTolerance / stiffness;
+    REQUIRE(stiffness > 0.0);
+    for (const char* solver : {"eigen_ldlt", "cholmod"}) {
+        const double height = rest_height(48, 1e-3, solver);
+        INFO(solver << ": rest height " << height << " m, differs from eigen_lu's by " << height - fine
+                    << " m; bound 2 tol/K_z = " << solver_bound << " m (K_z = " << stiffness << " N/m)");
+        CHECK(std::abs(height - fine) <= solver_bound);
+    }
 }
 
 namespace {
@@ -164,7 +212,7 @@ namespace {
 constexpr double kBoxHeight = 0.01;
 constexpr double kBoxWeight = 1000 * 0.04 * 0.032 * kBoxHeight * kGravity;
 
-std::string box_scene(double dt) {
+std::string box_scene(double dt, const std::string& solver = "") {
     const auto rod = [&](const char* name, double x) {
         return std::string("  - {name: ") + name + ", type: discrete_rod, geometry: {line: {from: [" + num(x) +
                ", -0.05, 0], to: [" + num(x) + ", 0.05, 0], nodes: 21}},\n     cross_section: {circle: {radius: " +
@@ -172,8 +220,7 @@ std::string box_scene(double dt) {
                "     fixed: {box: {min: [-1, -1, -1], max: [1, 1, 1]}}}\n";
     };
     const double start = kRodRadius + 0.5 * kBand + 0.5 * kBoxHeight;
-    return "simulation: {duration: 0.4}\n"
-           "integrator: {type: implicit_euler, dt: " + num(dt) + ", newton: {absolute_tolerance: 1.0e-12, max_iterations: 50}}\n"
+    return "simulation: {duration: 0.4}\n" + integrator_block(dt, solver) +
            "elements:\n" +
            rod("left", -0.01) + rod("right", 0.01) +
            "  - {name: box, type: rigid_body, position: [0, 0, " + num(start) +
@@ -202,12 +249,20 @@ TEST_CASE("a rigid box rests on two rods with each contact pair counted as the p
     const double gap = gap_at_force(kBoxWeight / pairs);
     REQUIRE(gap > 0.0);
     REQUIRE(gap < kBand);
-    for (double dt : {1e-3, 2e-3}) {
-        INFO("dt " << dt);
-        auto sim = build_scene(box_scene(dt));
+    // The box's vertical stiffness: the 18 pairs' E''(g) side by side (the rods are fixed).
+    const double stiffness = pairs * penalty_energy(gap, kStiffness, kContactSmoothingWidth / kBand).curvature;
+    struct Run {
+        double dt;
+        const char* solver;  ///< empty: the default, eigen_lu
+    };
+    double default_bottom = 0.0;
+    for (const Run& run : {Run{1e-3, ""}, Run{2e-3, ""}, Run{1e-3, "eigen_ldlt"}, Run{1e-3, "cholmod"}}) {
+        INFO("dt " << run.dt << ", linear solver " << (*run.solver ? run.solver : "eigen_lu (default)"));
+        auto sim = build_scene(box_scene(run.dt, run.solver));
         run_to_end(*sim);
         REQUIRE(node_velocity(*sim, "box", 0).norm() < 1e-7);
         // Level: the eight corners (points 2..9) sit at two heights, bottom and top.
+        double bottom = 0.0;
         for (long corner = 2; corner < 10; ++corner) {
             const double z = node_position(*sim, "box", corner).z();
             const double expected = kRodRadius + gap + ((corner - 2) & 4 ? kBoxHeight : 0.0);
@@ -215,6 +270,19 @@ TEST_CASE("a rigid box rests on two rods with each contact pair counted as the p
             // 1e-9 m is what a single pair more or less would exceed by far (a 6 % force change
             // moves the gap by ln(18/17)/K1 = 0.4 µm).
             CHECK(z == Approx(expected).margin(1e-9));
+            if (corner == 2) bottom = z;
+        }
+        if (run.dt == 1e-3 && !*run.solver) default_bottom = bottom;
+        // The rest state does not move with the linear solver (eigen_ldlt and cholmod read one
+        // triangle of the unsymmetric Jacobian and may stop Newton at other iterates): both final
+        // states are equilibria to Newton's tolerance, so their heights differ by at most
+        // 2 kNewtonTolerance / K_z (6.5e-17 m; measured: 0, the solves' differences stay below
+        // the positions' last bit).
+        if (*run.solver) {
+            const double bound = 2.0 * kNewtonTolerance / stiffness;
+            INFO("bottom " << bottom << " m, differs from eigen_lu's by " << bottom - default_bottom << " m; bound "
+                           << bound << " m (K_z = " << stiffness << " N/m)");
+            CHECK(std::abs(bottom - default_bottom) <= bound);
         }
     }
 }

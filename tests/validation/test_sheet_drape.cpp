@@ -8,7 +8,7 @@
 // radius 5 mm; imc_contact with k = 100 N/m, the default band (0.3125 x the sheet's half
 // thickness: 0.16 mm) and friction mu = 0.3; aerodynamic drag; Rayleigh damping of the sheet,
 // zeta = 0.2 at 2 and 50 Hz. The checks are physical bounds, not the current run's decimals
-// (the contact is being extended with node-triangle pairs, which changes the numbers slightly):
+// (adding node-triangle pairs to the contact moved the rest gap from -85 to -84 um):
 //
 // - Decay. Rayleigh damping dissipates v^T (alpha M + beta K) v >= alpha v^T M v = 2 alpha KE
 //   (K, the sheet's stiffness about its drape, taken as positive semi-definite there), with
@@ -98,6 +98,7 @@ double gap_at_force(double force) {
 struct SheetRodProximity {
     double distance = std::numeric_limits<double>::infinity();
     double gap = std::numeric_limits<double>::infinity();
+    ClosestPair edge_edge, node_triangle;  ///< the tightest pair of each kind
 };
 
 SheetRodProximity sheet_rod_proximity(ContactMesh& mesh) {
@@ -105,7 +106,8 @@ SheetRodProximity sheet_rod_proximity(ContactMesh& mesh) {
     const Proximity nodes = node_triangle_proximity(mesh, PairSet::across_elements);
     REQUIRE(edges.pairs > 0);
     REQUIRE(nodes.pairs > 0);
-    return {std::min(edges.closest.distance, nodes.closest.distance), std::min(edges.tightest.gap, nodes.tightest.gap)};
+    return {std::min(edges.closest.distance, nodes.closest.distance), std::min(edges.tightest.gap, nodes.tightest.gap),
+            edges.tightest, nodes.tightest};
 }
 
 /// The smallest gap between the rod and the sheet's edges and triangles near the sheet's centre
@@ -204,6 +206,18 @@ TEST_CASE("sheet on rod: the sheet drapes, settles without chatter and rests on 
     INFO("rest gap " << rest.gap * 1e6 << " um (centre " << centre_gap * 1e6 << " um), bound g(W) = " << gap_bound * 1e6
                      << " um, band " << kBand * 1e6 << " um; centre node at z = " << centre_height.back() * 1e3 << " mm");
     INFO("largest node motion per step " << max_motion * 1e3 << " mm; worst d_min - 2m " << worst_crossing_margin * 1e3 << " mm");
+    // Where the sheet rests: the tightest pair of each kind (its sheet primitive's y, across the
+    // rod) and the force the penalty law gives it.
+    const auto node = [&](Index n) { return mesh.nodes[static_cast<std::size_t>(n)]; };
+    const auto& ee = rest.edge_edge;
+    const auto& nt = rest.node_triangle;
+    const auto& sheet_edge = mesh.edges[static_cast<std::size_t>(mesh.edge_element[static_cast<std::size_t>(ee.first)] == sheet ? ee.first : ee.second)];
+    const auto& triangle = mesh.triangles[static_cast<std::size_t>(nt.second)];
+    INFO("tightest edge-edge pair: gap " << ee.gap * 1e6 << " um (" << pair_force(ee.gap) << " N), sheet edge at y = "
+                                        << 0.5 * (node(sheet_edge[0]) + node(sheet_edge[1])).y() * 1e3
+                                        << " mm; tightest rod node on a sheet triangle: gap " << nt.gap * 1e6 << " um ("
+                                        << pair_force(nt.gap) << " N), triangle centroid at y = "
+                                        << (node(triangle[0]) + node(triangle[1]) + node(triangle[2])).y() / 3.0 * 1e3 << " mm");
 
     // The sheet fell and landed: the peak KE is most of its centre's free fall from 2 cm
     // (m g 0.02 m = 2e-3 J, less the air drag and the sides' slower fall).

@@ -3,6 +3,7 @@
 // contact class and in deep penetration; pairs are excluded by topology; candidates follow the
 // motion through the growable pattern; bad settings are refused.
 #include "edge_pair_distance.hpp"
+#include "force_derivative_check.hpp"
 #include "imc_contact.hpp"
 
 #include "soma/smooth_contact_law.hpp"
@@ -19,10 +20,14 @@
 using namespace soma;
 using namespace soma::imc_contact;
 using Catch::Matchers::Contains;
+using soma::imc_contact::testing::check_position_jacobian;
+using soma::imc_contact::testing::check_residual_is_energy_gradient;
+using soma::imc_contact::testing::check_velocity_jacobian;
+using soma::imc_contact::testing::ForceAtDofs;
 
 namespace {
 
-using Polyline = testing::PointSet;
+using Polyline = soma::testing::PointSet;
 
 /// A point of contact radius \p radius at \p x.
 Polyline::Point at(const Vec3& x, double radius) { return {x, 1.0, 0.0, radius}; }
@@ -42,39 +47,6 @@ struct TwoRods {
                             kRadius)) {}
 };
 
-/// F and J of \p force over \p n DOFs at \p q, and central differences of the energy and of F.
-struct Derivatives {
-    VectorX residual, fd_residual;
-    Eigen::MatrixXd jacobian, fd_jacobian;
-};
-
-Derivatives derivatives(ImcContact& force, Index n, const VectorX& q, double h) {
-    testing::DenseAssembly dense(n);
-    force.declare_pattern(dense.pattern());
-    EvalContext context;
-    context.q = &q;
-    Derivatives d;
-    std::tie(d.residual, d.jacobian) = dense.evaluate(force, context);
-    d.fd_jacobian = testing::finite_difference_jacobian(
-        [&](const VectorX& x) {
-            EvalContext c;
-            c.q = &x;
-            return dense.evaluate(force, c, false).first;
-        },
-        q, h);
-    d.fd_residual.resize(n);
-    for (Index i = 0; i < n; ++i) {
-        VectorX p = q, m = q;
-        p[i] += h;
-        m[i] -= h;
-        EvalContext cp, cm;
-        cp.q = &p;
-        cm.q = &m;
-        d.fd_residual[i] = (force.potential_energy(cp) - force.potential_energy(cm)) / (2 * h);
-    }
-    return d;
-}
-
 }  // namespace
 
 TEST_CASE("IMC residual and Jacobian match finite differences in every contact class", "[imc]") {
@@ -91,7 +63,7 @@ TEST_CASE("IMC residual and Jacobian match finite differences in every contact c
     for (const Case& c : cases)
         for (double gap : {0.2 * kBand, 0.0, -3.0 * kBand}) {
             TwoRods rods(2 * kRadius + gap, c.dx, c.dy);
-            auto scene = testing::TestScene::bound_in_order({&rods.a, &rods.b});
+            auto scene = soma::testing::TestScene::bound_in_order({&rods.a, &rods.b});
             ImcContact force({kStiffness, {}, {}, {}, true});
             force.bind(scene);
             const VectorX& q = scene.state().q;
@@ -109,19 +81,17 @@ TEST_CASE("IMC residual and Jacobian match finite differences in every contact c
                 if (cp.distance < nearest.distance) nearest = cp;
             }
             CHECK(nearest.contact_class.node_count() == c.nodes_in_class);
-            // Step 1e-9 m on coordinates of 1e-2 m (relative 1e-7): the energy's third derivative
-            // scales as k K1 ~ 5e10 N/m², so truncation ~h² k K1 ~ 5e-8 N/m against J ~ 1e5 N/m, and
-            // round-off ~1e-16 |F| / h is far smaller: 1e-6 of the largest entry bounds both.
-            const Derivatives d = derivatives(force, scene.dof_count(), q, 1e-9);
-            CHECK(d.residual.norm() > 0.0);
-            CHECK((d.residual - d.fd_residual).cwiseAbs().maxCoeff() <= 1e-6 * d.residual.cwiseAbs().maxCoeff());
-            CHECK((d.jacobian - d.fd_jacobian).cwiseAbs().maxCoeff() <= 1e-6 * d.jacobian.cwiseAbs().maxCoeff());
+            // F against the energy's gradient and J against F's central differences (steps and
+            // tolerance: force_derivative_check.hpp; here k K1 ~ 5e10 N/m²).
+            ForceAtDofs probe(force, scene.dof_count());
+            const VectorX residual = check_residual_is_energy_gradient(probe, q);
+            const Eigen::MatrixXd jacobian = check_position_jacobian(probe, q);
             // Frictionless contact is conservative: J is symmetric.
-            CHECK((d.jacobian - d.jacobian.transpose()).cwiseAbs().maxCoeff() <= 1e-12 * d.jacobian.cwiseAbs().maxCoeff());
+            CHECK((jacobian - jacobian.transpose()).cwiseAbs().maxCoeff() <= 1e-12 * jacobian.cwiseAbs().maxCoeff());
             // Newton's third law: the contact forces on the two rods cancel, in every direction.
             Vec3 total = Vec3::Zero();
-            for (Index i = 0; i < scene.dof_count() / 3; ++i) total += d.residual.segment<3>(3 * i);
-            CHECK(total.norm() <= 1e-12 * d.residual.norm());
+            for (Index i = 0; i < scene.dof_count() / 3; ++i) total += residual.segment<3>(3 * i);
+            CHECK(total.norm() <= 1e-12 * residual.norm());
         }
 }
 
@@ -140,7 +110,7 @@ TEST_CASE("IMC friction: Jacobian over q and v matches finite differences when s
         for (double speed : {0.3 * kSlip, 20 * kSlip, 0.0})
             for (double gap : {0.3 * kBand, -2.0 * kBand}) {
                 TwoRods rods(2 * kRadius + gap, c.dx, c.dy);
-                auto scene = testing::TestScene::bound_in_order({&rods.a, &rods.b});
+                auto scene = soma::testing::TestScene::bound_in_order({&rods.a, &rods.b});
                 ImcContactSettings settings{kStiffness, {}, {}, {}, true};
                 settings.friction = kMu;
                 settings.slip_velocity = kSlip;
@@ -153,42 +123,19 @@ TEST_CASE("IMC friction: Jacobian over q and v matches finite differences when s
                 // Rod a turns slowly about z, so that its contact point moves too.
                 for (Index i = 0; i < 3; ++i) v.segment<3>(3 * i) = 0.05 * Vec3(-q[3 * i + 1], q[3 * i], 0.0);
 
-                testing::DenseAssembly dense(n);
-                force.declare_pattern(dense.pattern());
-                const auto residual = [&](const VectorX& qq, const VectorX& vv) {
-                    EvalContext context;
-                    context.q = &qq;
-                    context.v = &vv;
-                    return dense.evaluate(force, context, false).first;
-                };
-                const auto jacobian = [&](JacobianCoefficients coefficients) {
-                    EvalContext context;
-                    context.q = &q;
-                    context.v = &v;
-                    context.coefficients = coefficients;
-                    return dense.evaluate(force, context, true).second;
-                };
-                const Eigen::MatrixXd dq = jacobian({1.0, 0.0, 0.0}), dv = jacobian({0.0, 1.0, 0.0});
-                // Steps: 1e-9 m on positions of 1e-2 m (as above); 1e-9 m/s on velocities against
-                // v_tol = 1e-3 m/s, where φ varies on the scale v_tol: truncation ~(h/v_tol)² ~ 1e-12.
-                const Eigen::MatrixXd fd_dq =
-                    testing::finite_difference_jacobian([&](const VectorX& x) { return residual(x, v); }, q, 1e-9);
-                const Eigen::MatrixXd fd_dv =
-                    testing::finite_difference_jacobian([&](const VectorX& u) { return residual(q, u); }, v, 1e-9);
+                // dF/dq and dF/dv against central differences (steps and tolerance:
+                // force_derivative_check.hpp); dv's tolerance floor 1e-12 N s/m where v_t = 0.
                 INFO(c.name << ", |v_t| " << speed << ", gap " << gap);
-                CHECK((dq - fd_dq).cwiseAbs().maxCoeff() <= 1e-6 * dq.cwiseAbs().maxCoeff());
-                CHECK((dv - fd_dv).cwiseAbs().maxCoeff() <= 1e-6 * std::max(dv.cwiseAbs().maxCoeff(), 1e-12));
+                ForceAtDofs probe(force, n);
+                check_position_jacobian(probe, q, &v);
+                const Eigen::MatrixXd dv = check_velocity_jacobian(probe, q, v, 1e-12);
                 CHECK(dv.cwiseAbs().maxCoeff() > 0.0);
 
                 // Friction dissipates: its power -F_fr·v is never positive.
                 ImcContact frictionless({kStiffness, {}, {}, {}, true});
                 frictionless.bind(scene);
-                testing::DenseAssembly dense0(n);
-                frictionless.declare_pattern(dense0.pattern());
-                EvalContext context;
-                context.q = &q;
-                context.v = &v;
-                const VectorX friction_residual = residual(q, v) - dense0.evaluate(frictionless, context, false).first;
+                ForceAtDofs without_friction(frictionless, n);
+                const VectorX friction_residual = probe.residual(q, &v) - without_friction.residual(q, &v);
                 CHECK(friction_residual.dot(v) >= -1e-15 * friction_residual.norm() * v.norm());
             }
 }
@@ -201,7 +148,7 @@ TEST_CASE("IMC friction while sliding is mu times the normal force", "[imc][fric
     Polyline a = Polyline::chain("a", {Vec3(-0.01, 0, 0), Vec3(0.004, 0, 0), Vec3(0.01, 0, 0)}, kRadius);
     Polyline b = Polyline::chain("b", {Vec3(0, -0.01, 2 * kRadius), Vec3(0, 0.004, 2 * kRadius), Vec3(0, 0.01, 2 * kRadius)},
                                  kRadius);
-    auto scene = testing::TestScene::bound_in_order({&a, &b});
+    auto scene = soma::testing::TestScene::bound_in_order({&a, &b});
     ImcContactSettings settings{kStiffness, {}, {}, {}, true};
     settings.friction = 0.5;
     settings.slip_velocity = kSlip;
@@ -211,7 +158,7 @@ TEST_CASE("IMC friction while sliding is mu times the normal force", "[imc][fric
     for (Index i = 3; i < 6; ++i) v[3 * i] = 20 * kSlip;
     EvalContext context = scene.context();
     context.v = &v;
-    testing::DenseAssembly dense(scene.dof_count());
+    soma::testing::DenseAssembly dense(scene.dof_count());
     force.declare_pattern(dense.pattern());
     const VectorX residual = dense.evaluate(force, context, false).first;
     Vec3 on_b = Vec3::Zero(), on_a = Vec3::Zero();
@@ -231,10 +178,10 @@ TEST_CASE("IMC pushes the rods apart with the penalty law's force", "[imc]") {
     Polyline a = Polyline::chain("a", {Vec3(-0.01, 0, 0), Vec3(0.004, 0, 0), Vec3(0.01, 0, 0)}, kRadius);
     Polyline b = Polyline::chain("b", {Vec3(0, -0.01, 2 * kRadius), Vec3(0, 0.004, 2 * kRadius), Vec3(0, 0.01, 2 * kRadius)},
                                  kRadius);
-    auto scene = testing::TestScene::bound_in_order({&a, &b});
+    auto scene = soma::testing::TestScene::bound_in_order({&a, &b});
     ImcContact force({kStiffness, {}, {}, {}, true});
     force.bind(scene);
-    testing::DenseAssembly dense(scene.dof_count());
+    soma::testing::DenseAssembly dense(scene.dof_count());
     force.declare_pattern(dense.pattern());
     const VectorX residual = dense.evaluate(force, scene.context(), false).first;
     Vec3 on_b = Vec3::Zero();
@@ -251,7 +198,7 @@ TEST_CASE("IMC excludes pairs by topology: shared nodes and neighbouring nodes",
     std::vector<Vec3> nodes;
     for (int i = 0; i < 7; ++i) nodes.emplace_back(0.0, (i % 2) * 0.5 * kRadius, i * 0.1 * kRadius);
     Polyline zigzag = Polyline::chain("zigzag", nodes, kRadius);
-    auto scene = testing::TestScene::bound_in_order({&zigzag});
+    auto scene = soma::testing::TestScene::bound_in_order({&zigzag});
     ImcContact force({kStiffness, {}, {}, {}, true});
     force.bind(scene);
     std::vector<ContactPair> expected;
@@ -273,7 +220,7 @@ TEST_CASE("IMC excludes pairs by topology: shared nodes and neighbouring nodes",
              at(Vec3(0, kRadius, 0), kRadius), at(Vec3(0, 2 * kRadius, 0), kRadius), at(Vec3(-kRadius, 0, 0), kRadius),
              at(Vec3(-2 * kRadius, 0, 0), kRadius)},
             {{0, 1}, {1, 2}, {0, 3}, {3, 4}, {0, 5}, {5, 6}});
-        auto star_scene = testing::TestScene::bound_in_order({&star});
+        auto star_scene = soma::testing::TestScene::bound_in_order({&star});
         ImcContact star_force({kStiffness, {}, {}, {}, true});
         star_force.bind(star_scene);
         // Only the outer edges of two arms have no node within one edge of each other.
@@ -289,11 +236,11 @@ TEST_CASE("IMC candidates follow the motion: a new pair asks for a new pattern",
     // Rod b starts far above rod a: no candidates. Moved down to touching, the next step's
     // broad phase finds the pair and pattern_changed() is true until it is declared.
     TwoRods rods(0.05, 0.0, 0.0);
-    auto scene = testing::TestScene::bound_in_order({&rods.a, &rods.b});
+    auto scene = soma::testing::TestScene::bound_in_order({&rods.a, &rods.b});
     ImcContact force({kStiffness, {}, {}, {}, true});
     force.bind(scene);
     CHECK(force.candidates().empty());
-    testing::DenseAssembly dense(scene.dof_count());
+    soma::testing::DenseAssembly dense(scene.dof_count());
     force.declare_pattern(dense.pattern());
     CHECK_FALSE(force.pattern_changed());
 
@@ -324,7 +271,7 @@ TEST_CASE("IMC contact on a shell's triangle edges", "[imc]") {
                    std::vector<std::array<Index, 3>>{{0, 1, 2}, {0, 2, 3}});
     Polyline rod = Polyline::chain("rod", {Vec3(-0.001, 0.002, half + kRadius), Vec3(0.005, 0.0021, half + kRadius)},
                                    kRadius);
-    auto scene = testing::TestScene::bound_in_order({&sheet, &rod});
+    auto scene = soma::testing::TestScene::bound_in_order({&sheet, &rod});
     ImcContact force({kStiffness, {}, 0.5e-3, {}, false});
     force.bind(scene);
     CHECK(force.mesh().edges().size() == 6);  // 5 sheet edges (the diagonal once) + 1 rod edge
@@ -348,7 +295,7 @@ TEST_CASE("IMC refuses a solution in which pairs may have met unseen, and only t
     // pair's distance falls by at most u_a + u_b in a step, its primitives' largest node motions.
     const auto check = [](double z, double up_a, double down_b) {
         TwoRods rods(z, 0.0, 0.0);
-        auto scene = testing::TestScene::bound_in_order({&rods.a, &rods.b});
+        auto scene = soma::testing::TestScene::bound_in_order({&rods.a, &rods.b});
         ImcContact force({kStiffness, 0.3e-3, 1e-3, {}, true});
         force.bind(scene);
         const State start = scene.state();
@@ -385,7 +332,7 @@ TEST_CASE("IMC refuses a solution in which pairs may have met unseen, and only t
     }
     SECTION("a margin that does not exceed the band leaves no room to move: refused at bind") {
         TwoRods rods(0.05, 0.0, 0.0);
-        auto scene = testing::TestScene::bound_in_order({&rods.a, &rods.b});
+        auto scene = soma::testing::TestScene::bound_in_order({&rods.a, &rods.b});
         ImcContact tight({kStiffness, 1e-3, 1e-3, {}, true});
         CHECK_THROWS_WITH(tight.bind(scene), Contains("margin") && Contains("must exceed the band"));
     }
@@ -401,7 +348,7 @@ TEST_CASE("IMC refuses settings and elements it cannot use", "[imc]") {
     // would be spheres).
     Polyline bare("bare", {at(Vec3::Zero(), 0.0), at(Vec3::UnitX(), 0.0)});
     Polyline thin = Polyline::chain("thin", {Vec3::Zero(), Vec3::UnitX()}, 0.0);
-    auto scene = testing::TestScene::bound_in_order({&bare, &thin});
+    auto scene = soma::testing::TestScene::bound_in_order({&bare, &thin});
     ImcContact named({1.0, {}, {}, {"bare"}, true});
     CHECK_THROWS_WITH(named.bind(scene), Contains("'bare' has no edges, triangles or contact radius"));
     ImcContact all({1.0, {}, {}, {}, true});
@@ -416,7 +363,7 @@ TEST_CASE("IMC notes pairs that start inside each other, with a hint for rods wi
     std::vector<Vec3> nodes;
     for (int i = 0; i < 8; ++i) nodes.emplace_back(0.8e-3 * i, 0.0, 0.0);
     Polyline rod = Polyline::chain("rod", nodes, kRadius);
-    auto scene = testing::TestScene::bound_in_order({&rod});
+    auto scene = soma::testing::TestScene::bound_in_order({&rod});
     ImcContact force({kStiffness, {}, {}, {}, true});
     force.bind(scene);
     REQUIRE(scene.notes.size() == 1);
@@ -427,7 +374,7 @@ TEST_CASE("IMC notes pairs that start inside each other, with a hint for rods wi
     nodes.clear();
     for (int i = 0; i < 8; ++i) nodes.emplace_back(1.03e-3 * i, 0.0, 0.0);
     Polyline close = Polyline::chain("close", nodes, kRadius);
-    auto close_scene = testing::TestScene::bound_in_order({&close});
+    auto close_scene = soma::testing::TestScene::bound_in_order({&close});
     ImcContact pushing({kStiffness, {}, {}, {}, true});
     pushing.bind(close_scene);
     REQUIRE(close_scene.notes.size() == 1);
@@ -435,7 +382,7 @@ TEST_CASE("IMC notes pairs that start inside each other, with a hint for rods wi
                                          Contains("edges are shorter than about its radius + band/2"));
     // Rods that start apart: no note.
     TwoRods apart(0.05, 0.0, 0.0);
-    auto clear = testing::TestScene::bound_in_order({&apart.a, &apart.b});
+    auto clear = soma::testing::TestScene::bound_in_order({&apart.a, &apart.b});
     ImcContact quiet({kStiffness, {}, {}, {}, true});
     quiet.bind(clear);
     CHECK(clear.notes.empty());
@@ -448,7 +395,7 @@ TEST_CASE("IMC statistics: candidate and active pairs, total normal force, deepe
     Polyline b = Polyline::chain("b", {Vec3(0, -0.01, 2 * kRadius + gap), Vec3(0, 0.004, 2 * kRadius + gap),
                                        Vec3(0, 0.01, 2 * kRadius + gap)},
                                  kRadius);
-    auto scene = testing::TestScene::bound_in_order({&a, &b});
+    auto scene = soma::testing::TestScene::bound_in_order({&a, &b});
     ImcContact force({kStiffness, {}, {}, {}, true});
     force.bind(scene);
     const auto stats = force.statistics();
@@ -462,7 +409,7 @@ TEST_CASE("IMC statistics: candidate and active pairs, total normal force, deepe
     CHECK(force.statistic(3, context) == Approx(gap).epsilon(1e-9));
     // Far apart: no candidates, no force, no gap.
     TwoRods apart(0.05, 0.0, 0.0);
-    auto clear = testing::TestScene::bound_in_order({&apart.a, &apart.b});
+    auto clear = soma::testing::TestScene::bound_in_order({&apart.a, &apart.b});
     ImcContact quiet({kStiffness, {}, {}, {}, true});
     quiet.bind(clear);
     CHECK(quiet.statistic(1, clear.context()) == 0.0);

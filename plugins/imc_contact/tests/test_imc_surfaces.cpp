@@ -2,6 +2,7 @@
 // (sphere, capsule, box) reached through their mapped points. Residual against the energy's
 // central differences, Jacobian in positions (the rotation as the step's tangent displacement)
 // and in velocities against central differences of the residual, with friction.
+#include "force_derivative_check.hpp"
 #include "imc_contact.hpp"
 #include "point_primitive_distance.hpp"
 
@@ -20,10 +21,14 @@
 using namespace soma;
 using namespace soma::imc_contact;
 using Catch::Matchers::Contains;
+using soma::imc_contact::testing::check_position_jacobian;
+using soma::imc_contact::testing::check_residual_is_energy_gradient;
+using soma::imc_contact::testing::check_velocity_jacobian;
+using soma::imc_contact::testing::ForceAtDofs;
 
 namespace {
 
-using Polyline = testing::PointSet;
+using Polyline = soma::testing::PointSet;
 
 Polyline::Point at(const Vec3& x, double radius) { return {x, 1.0, 0.0, radius}; }
 
@@ -42,7 +47,7 @@ std::size_t count(const ImcContact& force, PairKind kind) {
 struct RigidAndPoints {
     rigid_body::RigidBody body;
     Polyline points;
-    testing::TestScene scene;
+    soma::testing::TestScene scene;
     Index n = 0;  ///< DOFs
     double start[4] = {1, 0, 0, 0};
     VectorX q, v, a;
@@ -81,59 +86,20 @@ struct RigidAndPoints {
 };
 
 /// Checks F against the energy and J (c_q and c_v parts) against central differences at the
-/// scene's configuration with velocities \p v, for \p force bound to \p s.
+/// scene's configuration with velocities \p v, for \p force bound to \p s (steps and tolerance:
+/// force_derivative_check.hpp; rotations as the step's tangent displacement, ~1e-1 rad; dv's
+/// tolerance floor 1e-12 N s/m).
 void check_derivatives(ImcContact& force, RigidAndPoints& s, const VectorX& v) {
-    testing::DenseAssembly dense(s.n);
-    force.declare_pattern(dense.pattern());
     const VectorX dofs = s.q.head(s.n);
-    RigidAndPoints* scene = &s;
-    const auto context_at = [&](const VectorX& x, const VectorX& u, VectorX& q) {
-        scene->set_dofs(x);
-        q = scene->q;
-        EvalContext c;
-        c.q = &q;
-        c.v = &u;
-        return c;
-    };
-    VectorX q0;
-    const auto residual = [&](const VectorX& x, const VectorX& u) {
-        VectorX q;
-        const EvalContext c = context_at(x, u, q);
-        return dense.evaluate(force, c, false).first;
-    };
-    const auto jacobian = [&](JacobianCoefficients coefficients) {
-        EvalContext c = context_at(dofs, v, q0);
-        c.coefficients = coefficients;
-        return dense.evaluate(force, c, true).second;
-    };
-    const Eigen::MatrixXd dq = jacobian({1.0, 0.0, 0.0}), dv = jacobian({0.0, 1.0, 0.0});
-    // Steps 1e-9 on positions of 1e-2 m (and rotations of 1e-1 rad): the penalty's third derivative
-    // k K1 ~ 1e11 N/m² gives truncation ~h² k K1 ~ 1e-7 N/m against J ~ 1e5 N/m; round-off
-    // ~1e-16 |F|/h is smaller. 1e-9 m/s on velocities against v_tol = 1e-3 m/s: ~(h/v_tol)².
-    // So 1e-6 of the largest entry bounds both errors.
-    const Eigen::MatrixXd fd_dq =
-        testing::finite_difference_jacobian([&](const VectorX& x) { return residual(x, v); }, dofs, 1e-9);
-    const Eigen::MatrixXd fd_dv =
-        testing::finite_difference_jacobian([&](const VectorX& u) { return residual(dofs, u); }, v, 1e-9);
-    CHECK(dq.cwiseAbs().maxCoeff() > 0.0);
-    CHECK((dq - fd_dq).cwiseAbs().maxCoeff() <= 1e-6 * dq.cwiseAbs().maxCoeff());
-    CHECK((dv - fd_dv).cwiseAbs().maxCoeff() <= 1e-6 * std::max(dv.cwiseAbs().maxCoeff(), 1e-12));
-
+    ForceAtDofs probe(force, s.n, [&s](const VectorX& x) {
+        s.set_dofs(x);
+        return VectorX(s.q);
+    });
+    check_position_jacobian(probe, dofs, &v);
+    check_velocity_jacobian(probe, dofs, v, 1e-12);
     // Without friction the residual is the energy's gradient (in the step's coordinates).
-    VectorX zero = VectorX::Zero(s.n), fd_energy(s.n);
-    const VectorX r0 = residual(dofs, zero);
-    for (Index i = 0; i < s.n; ++i) {
-        const double h = 1e-9;
-        VectorX p = dofs, m = dofs, qp, qm;
-        p[i] += h;
-        m[i] -= h;
-        const EvalContext cp = context_at(p, zero, qp);
-        const double ep = force.potential_energy(cp);
-        const EvalContext cm = context_at(m, zero, qm);
-        fd_energy[i] = (ep - force.potential_energy(cm)) / (2 * h);
-    }
-    CHECK(r0.norm() > 0.0);
-    CHECK((r0 - fd_energy).cwiseAbs().maxCoeff() <= 1e-6 * r0.cwiseAbs().maxCoeff());
+    const VectorX zero = VectorX::Zero(s.n);
+    check_residual_is_energy_gradient(probe, dofs, &zero);
     s.set_dofs(dofs);
 }
 
@@ -162,7 +128,7 @@ TEST_CASE("IMC node-triangle contact between two shells: derivatives with fricti
         const Vec3 tip = above + Vec3(0, 0, (normal.dot(above) * -1.0) / normal.z()) + z * normal;
         Polyline b("b", {at(tip, h), at(tip + Vec3(0.006, 0.002, 0.008), h), at(tip + Vec3(0.001, 0.007, 0.006), h)},
                    std::vector<std::array<Index, 3>>{{0, 1, 2}});
-        auto scene = testing::TestScene::bound_in_order({&a, &b});
+        auto scene = soma::testing::TestScene::bound_in_order({&a, &b});
         ImcContactSettings settings{kStiffness};
         settings.friction = kMu;
         settings.slip_velocity = kSlip;
@@ -180,32 +146,13 @@ TEST_CASE("IMC node-triangle contact between two shells: derivatives with fricti
         VectorX v = VectorX::Zero(n);
         for (Index i = 3; i < 6; ++i) v.segment<3>(3 * i) = Vec3(0.6e-3, -0.2e-3, -0.01);  // b slides (0.6 v_tol) and presses
         for (Index i = 0; i < 3; ++i) v.segment<3>(3 * i) = 0.05 * Vec3(-q[3 * i + 1], q[3 * i], 0.0);  // a turns
-        testing::DenseAssembly dense(n);
-        force.declare_pattern(dense.pattern());
-        const auto residual = [&](const VectorX& qq, const VectorX& vv) {
-            EvalContext c;
-            c.q = &qq;
-            c.v = &vv;
-            return dense.evaluate(force, c, false).first;
-        };
-        const auto jacobian = [&](JacobianCoefficients coefficients) {
-            EvalContext c;
-            c.q = &q;
-            c.v = &v;
-            c.coefficients = coefficients;
-            return dense.evaluate(force, c, true).second;
-        };
-        // Steps and tolerance as in test_imc_contact.cpp (1e-9 on 1e-2 m positions and on velocities
-        // against v_tol = 1e-3 m/s).
-        const Eigen::MatrixXd dq = jacobian({1.0, 0.0, 0.0}), dv = jacobian({0.0, 1.0, 0.0});
-        const Eigen::MatrixXd fd_dq =
-            testing::finite_difference_jacobian([&](const VectorX& xx) { return residual(xx, v); }, q, 1e-9);
-        const Eigen::MatrixXd fd_dv =
-            testing::finite_difference_jacobian([&](const VectorX& u) { return residual(q, u); }, v, 1e-9);
-        CHECK((dq - fd_dq).cwiseAbs().maxCoeff() <= 1e-6 * dq.cwiseAbs().maxCoeff());
-        CHECK((dv - fd_dv).cwiseAbs().maxCoeff() <= 1e-6 * dv.cwiseAbs().maxCoeff());
+        // dF/dq and dF/dv against central differences (force_derivative_check.hpp).
+        ForceAtDofs probe(force, n);
+        check_position_jacobian(probe, q, &v);
+        check_velocity_jacobian(probe, q, v);
         // The normal force on b's tip at rest is the penalty law's -E'(gap) along a's normal.
-        const VectorX r = residual(q, VectorX::Zero(n));
+        const VectorX zero = VectorX::Zero(n);
+        const VectorX r = probe.residual(q, &zero);
         const Vec3 on_tip = -r.segment<3>(9);
         CHECK(on_tip.normalized().dot(normal) == Approx(1.0).epsilon(1e-9));
     }
@@ -294,7 +241,7 @@ TEST_CASE("IMC rigid surfaces: a box face's diagonal is not a contact edge and c
     force.bind(s.scene);
     // 12 box edges, no face diagonals (6 flat seams), + 2 rod edges.
     CHECK(force.mesh().edges().size() == 14);
-    testing::DenseAssembly dense(s.n);
+    soma::testing::DenseAssembly dense(s.n);
     force.declare_pattern(dense.pattern());
     EvalContext c;
     c.q = &s.q;
@@ -313,7 +260,7 @@ TEST_CASE("IMC element pairs: only the chosen pairs touch", "[imc][surfaces]") {
     Polyline a = Polyline::chain("a", {Vec3(-0.01, 0, 0), Vec3(0.01, 0, 0)}, r);
     Polyline b = Polyline::chain("b", {Vec3(0, -0.01, 2 * r), Vec3(0, 0.01, 2 * r)}, r);
     Polyline c = Polyline::chain("c", {Vec3(-0.01, 0.001, 3.5 * r), Vec3(0.01, 0.001, 3.5 * r)}, r);
-    auto scene = testing::TestScene::bound_in_order({&a, &b, &c});
+    auto scene = soma::testing::TestScene::bound_in_order({&a, &b, &c});
     ImcContactSettings all{kStiffness};
     ImcContact every(all);
     every.bind(scene);
@@ -352,7 +299,7 @@ TEST_CASE("IMC two stacked shells with aligned edges: parallel edge pairs fade, 
                         std::vector<std::array<Index, 3>>{{0, 1, 2}, {0, 2, 3}});
     };
     Polyline a = square("a", 0.0, 0.0), b = square("b", 2 * h + 0.3 * band, turn);
-    auto scene = testing::TestScene::bound_in_order({&a, &b});
+    auto scene = soma::testing::TestScene::bound_in_order({&a, &b});
     ImcContactSettings settings{kStiffness};
     settings.friction = kMu;
     settings.slip_velocity = kSlip;
@@ -378,39 +325,10 @@ TEST_CASE("IMC two stacked shells with aligned edges: parallel edge pairs fade, 
     const Index n = scene.dof_count();
     VectorX v = VectorX::Zero(n);
     for (Index i = 4; i < 8; ++i) v.segment<3>(3 * i) = Vec3(0.5e-3, 0.2e-3, -0.01);
-    testing::DenseAssembly dense(n);
-    force.declare_pattern(dense.pattern());
-    const auto residual = [&](const VectorX& qq, const VectorX& vv) {
-        EvalContext c;
-        c.q = &qq;
-        c.v = &vv;
-        return dense.evaluate(force, c, false).first;
-    };
-    const auto jacobian = [&](JacobianCoefficients coefficients) {
-        EvalContext c;
-        c.q = &q;
-        c.v = &v;
-        c.coefficients = coefficients;
-        return dense.evaluate(force, c, true).second;
-    };
-    // Steps and tolerance as in the shell case above.
-    const Eigen::MatrixXd dq = jacobian({1.0, 0.0, 0.0}), dv = jacobian({0.0, 1.0, 0.0});
-    const Eigen::MatrixXd fd_dq =
-        testing::finite_difference_jacobian([&](const VectorX& xx) { return residual(xx, v); }, q, 1e-9);
-    const Eigen::MatrixXd fd_dv = testing::finite_difference_jacobian([&](const VectorX& u) { return residual(q, u); }, v, 1e-9);
-    CHECK((dq - fd_dq).cwiseAbs().maxCoeff() <= 1e-6 * dq.cwiseAbs().maxCoeff());
-    CHECK((dv - fd_dv).cwiseAbs().maxCoeff() <= 1e-6 * dv.cwiseAbs().maxCoeff());
+    // As in the shell case above, and F against the energy's gradient.
+    ForceAtDofs probe(force, n);
+    check_position_jacobian(probe, q, &v);
+    check_velocity_jacobian(probe, q, v);
     const VectorX zero = VectorX::Zero(n);
-    const VectorX r0 = residual(q, zero);
-    VectorX fd_energy(n);
-    for (Index i = 0; i < n; ++i) {
-        VectorX p = q, m = q;
-        p[i] += 1e-9;
-        m[i] -= 1e-9;
-        EvalContext cp, cm;
-        cp.q = &p;
-        cm.q = &m;
-        fd_energy[i] = (force.potential_energy(cp) - force.potential_energy(cm)) / 2e-9;
-    }
-    CHECK((r0 - fd_energy).cwiseAbs().maxCoeff() <= 1e-6 * r0.cwiseAbs().maxCoeff());
+    check_residual_is_energy_gradient(probe, q, &zero);
 }
