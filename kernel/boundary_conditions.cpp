@@ -105,12 +105,18 @@ void BoundaryConditions::build(const std::vector<std::unique_ptr<Element>>& elem
                     for (int c = 0; c < find_dof_group(groups, "edges")->dofs_per_item; ++c)
                         fix(element, element.group_dof("edges", edge.item, c), edge, fixed_path,
                             edges == &fixed_selection.region_edges);
+            for (const SelectedItem& frame : fixed_selection.rotations)
+                for (int c = 0; c < find_dof_group(groups, "rotations")->dofs_per_item; ++c)
+                    fix(element, element.group_dof("rotations", frame.item, c), frame, fixed_path, false);
         }
 
         for (const Parameters& item : block.blocks("prescribed")) {
             const std::string path = item.location().path;
             const auto displacement = item.string_list("displacement");
             const DofSelection selection = select_dofs(element, type, item, q0);
+            if (!selection.rotations.empty())
+                item.fail("rotations", "a rotation moves on a manifold: prescribed motion is defined for vector-space "
+                                       "DOFs only; fix it instead (`fixed: {rotations: [...]}`)");
             for (const char* group : {"nodes", "edges"}) {
                 const bool of_nodes = std::string(group) == "nodes";
                 const auto& items = of_nodes ? selection.nodes : selection.listed_edges;

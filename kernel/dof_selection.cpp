@@ -129,6 +129,11 @@ DofSelection select_dofs(const Element& element, const std::string& element_type
     const std::vector<char> listed_edges = listed_items(groups, element_type, entry, "edges");
     for (std::size_t e = 0; e < listed_edges.size(); ++e)
         if (listed_edges[e]) selection.listed_edges.push_back({static_cast<Index>(e), entry, "edges"});
+    if (entry.has("rotations")) {
+        const std::vector<char> listed_rotations = listed_items(groups, element_type, entry, "rotations");
+        for (std::size_t r = 0; r < listed_rotations.size(); ++r)
+            if (listed_rotations[r]) selection.rotations.push_back({static_cast<Index>(r), entry, "rotations"});
+    }
 
     const std::vector<Region> regions = regions_of(entry);
     const DofGroup* nodes = find_dof_group(groups, "nodes");

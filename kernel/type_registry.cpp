@@ -172,6 +172,11 @@ void TypeRegistry::add_common_keys(TypeKind kind, ParameterSchema& schema) {
                                         "or those named in `components`)")
                 .fallback(std::vector<long>{});
             fixed.integer_list("edges", edge_dof).fallback(std::vector<long>{});
+            fixed.integer_list("rotations",
+                               "frame indices (negative counts from the end) whose rotation is held: a rigid body's "
+                               "orientation (index 0, its only frame), all three rotation DOFs; types without "
+                               "rotation DOFs refuse this key. A rotation can be fixed, not prescribed")
+                .fallback(std::vector<long>{});
             fixed.string_list("components", components_doc).fallback(std::vector<std::string>{});
             add_node_selectors(fixed, "The selected edge DOFs are fixed.");
             schema.map_list("fixed",
@@ -186,6 +191,9 @@ void TypeRegistry::add_common_keys(TypeKind kind, ParameterSchema& schema) {
                 "error.");
             prescribed.integer_list("nodes", "node indices (negative counts from the end)").fallback(std::vector<long>{});
             prescribed.integer_list("edges", edge_dof).fallback(std::vector<long>{});
+            prescribed.integer_list("rotations", "refused: a rotation moves on a manifold, so it can be fixed "
+                                                 "(`fixed: {rotations: [...]}`), not prescribed")
+                .fallback(std::vector<long>{});
             prescribed.string_list("components", components_doc + "; `displacement` then gives one expression per "
                                                                   "listed component, in the listed order")
                 .fallback(std::vector<std::string>{});

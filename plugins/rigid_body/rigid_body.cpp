@@ -59,12 +59,17 @@ void RigidBody::initial_state(VectorX& q, VectorX& v) const {
     v.tail<3>() = description_.angular_velocity;
 }
 
-std::vector<DofGroup> RigidBody::dof_groups() const { return {{"nodes", 3, 1, {"x", "y", "z"}}}; }
+std::vector<DofGroup> RigidBody::dof_groups() const {
+    // The origin, and the orientation's rotation DOFs (body axes), which `fixed: {rotations: [0]}` holds.
+    return {{"nodes", 3, 1, {"x", "y", "z"}}, {"rotations", 3, 1, {"about body x", "about body y", "about body z"}}};
+}
 
 Index RigidBody::group_dof(const std::string& group, Index item, int component) const {
-    if (group != "nodes" || item != 0 || component < 0 || component > 2)
-        throw std::logic_error("rigid_body has one node (its body frame's origin) with components x, y, z");
-    return component;
+    const bool known = group == "nodes" || group == "rotations";
+    if (!known || item != 0 || component < 0 || component > 2)
+        throw std::logic_error("rigid_body has one node (its body frame's origin) with components x, y, z and one "
+                               "rotation with three components");
+    return group == "nodes" ? component : 3 + component;
 }
 
 std::string RigidBody::describe_dof(Index local) const {

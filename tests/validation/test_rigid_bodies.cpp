@@ -249,6 +249,47 @@ TEST_CASE("rigid body: a compound pendulum matches the angle equation", "[valida
     CHECK(max_error < 1e-4);
 }
 
+TEST_CASE("rigid body: fixed rotations hold a pinned body's orientation", "[validation][rigid_body]") {
+    // The compound pendulum above with its rotation fixed as well: gravity's torque about the pin
+    // is resisted by the eliminated rotation DOFs, so the body stays as placed, to the bit.
+    const double theta0 = 1.0;
+    const auto scene = [&](const std::string& fixed) {
+        return "simulation: {duration: 0.2}\n" + integrator("implicit_euler", 1e-3) +
+               "elements:\n"
+               "  - name: body\n"
+               "    type: rigid_body\n"
+               "    position: [0, 0, 1]\n"
+               "    orientation: [" + num(std::cos(theta0 / 2)) + ", 0, " + num(std::sin(theta0 / 2)) + ", 0]\n"
+               "    shape: {box: {size: [0.05, 0.05, 0.4]}}\n"
+               "    shape_center: [0, 0, -0.2]\n"
+               "    density: 500\n"
+               "    fixed: " + fixed + "\n"
+               "forces: [{type: gravity}]\n";
+    };
+    auto held = build_scene(scene("{nodes: [0], rotations: [0]}"));
+    const Quaternion start = orientation(*held);
+    const Vec3 com = node_position(*held, "body", 1);
+    for (int n = 0; n < 200; ++n) REQUIRE(step_once(*held, 1e-3));
+    CHECK(orientation(*held).coeffs() == start.coeffs());
+    CHECK(node_position(*held, "body", 1) == com);
+    // Without it the same body swings: the check above is not vacuous.
+    auto free = build_scene(scene("{nodes: [0]}"));
+    for (int n = 0; n < 200; ++n) REQUIRE(step_once(*free, 1e-3));
+    CHECK((node_position(*free, "body", 1) - com).norm() > 0.01);
+    // A rotation cannot be prescribed (it moves on a manifold), and an element without rotation
+    // DOFs refuses the key: both at the key.
+    CHECK_THROWS_WITH(build_scene(scene("{nodes: [0]}\n    prescribed: [{rotations: [0], displacement: [\"t\"]}]")),
+                      Catch::Matchers::Contains("prescribed[0].rotations") &&
+                          Catch::Matchers::Contains("fix it instead"));
+    CHECK_THROWS_WITH(build_scene("simulation: {duration: 0.1}\n" + integrator("implicit_euler", 1e-3) +
+                                  "elements:\n"
+                                  "  - {name: rod, type: discrete_rod, geometry: {line: {from: [0, 0, 0], to: [1, 0, 0], "
+                                  "nodes: 5}},\n"
+                                  "     cross_section: {circle: {radius: 0.01}}, material: {density: 1000, "
+                                  "youngs_modulus: 1.0e6}, fixed: {rotations: [0]}}\n"),
+                      Catch::Matchers::Contains("rotations") && Catch::Matchers::Contains("has no rotations"));
+}
+
 namespace {
 
 std::string floor_scene(const std::string& body, double duration, double mu) {
