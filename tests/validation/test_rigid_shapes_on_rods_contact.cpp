@@ -276,7 +276,7 @@ TEST_CASE("a rigid box rests on two rods with each contact pair counted as the p
         // The rest state does not move with the linear solver (eigen_ldlt and cholmod read one
         // triangle of the unsymmetric Jacobian and may stop Newton at other iterates): both final
         // states are equilibria to Newton's tolerance, so their heights differ by at most
-        // 2 kNewtonTolerance / K_z (6.5e-17 m; measured: 0, the solves' differences stay below
+        // 2 kNewtonTolerance / K_z (6.3e-17 m; measured: 0, the solves' differences stay below
         // the positions' last bit).
         if (*run.solver) {
             const double bound = 2.0 * kNewtonTolerance / stiffness;

@@ -93,7 +93,7 @@
 //   not resolved at these steps (a node of 5e-5 kg on the penalty's E'' = 140 to 850 N/m
 //   between gaps of 15 um and 0 oscillates at 1700 to 4200 rad/s: omega dt = 1.7 to 4.2 at 1 ms,
 //   which implicit Euler damps by an amount that depends on dt); the fold's finer mesh
-//   (the shipped 5 mm: deepest gap +20.3 um, 28 upper-layer nodes resting) takes 15 s and is not
+//   (the shipped 5 mm: deepest gap +20.3 um, 28 upper-layer nodes resting) takes ~17 s and is not
 //   run;
 // - the rod on the sphere at dt = 0.5 ms and 2 ms: friction keeps the path's O(dt) error in the
 //   end state, and the end gap moves at first order (-8.59586, -8.59697, -8.59754 um: changes in
@@ -617,7 +617,7 @@ TEST_CASE("surface contact: a rod pushed onto a sphere never passes through it",
         // Friction holds the rod where it stuck on the way down, so the end state keeps the
         // path's O(dt) error: the change halves with dt (ratio 2), up to the next term of the
         // error's expansion. Between 1.5 and 3 (an observed order 0.6 to 1.6) excludes no
-        // convergence (1) and second order (4); measured 1.95 (and 1.84 from 0.5 to 0.25 ms).
+        // convergence (1) and second order (4); measured 1.96 (and 1.85 from 0.5 to 0.25 ms).
         REQUIRE(fine_change != 0.0);
         CHECK(coarse_change / fine_change >= 1.5);
         CHECK(coarse_change / fine_change <= 3.0);
