@@ -182,7 +182,12 @@ Simulation::Simulation(const SceneDocument& scene, const TypeRegistry& registry)
     lambda_ = VectorX::Zero(constraint_rows);
     constraints_.finalize(n);
     pattern_changed_.reserve(contributors_.size());
+    timings_.term_assembly.assign(contributors_.size(), 0.0);
+    timings_.term_step_start.assign(contributors_.size(), 0.0);
+    for (std::size_t e = 0; e < elements_.size(); ++e) term_labels_.push_back(element_parameters_[e].type_name());
+    for (std::size_t i = elements_.size(); i < contributors_.size(); ++i) term_labels_.push_back(contributors_[i]->name());
     rebuild_pattern();
+    analyze_pattern();  // with the scene's other allocations, not in the first step
     newton_work_ = std::make_unique<NewtonWorkspace>(*this);
 
     // Elements see the initial state as committed (reference frames etc.).

@@ -145,11 +145,16 @@ public:
     /// nonzeros); `pattern_updates` counts stencil placements (construction and every change).
     struct Timings {
         /// step_start: the contributors' begin_step (contact broad phase, rod reference frames);
-        /// pattern: declaring changed stencils, placing them, growing the pattern.
+        /// pattern: declaring changed stencils, placing them, growing the pattern, and the solver's
+    /// analysis of a grown pattern (at the next factorization).
         double assembly = 0.0, factorization = 0.0, solve = 0.0, pattern = 0.0, step_start = 0.0;
         long evaluations = 0, factorizations = 0, analyses = 0, pattern_updates = 0, chord_steps = 0;
+        /// Per contributor (contributors() order): its add_residual_and_jacobian, its begin_step.
+        std::vector<double> term_assembly, term_step_start;
     };
     const Timings& timings() const { return timings_; }
+    /// A label per contributor for the run summary's split: an element's type, a force's name.
+    const std::vector<std::string>& term_labels() const { return term_labels_; }
 
 private:
     void build_shared_nodes(const Parameters& scene);
@@ -170,8 +175,10 @@ private:
     void rebuild_pattern();
     /// Only the contributors in pattern_changed_ declare again (or everyone, see the .cpp).
     void redeclare_changed_stencils();
-    /// Places stencils [first, end) in the pattern; analyzes when it grew.
+    /// Places stencils [first, end) in the pattern; when it grew, the next factorize() analyzes it.
     void place_stencils(StencilId first);
+    /// The solver's analysis of the pattern, if it grew since the last one.
+    void analyze_pattern();
 
     std::string describe_global_dof(Index global) const;
     /// The evaluation context of the committed state (energies for observers).
@@ -210,6 +217,8 @@ private:
     CheckpointSettings checkpoint_;
     mutable std::vector<std::string> notes_;  ///< note() is const: forces and observers see a const view
     Timings timings_;
+    std::vector<std::string> term_labels_;
+    bool analysis_pending_ = false;  ///< the pattern grew since the solver's last analysis
 
     // Evaluation buffers, sized once: no allocation inside an iteration.
     VectorX q_, v_, a_, residual_, residual_free_, column_rhs_, column_solution_;

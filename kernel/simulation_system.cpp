@@ -38,10 +38,11 @@ void Simulation::rebuild_pattern() {
 
 void Simulation::place_stencils(StencilId first) {
     ++timings_.pattern_updates;
-    if (!assembler_.place_stencils(first, free_index_, static_cast<Index>(free_dofs_.size()))) return;
-    // New nonzeros: the union pattern grew, and the solver's symbolic analysis is stale.
-    solver_->analyze(assembler_.jacobian());
-    ++timings_.analyses;
+    // New nonzeros: the union pattern grew, and the solver analyzes it at the next factorization.
+    // Until then the factorization in hand, of the old pattern, still solves (a chord step,
+    // NewtonOptions::jacobian_reuse), and patterns that change at several steps in a row without
+    // a factorization between them cost one analysis.
+    if (assembler_.place_stencils(first, free_index_, static_cast<Index>(free_dofs_.size()))) analysis_pending_ = true;
 }
 
 void Simulation::redeclare_changed_stencils() {
@@ -84,7 +85,11 @@ void Simulation::redeclare_changed_stencils() {
 
 void Simulation::begin_attempt() {
     const auto start = Clock::now();
-    for (Contributor* c : contributors_) c->begin_step(state_);
+    for (std::size_t i = 0; i < contributors_.size(); ++i) {
+        const auto term_start = Clock::now();
+        contributors_[i]->begin_step(state_);
+        timings_.term_step_start[i] += seconds_since(term_start);
+    }
     timings_.step_start += seconds_since(start);
     pattern_changed_.clear();  // capacity reserved at construction
     for (std::size_t i = 0; i < contributors_.size(); ++i)
@@ -138,7 +143,11 @@ SystemEvaluation Simulation::evaluate(const AffineStep& step, const VectorX& x, 
         residual_scale_.setZero();
         assembly.residual_scale = residual_scale_.data();
     }
-    for (Contributor* term : contributors_) term->add_residual_and_jacobian(context_, assembly);
+    for (std::size_t i = 0; i < contributors_.size(); ++i) {
+        const auto term_start = Clock::now();
+        contributors_[i]->add_residual_and_jacobian(context_, assembly);
+        timings_.term_assembly[i] += seconds_since(term_start);
+    }
     if (!constraints_.empty()) constraint_residual_ = constraints_.add_rows(context_, lambda, c.c_q, assembly, with_jacobian);
     const Index nf = dofs_.free_count();
     for (Index i = 0; i < static_cast<Index>(free_dofs_.size()); ++i) residual_free_[i] = residual_[free_dofs_[i]];
@@ -156,7 +165,17 @@ SystemEvaluation Simulation::evaluate(const AffineStep& step, const VectorX& x, 
     return result;
 }
 
+void Simulation::analyze_pattern() {
+    if (!analysis_pending_) return;
+    const auto start = Clock::now();
+    solver_->analyze(assembler_.jacobian());
+    analysis_pending_ = false;
+    ++timings_.analyses;
+    timings_.pattern += seconds_since(start);
+}
+
 bool Simulation::factorize() {
+    analyze_pattern();
     const auto start = Clock::now();
     const bool factorized = solver_->factorize(assembler_.jacobian());
     timings_.factorization += seconds_since(start);

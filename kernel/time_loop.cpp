@@ -92,6 +92,17 @@ RunResult run_simulation(Simulation& sim, const RunOptions& options) {
         result.analyses = t.analyses;
         result.factorizations = t.factorizations;
         result.chord_steps = t.chord_steps;
+        result.terms.clear();
+        for (std::size_t i = 0; i < sim.term_labels().size(); ++i) {
+            const std::string& label = sim.term_labels()[i];
+            auto it = std::find_if(result.terms.begin(), result.terms.end(), [&](const TermTime& x) { return x.label == label; });
+            if (it == result.terms.end()) it = result.terms.insert(result.terms.end(), TermTime{label});
+            it->assembly_seconds += t.term_assembly[i];
+            it->step_start_seconds += t.term_step_start[i];
+        }
+        std::stable_sort(result.terms.begin(), result.terms.end(), [](const TermTime& a, const TermTime& b) {
+            return a.assembly_seconds + a.step_start_seconds > b.assembly_seconds + b.step_start_seconds;
+        });
         return result;
     };
     // Writes the checkpoint of the last accepted step; false (with the diagnosis) on failure.
@@ -220,6 +231,18 @@ std::string format_summary(const Simulation& sim, const RunResult& result, const
     text += fmt::format("             step starts {:.3f} s (contact broad phase, rod frames), pattern updates {:.3f} s, "
                         "{} symbolic analyses\n",
                         result.step_start_seconds, result.pattern_seconds, result.analyses);
+    if (!result.terms.empty()) {
+        // The costly terms (the six most costly, down to 1 % of the run): what to look at first.
+        std::string terms;
+        for (std::size_t i = 0; i < result.terms.size() && i < 6; ++i) {
+            const TermTime& term = result.terms[i];
+            const double total = term.assembly_seconds + term.step_start_seconds;
+            if (i > 0 && total < 0.01 * s.wall_seconds) break;
+            terms += fmt::format("{}{} {:.3f} s", terms.empty() ? "" : ", ", term.label, term.assembly_seconds);
+            if (term.step_start_seconds >= 0.0005) terms += fmt::format(" + {:.3f} s at step starts", term.step_start_seconds);
+        }
+        text += fmt::format("             by term: {}\n", terms);
+    }
     if (s.wall_seconds > 0.0)
         text += fmt::format("  real-time factor {:.3g} (simulated / wall)\n", s.simulated_time / s.wall_seconds);
     text += fmt::format("  DOFs       {} ({} free)\n", sim.dof_count(), sim.free_dof_count());

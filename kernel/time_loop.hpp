@@ -33,6 +33,13 @@ struct RunOptions {
 
 /// Result of a run. When `summary.completed` is false, `diagnosis` says why it stopped; the
 /// outputs written so far stay complete and readable.
+/// One scene term's share of the run (RunResult::terms): elements by type, forces by name.
+struct TermTime {
+    std::string label;
+    double assembly_seconds = 0.0;    ///< its residual and Jacobian, every evaluation
+    double step_start_seconds = 0.0;  ///< its begin_step (contact's broad phase, rod frames)
+};
+
 struct RunResult {
     RunSummary summary;
     std::string diagnosis;
@@ -44,6 +51,7 @@ struct RunResult {
     long analyses = 0;                ///< symbolic analyses of the Jacobian's pattern
     long factorizations = 0;          ///< numeric factorizations of the Jacobian
     long chord_steps = 0;             ///< Newton iterations through an earlier factorization
+    std::vector<TermTime> terms;      ///< per term label, the most costly first
 };
 
 RunResult run_simulation(Simulation& simulation, const RunOptions& options);

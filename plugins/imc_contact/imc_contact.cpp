@@ -142,31 +142,41 @@ void ImcContact::bind(const SceneView& scene) {
     report_initial_overlaps(scene);
 }
 
+template <class Visit>
+void ImcContact::for_each_candidate_gap(const VectorX& q, Visit&& visit) const {
+    std::array<Index, 4> nodes{};
+    std::array<Vec3, 4> x;
+    PairClass c;
+    for (const ContactPair& pair : candidates_) {
+        const int count = pair_nodes(pair, nodes);
+        for (int k = 0; k < count; ++k) x[static_cast<std::size_t>(k)] = mesh_.position(nodes[static_cast<std::size_t>(k)], q);
+        if (classify(pair, x, c)) visit(pair, x, c.distance - pair_thickness(pair));
+    }
+}
+
+double ImcContact::mollifier_factor(const ContactPair& pair, const std::array<Vec3, 4>& x) const {
+    ParallelMollifier m;
+    return pair.kind == PairKind::edge_edge && parallel_mollifier_of(pair, x, m) ? m.value : 1.0;
+}
+
 void ImcContact::report_initial_overlaps(const SceneView& scene) const {
     // Primitives that start inside each other are pushed apart at once with the penalty's full
     // force (about 2k per metre of overlap), and those within the band push from the first step:
     // say so, with the closest pair.
-    const VectorX& q = scene.state().q;
-    std::array<Index, 4> nodes{};
-    std::array<Vec3, 4> x;
-    PairClass c;
     int overlapping = 0, in_band = 0;
     double closest = band_;
     const ContactPair* worst = nullptr;
-    for (const ContactPair& pair : candidates_) {
-        const int count = pair_nodes(pair, nodes);
-        for (int k = 0; k < count; ++k) x[static_cast<std::size_t>(k)] = mesh_.position(nodes[static_cast<std::size_t>(k)], q);
-        if (!classify(pair, x, c)) continue;
-        const double gap = c.distance - pair_thickness(pair);
-        if (gap >= band_) continue;
+    for_each_candidate_gap(scene.state().q, [&](const ContactPair& pair, const std::array<Vec3, 4>&, double gap) {
+        if (gap >= band_) return;
         ++in_band;
         if (gap < 0.0) ++overlapping;
         if (gap < closest) {
             closest = gap;
             worst = &pair;
         }
-    }
+    });
     if (!worst) return;
+    std::array<Index, 4> nodes{};
     pair_nodes(*worst, nodes);
     const Index other = nodes[worst->kind == PairKind::node_node ? 1 : 2];
     const ContactNode& a = mesh_.nodes()[static_cast<std::size_t>(nodes[0])];
@@ -614,21 +624,10 @@ void ImcContact::scatter(const EvalContext& context, const std::array<Index, 4>&
 
 double ImcContact::potential_energy(const EvalContext& context) const {
     assert(context.q);
-    const VectorX& q = *context.q;
     double energy = 0.0;
-    std::array<Index, 4> nodes{};
-    std::array<Vec3, 4> x;
-    PairClass c;
-    for (const ContactPair& pair : candidates_) {
-        const int count = pair_nodes(pair, nodes);
-        for (int k = 0; k < count; ++k) x[static_cast<std::size_t>(k)] = mesh_.position(nodes[static_cast<std::size_t>(k)], q);
-        if (!classify(pair, x, c)) continue;
-        const double gap = c.distance - pair_thickness(pair);
-        if (gap >= band_) continue;
-        ParallelMollifier m;
-        const double factor = pair.kind == PairKind::edge_edge && parallel_mollifier_of(pair, x, m) ? m.value : 1.0;
-        energy += factor * penalty_energy(gap, settings_.stiffness, sharpness_).energy;
-    }
+    for_each_candidate_gap(*context.q, [&](const ContactPair& pair, const std::array<Vec3, 4>& x, double gap) {
+        if (gap < band_) energy += mollifier_factor(pair, x) * penalty_energy(gap, settings_.stiffness, sharpness_).energy;
+    });
     return energy;
 }
 
@@ -642,23 +641,14 @@ std::vector<TermStatistic> ImcContact::statistics() const {
 double ImcContact::statistic(std::size_t index, const EvalContext& context) const {
     assert(context.q);
     if (index == 0) return static_cast<double>(candidates_.size());
-    std::array<Index, 4> nodes{};
-    std::array<Vec3, 4> x;
-    PairClass c;
     int active = 0;
     double force = 0.0, deepest = std::numeric_limits<double>::quiet_NaN();
-    for (const ContactPair& pair : candidates_) {
-        const int count = pair_nodes(pair, nodes);
-        for (int k = 0; k < count; ++k) x[static_cast<std::size_t>(k)] = mesh_.position(nodes[static_cast<std::size_t>(k)], *context.q);
-        if (!classify(pair, x, c)) continue;
-        const double gap = c.distance - pair_thickness(pair);
+    for_each_candidate_gap(*context.q, [&](const ContactPair& pair, const std::array<Vec3, 4>& x, double gap) {
         if (!(gap >= deepest)) deepest = gap;  // also replaces the initial NaN
-        if (gap >= band_) continue;
+        if (gap >= band_) return;
         ++active;
-        ParallelMollifier m;
-        const double factor = pair.kind == PairKind::edge_edge && parallel_mollifier_of(pair, x, m) ? m.value : 1.0;
-        force -= factor * penalty_energy(gap, settings_.stiffness, sharpness_).gradient;
-    }
+        force -= mollifier_factor(pair, x) * penalty_energy(gap, settings_.stiffness, sharpness_).gradient;
+    });
     switch (index) {
         case 1: return active;
         case 2: return force;

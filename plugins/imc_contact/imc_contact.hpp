@@ -181,6 +181,13 @@ private:
     /// The parallel mollifier of edge pair \p pair at \p x; false when it does not apply (not
     /// both surface edges) or is 1 (edge_pair_distance.hpp).
     bool parallel_mollifier_of(const ContactPair& pair, const std::array<Vec3, 4>& x, ParallelMollifier& out) const;
+    /// Calls visit(pair, x, gap) for each candidate whose class applies at \p q (x: its nodes'
+    /// positions; gap: its distance less the thicknesses): the loop of the energy, the statistics
+    /// and the bind note.
+    template <class Visit>
+    void for_each_candidate_gap(const VectorX& q, Visit&& visit) const;
+    /// The parallel mollifier's factor of \p pair at \p x (1 where it does not apply).
+    double mollifier_factor(const ContactPair& pair, const std::array<Vec3, 4>& x) const;
     /// Adds a pair's world-frame residual and derivatives through its nodes' maps.
     template <int N>
     void scatter(const EvalContext& context, const std::array<Index, 4>& nodes, const PairResidual<N>& residual,
