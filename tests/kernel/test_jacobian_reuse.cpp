@@ -60,7 +60,7 @@ TEST_CASE("chord steps follow Newton's trajectory to the tolerance with fewer fa
                     << " factorizations, " << chord_run.chord_steps << " chord steps");
     // Measured: 346 factorizations for Newton, 264 with 350 chord steps. The rod swings through
     // large rotations, so many chord steps fail to halve |F| and a Newton step follows; on the
-    // entanglement gripper, slower, a factorization serves 4.6 iterations (docs/performance.md).
+    // entanglement gripper, slower, a factorization serves 17.5 iterations (docs/performance.md).
     CHECK(chord_run.factorizations < newton_run.factorizations);
 
     // Both stop each step at |F| <= 3e-8 |S|: a state error of that order relative to the
