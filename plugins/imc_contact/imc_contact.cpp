@@ -679,9 +679,18 @@ std::string ImcContact::check_solution(const EvalContext& context) const {
         return mesh_.describe(nodes[0]) + " and " + mesh_.describe(second);
     };
 
-    // A candidate pair is evaluated in the step, but only at its end: its primitives' cores
-    // (centre lines, mid-surfaces) cannot have met in between while u_i + u_j is below their
-    // distance at the start.
+    // A pair that was not a candidate started at least h + margin apart: while no node moved more
+    // than (margin - band)/2 it cannot have entered the band, nor passed through; the candidates
+    // are held apart by their contact force, as in the paper.
+    const Index node_count = static_cast<Index>(mesh_.nodes().size());
+    const double limit = 0.5 * (margin_ - band_);
+    double largest = 0.0;
+    for (Index n = 0; n < node_count; ++n) largest = std::max(largest, moved(n));
+    if (largest <= limit) return {};
+
+    // Some node moved farther. A candidate pair is evaluated in the step, but only at its end: its
+    // primitives' cores (centre lines, mid-surfaces) cannot have met in between while u_i + u_j
+    // is below their distance at the start.
     for (std::size_t c = 0; c < candidates_.size(); ++c) {
         const auto u = motions(candidates_[c]);
         if (u[0] + u[1] < candidate_distances_[c]) continue;
@@ -690,15 +699,7 @@ std::string ImcContact::check_solution(const EvalContext& context) const {
                setting_text(u[1]) + " m (a smaller step keeps them apart)";
     }
 
-    // A pair that was not a candidate started at least h + margin apart: while no node moved more
-    // than (margin - band)/2 it cannot have entered the band, nor passed through.
-    const Index node_count = static_cast<Index>(mesh_.nodes().size());
-    const double limit = 0.5 * (margin_ - band_);
-    double largest = 0.0;
-    for (Index n = 0; n < node_count; ++n) largest = std::max(largest, moved(n));
-    if (largest <= limit) return {};
-
-    // Some node moved farther: test the pairs that could have come within the band, those whose
+    // And the pairs that were not candidates but could have come within the band: those whose
     // boxes at the step's start, grown by h + band/2 + their nodes' motion, overlap. (A rare step:
     // its work space is its own.)
     std::vector<double> reach(static_cast<std::size_t>(node_count));

@@ -35,7 +35,8 @@
 /// never touches itself. `pairs` restricts contact to chosen pairs of elements. At the start of
 /// every step a broad phase (box_tree.hpp) keeps the pairs whose distance is below
 /// h_i + h_j + the candidate margin; within the step only those are evaluated. A pair's distance
-/// falls within a step by at most u_i + u_j, its primitives' largest node motions: a solution in
+/// falls within a step by at most u_i + u_j, its primitives' largest node motions. While no node
+/// moves more than (margin - δ)/2 no other pair can reach the band; beyond that, a solution in
 /// which a pair that was not a candidate may have entered the band, or a candidate pair's cores
 /// may have met (passed through each other), is refused (check_solution) and the step retried
 /// with a smaller dt.
@@ -115,10 +116,11 @@ public:
     void begin_step(const State& start) override;
     /// \brief True when a candidate pair has no stencil yet.
     bool pattern_changed() const override { return pattern_changed_; }
-    /// \brief Refuses a solution in which two primitives may have met unseen: a candidate pair
-    /// whose motions u_i + u_j reach its distance at the step's start (passed through each other),
-    /// or a pair that was not a candidate whose gap at the start less u_i + u_j is below the band
-    /// (only looked for when some node moved more than (margin - band)/2).
+    /// \brief Refuses a solution in which two primitives may have met unseen, once some node moved
+    /// more than (margin - band)/2 (below that no pair that was not a candidate can reach the band):
+    /// a candidate pair whose motions u_i + u_j reach its distance at the step's start (passed
+    /// through each other), or a pair that was not a candidate whose gap at the start less
+    /// u_i + u_j is below the band.
     std::string check_solution(const EvalContext& context) const override;
     bool is_penalty_contact() const override { return true; }
     /// \brief candidate_pairs, active_pairs (gap < band), normal_force (Σ f_n, N) and deepest_gap
