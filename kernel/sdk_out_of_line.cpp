@@ -16,6 +16,7 @@ std::string Contributor::check_solution(const EvalContext&) const { return {}; }
 double Contributor::statistic(std::size_t, const EvalContext&) const { return 0.0; }
 void Contributor::commit_step(const State&) {}
 void Contributor::reject_step() {}
+bool Contributor::declare_added_stencils(PatternBuilder&) { return false; }
 void Contributor::save_checkpoint(CheckpointWriter&) const {}
 void Contributor::restore_checkpoint(CheckpointReader&) {}
 Element::~Element() = default;

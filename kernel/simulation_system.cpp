@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 #include <cmath>
 
@@ -72,6 +73,15 @@ void Simulation::redeclare_changed_stencils() {
     StencilId first_new = assembler_.stencil_count();
     for (std::size_t i : pattern_changed_) {
         auto& [first, last] = stencil_ranges_[i];
+        // The last contributor in the tables may add its new stencils after its old ones (a
+        // contact pair that appeared): only those are placed, not all of its stencils again.
+        const StencilId end = assembler_.stencil_count();
+        if (last == end && contributors_[i]->declare_added_stencils(assembler_)) {
+            last = assembler_.stencil_count();
+            first_new = std::min(first_new, end);
+            continue;
+        }
+        assert(assembler_.stencil_count() == end && "declare_added_stencils returned false after declaring");
         if (last == assembler_.stencil_count()) assembler_.truncate(first);
         const StencilId begin = assembler_.stencil_count();
         contributors_[i]->declare_pattern(assembler_);

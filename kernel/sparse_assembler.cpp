@@ -20,6 +20,7 @@ StencilId SparseAssembler::add_stencil(std::span<const Index> global_dofs) {
 void SparseAssembler::clear() { truncate(0); }
 
 void SparseAssembler::truncate(StencilId first) {
+    if (first < stencil_count()) stencils_dropped_ = true;
     dofs_.resize(static_cast<std::size_t>(dof_begin_[first]));
     dof_begin_.resize(static_cast<std::size_t>(first) + 1);
     scatter_.resize(std::min(scatter_.size(), static_cast<std::size_t>(scatter_begin_[first])));
@@ -57,12 +58,16 @@ bool SparseAssembler::place_stencils(StencilId first, const std::vector<Index>& 
     // the rebuild costs one placement of every stencil. Measured on the entanglement gripper
     // (docs/performance.md): a union 1.75 times the live entries had 2.2 times the factor's
     // fill and 2.3 times the factorization time.
-    if (!fresh && first > 0 && std::int64_t{live_entries()} * 5 < std::int64_t{jacobian_.nonZeros()} * 4) {
+    // Only dropped stencils unwrite entries (a growth adds written ones), so the count is needed
+    // only after a truncate(): a contributor that appends its new stencils skips it.
+    if (!fresh && first > 0 && stencils_dropped_ &&
+        std::int64_t{live_entries()} * 5 < std::int64_t{jacobian_.nonZeros()} * 4) {
         start_diagonal_pattern(free_count);
         scatter_stencils(0, free_index);
         grow_pattern(0);
         scatter_stencils(0, free_index);
     }
+    stencils_dropped_ = false;
     return true;
 }
 

@@ -71,6 +71,7 @@ private:
     SparseMatrix jacobian_;
     std::vector<std::pair<Index, Index>> missing_;  ///< (col, row) pairs found by scatter_stencils
     std::vector<char> live_;                        ///< live_entries' marks, one per nonzero
+    bool stencils_dropped_ = false;                 ///< truncate() removed stencils since the last count
 };
 
 }  // namespace soma

@@ -90,6 +90,7 @@ RunResult run_simulation(Simulation& sim, const RunOptions& options) {
         result.step_start_seconds = t.step_start;
         result.pattern_seconds = t.pattern;
         result.analyses = t.analyses;
+        result.pattern_updates = t.pattern_updates;
         result.factorizations = t.factorizations;
         result.chord_steps = t.chord_steps;
         result.terms.clear();
@@ -228,9 +229,9 @@ std::string format_summary(const Simulation& sim, const RunResult& result, const
                             result.chord_steps, result.factorizations);
     text += fmt::format("  wall time  {:.3f} s (assembly {:.3f} s, factorization {:.3f} s, solve {:.3f} s)\n",
                         s.wall_seconds, result.assembly_seconds, result.factorization_seconds, result.solve_seconds);
-    text += fmt::format("             step starts {:.3f} s (contact broad phase, rod frames), pattern updates {:.3f} s, "
+    text += fmt::format("             step starts {:.3f} s (contact broad phase, rod frames), {} pattern updates {:.3f} s, "
                         "{} symbolic analyses\n",
-                        result.step_start_seconds, result.pattern_seconds, result.analyses);
+                        result.step_start_seconds, result.pattern_updates, result.pattern_seconds, result.analyses);
     if (!result.terms.empty()) {
         // The costly terms (the six most costly, down to 1 % of the run): what to look at first.
         std::string terms;

@@ -49,6 +49,7 @@ struct RunResult {
     double step_start_seconds = 0.0;  ///< contributors' begin_step: contact broad phase, rod frames
     double pattern_seconds = 0.0;     ///< stencils declared again and placed, pattern growth
     long analyses = 0;                ///< symbolic analyses of the Jacobian's pattern
+    long pattern_updates = 0;         ///< stencil placements: construction and every change
     long factorizations = 0;          ///< numeric factorizations of the Jacobian
     long chord_steps = 0;             ///< Newton iterations through an earlier factorization
     std::vector<TermTime> terms;      ///< per term label, the most costly first

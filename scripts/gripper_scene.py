@@ -5,7 +5,7 @@
 The physics is that of configs/contact/entanglement_gripper.yaml (read its header): discrete
 rods of radius 5 mm, E = 0.3 MPa, rho = 1200 kg/m^3, nu = 0.5, first edge clamped, hanging along
 -z from the corners of a regular N-gon of 15 mm side (the first corner on +y, the others
-counter-clockwise), gravity, viscous drag 5 Pa s, imc_contact (k = 1e4 N/m, band 0.5 mm, margin
+counter-clockwise), gravity, viscous drag 5 Pa s, imc_contact (k = 1e5 N/m, band 0.5 mm, margin
 1 mm), implicit Euler at dt = 2.5 ms with eigen_ldlt, and the same curvature ramp: every
 bend-twist spring's natural curvature c = (sqrt(2)/dl) atan(sqrt(2) tan(theta_i s/2)),
 s = 0.05 min(t, 10 s), theta_i = 39 deg u_i, u_i = frac(43758.5453 sin(12.9898 i + seed)), with
@@ -18,7 +18,7 @@ share a node or are joined by an edge, so edges three apart along a rod (two edg
 are a candidate pair, and a straight rod holds them apart by 2 dl; they are in the band unless
 2 dl > 2r + band = 10.5 mm, that is dl > 5.25 mm. The shipped 5.08 mm edges are already just
 short of that: each straight rod's edges three apart sit 0.17 mm deep in the 0.5 mm band from the
-first step, where the softplus force is about 3e-5 N (docs/performance.md); 0.3/239 = 1.26 mm
+first step, where the softplus force is about 2.6e-4 N (docs/performance.md); 0.3/239 = 1.26 mm
 edges would put edges up to nine apart in the band, those three apart 7.5 mm inside each other.
 The curvature's dl above is the edge length, so it stays 0.3/59 too.
 
@@ -89,7 +89,7 @@ def scene(rods, nodes, duration, vtk_every):
         "forces:",
         "  - {type: gravity, acceleration: [0, 0, -9.81]}",
         "  - {type: viscous_drag, viscosity: 5.0}",
-        "  - {type: imc_contact, stiffness: 1.0e4, band: 5.0e-4, margin: 1.0e-3}",
+        "  - {type: imc_contact, stiffness: 1.0e5, band: 5.0e-4, margin: 1.0e-3}",
         "",
         "controllers:",
     ]

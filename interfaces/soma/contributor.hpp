@@ -55,6 +55,16 @@ public:
     virtual void restore_checkpoint(CheckpointReader& in);
     /// True when the stencils must be declared again (contact pairs appeared or vanished).
     virtual bool pattern_changed() const { return false; }
+    /// \brief Declares only the stencils needed beyond those of the last declaration, after them
+    /// (their ids follow), and returns true; or declares nothing and returns false, and the kernel
+    /// calls declare_pattern() instead.
+    ///
+    /// Called in place of declare_pattern() when pattern_changed() and this term's stencils are
+    /// the last in the tables, so that new stencils can follow them: the kernel then places only
+    /// the new ones (a contact pair that appeared), not all of this term's again. The stencils
+    /// declared before keep their ids and must stay valid for the stencils this term writes.
+    /// Default: false (declare everything).
+    virtual bool declare_added_stencils(PatternBuilder& pattern);
 
     /// \brief Why a converged Newton solution cannot be accepted, or empty to accept it.
     ///

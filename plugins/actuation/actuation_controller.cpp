@@ -281,6 +281,10 @@ void ActuationController::restore_checkpoint(CheckpointReader& in) {
 double ActuationController::component_value(std::size_t k, std::size_t c) const {
     if (table_) return table_row_[c];
     if (settings_.bend_toward) return expressions_->evaluate(0) * bend_weights_[k * components_ + c];
+    // Components with the same text (a curvature ramped alike in both directions) are evaluated
+    // once: apply() sets them in order, so the first one's value for this item is in hand.
+    const std::size_t same = expressions_->first_identical(c);
+    if (same != c) return values_[k * components_ + same];
     return expressions_->evaluate(c);
 }
 

@@ -36,6 +36,9 @@ ItemExpressions::ItemExpressions(const std::vector<std::string>& texts)
                                         "abs, min, max, ...)");
         }
         parsers_.push_back(std::move(parser));
+        std::size_t same = 0;
+        while (texts_[same] != texts_[k]) ++same;
+        first_identical_.push_back(same);
     }
 }
 

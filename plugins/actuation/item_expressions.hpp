@@ -47,11 +47,15 @@ public:
     /// \brief Value of expression `component` at the current variables. Allocates nothing; may
     /// return a non-finite number (the caller decides what that means).
     double evaluate(std::size_t component) const;
+    /// \brief The first component whose text is the same as `component`'s (itself if none comes
+    /// before): its value at the same variables is this one's, so a caller evaluates it once.
+    std::size_t first_identical(std::size_t component) const { return first_identical_[component]; }
     std::size_t size() const { return texts_.size(); }
     const std::string& text(std::size_t component) const { return texts_[component]; }
 
 private:
     std::vector<std::string> texts_;
+    std::vector<std::size_t> first_identical_;
     std::unique_ptr<ItemVariables> variables_;  // muparser keeps the addresses: must not move
     std::vector<std::unique_ptr<mu::Parser>> parsers_;
 };

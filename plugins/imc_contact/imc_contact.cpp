@@ -431,25 +431,53 @@ ImcContact::StencilLayout ImcContact::stencil_layout(const std::array<Index, 4>&
     return layout;
 }
 
+StencilId ImcContact::declare_pair(PatternBuilder& pattern, const ContactPair& pair) const {
+    std::array<Index, 4> nodes{};
+    const int count = pair_nodes(pair, nodes);
+    const StencilLayout layout = stencil_layout(nodes, count);
+    return pattern.add_stencil(std::span<const Index>(layout.dofs.data(), static_cast<std::size_t>(layout.size)));
+}
+
 void ImcContact::declare_pattern(PatternBuilder& pattern) {
     declared_ = candidates_;
     declared_stencils_.clear();
-    std::array<Index, 4> nodes{};
-    for (const ContactPair& pair : declared_) {
-        const int count = pair_nodes(pair, nodes);
-        const StencilLayout layout = stencil_layout(nodes, count);
-        declared_stencils_.push_back(
-            pattern.add_stencil(std::span<const Index>(layout.dofs.data(), static_cast<std::size_t>(layout.size))));
-    }
+    for (const ContactPair& pair : declared_) declared_stencils_.push_back(declare_pair(pattern, pair));
     candidate_stencils_ = declared_stencils_;
     pattern_changed_ = false;
+}
+
+bool ImcContact::declared_list_too_long() const {
+    // A separated pair's stencil keeps its entries in the pattern (and its fill in the factors)
+    // until everything is declared again; a quarter more than the candidates (and a few) bounds
+    // that, while pairs that come back within a few steps find their stencil.
+    return declared_.size() > candidates_.size() + candidates_.size() / 4 + 16;
+}
+
+bool ImcContact::declare_added_stencils(PatternBuilder& pattern) {
+    if (declared_list_too_long()) return false;
+    // Both lists sorted: each candidate's stencil among the declared pairs, a new one inserted
+    // in order with the next stencil id.
+    candidate_stencils_.resize(candidates_.size());
+    std::size_t d = 0;
+    for (std::size_t c = 0; c < candidates_.size(); ++c) {
+        while (d < declared_.size() && declared_[d] < candidates_[c]) ++d;
+        if (d == declared_.size() || declared_[d] != candidates_[c]) {
+            const auto at = static_cast<std::ptrdiff_t>(d);
+            declared_.insert(declared_.begin() + at, candidates_[c]);
+            declared_stencils_.insert(declared_stencils_.begin() + at, declare_pair(pattern, candidates_[c]));
+        }
+        candidate_stencils_[c] = declared_stencils_[d];
+    }
+    pattern_changed_ = false;
+    return true;
 }
 
 void ImcContact::begin_step(const State& start) {
     find_candidates(start.q);
     // Each candidate's stencil among the declared pairs (both lists sorted). A candidate without
-    // one asks for a new pattern; so does a declared list grown far past the candidates (pairs
-    // that have separated), to keep the evaluation loop's tables short.
+    // one asks for new stencils (declare_added_stencils); a declared list grown past the
+    // candidates (pairs that have separated) asks for a new pattern, to keep the pattern's fill
+    // and the tables short.
     candidate_stencils_.resize(candidates_.size());
     std::size_t d = 0;
     bool all_declared = true;
@@ -460,7 +488,7 @@ void ImcContact::begin_step(const State& start) {
         else
             candidate_stencils_[c] = declared_stencils_[d];
     }
-    pattern_changed_ = !all_declared || declared_.size() > 2 * candidates_.size() + 64;
+    pattern_changed_ = !all_declared || declared_list_too_long();
 }
 
 Vec3 ImcContact::node_position(Index n, const VectorX& q) const {

@@ -108,6 +108,9 @@ public:
     void bind(const SceneView& scene) override;
     /// \brief One stencil per candidate pair.
     void declare_pattern(PatternBuilder& pattern) override;
+    /// \brief One stencil per candidate pair not yet declared; pairs that separated stay
+    /// declared. False (declare everything again) when those outnumber the live ones.
+    bool declare_added_stencils(PatternBuilder& pattern) override;
     /// \brief Contact energy gradient and Hessian (and friction) of every candidate pair inside the band.
     void add_residual_and_jacobian(const EvalContext& context, Assembly& assembly) override;
     /// \brief Σ E over the candidate pairs.
@@ -173,6 +176,9 @@ private:
         std::array<std::array<int, kMaxPointDofs>, 4> slot{};
     };
     StencilLayout stencil_layout(const std::array<Index, 4>& nodes, int count) const;
+    StencilId declare_pair(PatternBuilder& pattern, const ContactPair& pair) const;
+    /// True when the declared pairs that are no longer candidates should be dropped.
+    bool declared_list_too_long() const;
     /// Position (and velocity) of node \p n at the current evaluation.
     Vec3 node_position(Index n, const VectorX& q) const;
     Vec3 node_velocity(Index n, const VectorX& v) const;

@@ -8,6 +8,7 @@
 
 #include <Eigen/Dense>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace soma;
@@ -113,6 +114,68 @@ private:
     int declarations_ = 0;
 };
 
+/// The same springs, declared the way imc_contact declares its pairs: a pair declared once stays
+/// declared (the union), and a step that brings new pairs declares only those, after the others
+/// (Contributor::declare_added_stencils), when the kernel lets it.
+class AppendingSprings final : public Force {
+public:
+    void bind(const SceneView& scene) override { element_ = scene.elements()[0]; }
+    void begin_step(const State& start) override {
+        const auto step = static_cast<std::size_t>(std::lround(start.t / kDt));
+        pairs_ = schedule()[std::min(step, schedule().size() - 1)];
+        step_ids_.clear();
+        for (const Pair& p : pairs_) step_ids_.push_back(find(p));
+    }
+    bool pattern_changed() const override {
+        return std::any_of(step_ids_.begin(), step_ids_.end(), [](StencilId id) { return id < 0; });
+    }
+    void declare_pattern(PatternBuilder& p) override {
+        ++full_declarations_;
+        declared_.clear();
+        ids_.clear();
+        add_new(p);
+    }
+    bool declare_added_stencils(PatternBuilder& p) override {
+        ++added_declarations_;
+        add_new(p);
+        return true;
+    }
+    void add_residual_and_jacobian(const EvalContext& c, Assembly& a) override {
+        MatN<2> K;
+        K << 1.0, -1.0, -1.0, 1.0;
+        K *= kStiffness;
+        for (const StencilId id : step_ids_) {
+            const Index* d = a.dofs(id);
+            const VecN<2> x((*c.q)[d[0]], (*c.q)[d[1]]);
+            a.add_residual(id, K * x);
+            a.add_jacobian(id, K, c.coefficients.c_q);
+        }
+    }
+    int full_declarations() const { return full_declarations_; }
+    int added_declarations() const { return added_declarations_; }
+
+private:
+    StencilId find(const Pair& pair) const {
+        for (std::size_t k = 0; k < declared_.size(); ++k)
+            if (declared_[k] == pair) return ids_[k];
+        return -1;
+    }
+    void add_new(PatternBuilder& p) {
+        for (std::size_t k = 0; k < pairs_.size(); ++k) {
+            if (find(pairs_[k]) >= 0) continue;
+            const Index dofs[2] = {element_->global_dof(pairs_[k].first), element_->global_dof(pairs_[k].second)};
+            declared_.push_back(pairs_[k]);
+            ids_.push_back(p.add_stencil(dofs));
+        }
+        for (std::size_t k = 0; k < pairs_.size(); ++k) step_ids_[k] = find(pairs_[k]);
+    }
+
+    const Element* element_ = nullptr;
+    std::vector<Pair> pairs_ = schedule()[0], declared_;
+    std::vector<StencilId> ids_, step_ids_ = std::vector<StencilId>(schedule()[0].size(), -1);
+    int full_declarations_ = 0, added_declarations_ = 0;
+};
+
 const TypeRegistry& registry() {
     static TypeRegistry* r = [] {
         auto* reg = new TypeRegistry();
@@ -123,6 +186,8 @@ const TypeRegistry& registry() {
                          [](const Parameters&) { return std::make_unique<MassesOnALine>(); });
         reg->add_force(ParameterSchema("test_switching_springs", "test-only springs that change every step"),
                        [](const Parameters&) { return std::make_unique<SwitchingSprings>(); });
+        reg->add_force(ParameterSchema("test_appending_springs", "test-only springs declared once, new ones appended"),
+                       [](const Parameters&) { return std::make_unique<AppendingSprings>(); });
         return reg;
     }();
     return *r;
@@ -205,6 +270,46 @@ TEST_CASE("stencils that change every step: analysis only when a new pair of DOF
             // to round-off of a condition number ~ 1 system with |q| ~ 4 (and CG stops at a
             // relative residual of 1e-14).
             const VectorX expected = expected_q_after_step(before, schedule()[k], c.spring_forces, c.damping ? kAlpha : 0.0);
+            CHECK((sim.state().q - expected).cwiseAbs().maxCoeff() < 1e-11);
+        }
+    }
+}
+
+TEST_CASE("a contributor that appends its new stencils: only those are placed, the others keep their ids",
+          "[kernel][assembly][pattern]") {
+    // AppendingSprings keeps every pair it has declared. New pairs appear at steps 1, 5 (only the
+    // diagonal (3, 3) is free: no new nonzero) and 6. Alone, its stencils are the last in the
+    // tables and each of those steps appends (declare_added_stencils). Before rayleigh_damping,
+    // whose stencils follow, the kernel cannot append: step 1 declares everything again at the
+    // end of the tables (declare_pattern, which declares this step's pairs only), and from then
+    // on it is last and appends: step 2's pair (0, 1) again, no longer declared (but still in the
+    // kernel's pattern: no analysis), then steps 5 and 6.
+    for (const bool damping : {false, true}) {
+        INFO("damping " << damping);
+        std::string text =
+            "simulation: {duration: 1.0}\n"
+            "integrator: {type: implicit_euler, dt: 0.1, newton: {absolute_tolerance: 1.0e-12, relative_tolerance: 0}}\n"
+            "linear_solver: {type: eigen_ldlt}\n"
+            "elements: [{name: line, type: test_masses_on_a_line, fixed: {nodes: [4]}}]\n"
+            "forces:\n  - {type: test_appending_springs}\n";
+        if (damping) text += "  - {type: rayleigh_damping, alpha: 0.5}\n";
+        Simulation sim(load_scene_text(text, "pattern.yaml"), registry());
+        const auto& springs = dynamic_cast<const AppendingSprings&>(*sim.contributors()[1]);
+        const std::vector<long> analyses{1, 2, 2, 2, 2, 2, 3, 3};
+        const std::vector<int> full = damping ? std::vector<int>{1, 2, 2, 2, 2, 2, 2, 2} : std::vector<int>(8, 1);
+        const std::vector<int> added = damping ? std::vector<int>{0, 0, 1, 1, 1, 2, 3, 3} : std::vector<int>{0, 1, 1, 1, 1, 2, 3, 3};
+        for (std::size_t k = 0; k < schedule().size(); ++k) {
+            INFO("step " << k);
+            const State before = sim.state();
+            sim.begin_attempt();
+            const StepReport report = sim.integrator().step(sim, kDt);
+            REQUIRE(report.converged);
+            CHECK(sim.timings().analyses == analyses[k]);
+            CHECK(springs.full_declarations() == full[k]);
+            CHECK(springs.added_declarations() == added[k]);
+            // Appended stencils placed right and the earlier ones remapped when the pattern grew:
+            // the step solves this step's springs exactly (as above: round-off of |q| ~ 4).
+            const VectorX expected = expected_q_after_step(before, schedule()[k], 1, damping ? kAlpha : 0.0);
             CHECK((sim.state().q - expected).cwiseAbs().maxCoeff() < 1e-11);
         }
     }

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -89,6 +90,29 @@ TEST_CASE("values: expressions of t, i, j, n, s and the actuation point, set on 
     controller.apply(1.0);  // re-evaluated at each apply
     CHECK(body.actuation("bend", 4, 0) == Approx(41.0).epsilon(1e-15));
     CHECK(controller.last_value(4, 0) == Approx(41.0).epsilon(1e-15));
+}
+
+TEST_CASE("identical component expressions are evaluated once and give each item its own value", "[actuation][controller]") {
+    // The second component repeats the first's text: it takes the first's value for the same item
+    // (not another item's, nor a value left from an earlier time).
+    ActuatedDummy body("body");
+    soma::testing::TestScene scene({&body});
+    ActuationController controller(expressions({"sin(t + i)", "sin(t + i)"}));
+    controller.bind(scene);
+    for (const double t : {0.0, 0.7, 2.0}) {
+        controller.apply(t);
+        for (Index k = 0; k < 5; ++k) {
+            const double expected = std::sin(t + static_cast<double>(k));
+            CHECK(body.actuation("bend", k, 0) == expected);
+            CHECK(body.actuation("bend", k, 1) == expected);
+        }
+    }
+    ItemExpressions texts({"t", "2*t", "t", "2*t", "t+0"});
+    CHECK(texts.first_identical(0) == 0);
+    CHECK(texts.first_identical(1) == 1);
+    CHECK(texts.first_identical(2) == 0);
+    CHECK(texts.first_identical(3) == 1);
+    CHECK(texts.first_identical(4) == 4);  // the same value, another text: evaluated
 }
 
 TEST_CASE("selection: items (negative from the end) and box select their union; j and s follow it", "[actuation][controller]") {
