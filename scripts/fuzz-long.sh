@@ -6,7 +6,9 @@
 # New inputs go to build/sanitized/fuzz/work/<target>/; a crash, hang or out-of-memory input is
 # written to build/sanitized/fuzz/fuzz_<target>-crash-* (or -timeout-*, -oom-*): copy it to
 # fuzz/regressions/<target>/ with the fix. Runs at low priority; one process (libFuzzer -jobs=N
-# runs N in parallel if you have the cores).
+# runs N in parallel if you have the cores). libFuzzer's -timeout is wall-clock time: on a busy
+# machine a niced run can exceed it on an ordinary input (and a stopped process always does), so
+# SOMA_FUZZ_TIMEOUT (seconds, default 60) raises it for long runs beside other work.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${1:?usage: scripts/fuzz-long.sh TARGET|all [SECONDS]}
@@ -26,7 +28,7 @@ for t in "${targets[@]}"; do
   [ -d "$build/fuzz/seeds/$t" ] && seeds+=("$build/fuzz/seeds/$t")
   mkdir -p "$build/fuzz/work/$t"
   echo "fuzz_$t: ${seconds} s"
-  nice -n 19 "$build/bin/fuzz_$t" -max_total_time="$seconds" -timeout=60 -rss_limit_mb="$rss_limit_mb" \
+  nice -n 19 "$build/bin/fuzz_$t" -max_total_time="$seconds" -timeout="${SOMA_FUZZ_TIMEOUT:-60}" -rss_limit_mb="$rss_limit_mb" \
     -malloc_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$build/fuzz/fuzz_$t-" \
     "$build/fuzz/work/$t" "${seeds[@]}" "fuzz/regressions/$t"
 done
