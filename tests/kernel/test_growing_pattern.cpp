@@ -75,6 +75,29 @@ const std::vector<std::vector<Pair>>& schedule() {
     return s;
 }
 
+/// Zero-rest-length springs of stiffness kStiffness on two-DOF stencils: the gradient of
+/// k/2 (x_i - x_j)^2 and its Hessian.
+void add_springs(const std::vector<StencilId>& stencils, const EvalContext& c, Assembly& a) {
+    MatN<2> K;
+    K << 1.0, -1.0, -1.0, 1.0;
+    K *= kStiffness;
+    for (const StencilId id : stencils) {
+        const Index* d = a.dofs(id);
+        const VecN<2> x((*c.q)[d[0]], (*c.q)[d[1]]);
+        a.add_residual(id, K * x);
+        a.add_jacobian(id, K, c.coefficients.c_q);
+    }
+}
+
+/// One step of kDt from the simulation's state, which it returns.
+State take_step(Simulation& sim) {
+    const State before = sim.state();
+    sim.begin_attempt();
+    const StepReport report = sim.integrator().step(sim, kDt);
+    REQUIRE(report.converged);
+    return before;
+}
+
 /// Springs of zero rest length between the masses of schedule()[step], the step found from
 /// the start time of the step (t = step * kDt).
 class SwitchingSprings final : public Force {
@@ -94,17 +117,7 @@ public:
             ids_.push_back(p.add_stencil(dofs));
         }
     }
-    void add_residual_and_jacobian(const EvalContext& c, Assembly& a) override {
-        MatN<2> K;
-        K << 1.0, -1.0, -1.0, 1.0;
-        K *= kStiffness;
-        for (std::size_t s = 0; s < ids_.size(); ++s) {
-            const Index* d = a.dofs(ids_[s]);
-            const VecN<2> x((*c.q)[d[0]], (*c.q)[d[1]]);
-            a.add_residual(ids_[s], K * x);  // gradient of k/2 (x_i - x_j)^2
-            a.add_jacobian(ids_[s], K, c.coefficients.c_q);
-        }
-    }
+    void add_residual_and_jacobian(const EvalContext& c, Assembly& a) override { add_springs(ids_, c, a); }
     int declarations() const { return declarations_; }
 
 private:
@@ -140,17 +153,7 @@ public:
         add_new(p);
         return true;
     }
-    void add_residual_and_jacobian(const EvalContext& c, Assembly& a) override {
-        MatN<2> K;
-        K << 1.0, -1.0, -1.0, 1.0;
-        K *= kStiffness;
-        for (const StencilId id : step_ids_) {
-            const Index* d = a.dofs(id);
-            const VecN<2> x((*c.q)[d[0]], (*c.q)[d[1]]);
-            a.add_residual(id, K * x);
-            a.add_jacobian(id, K, c.coefficients.c_q);
-        }
-    }
+    void add_residual_and_jacobian(const EvalContext& c, Assembly& a) override { add_springs(step_ids_, c, a); }
     int full_declarations() const { return full_declarations_; }
     int added_declarations() const { return added_declarations_; }
 
@@ -257,10 +260,7 @@ TEST_CASE("stencils that change every step: analysis only when a new pair of DOF
                                                                  : std::vector<long>{1, 2, 2, 2, 2, 2, 3, 3};
         for (std::size_t k = 0; k < schedule().size(); ++k) {
             INFO("step " << k);
-            const State before = sim.state();
-            sim.begin_attempt();
-            const StepReport report = sim.integrator().step(sim, kDt);
-            REQUIRE(report.converged);
+            const State before = take_step(sim);
             CHECK(sim.timings().analyses == analyses[k]);
             // Step 0 keeps the springs declared with the scene; every later step declares them
             // again, once (also when that is a compaction, from step 2 on with two forces).
@@ -300,10 +300,7 @@ TEST_CASE("a contributor that appends its new stencils: only those are placed, t
         const std::vector<int> added = damping ? std::vector<int>{0, 0, 1, 1, 1, 2, 3, 3} : std::vector<int>{0, 1, 1, 1, 1, 2, 3, 3};
         for (std::size_t k = 0; k < schedule().size(); ++k) {
             INFO("step " << k);
-            const State before = sim.state();
-            sim.begin_attempt();
-            const StepReport report = sim.integrator().step(sim, kDt);
-            REQUIRE(report.converged);
+            const State before = take_step(sim);
             CHECK(sim.timings().analyses == analyses[k]);
             CHECK(springs.full_declarations() == full[k]);
             CHECK(springs.added_declarations() == added[k]);
