@@ -60,14 +60,15 @@ bool SparseAssembler::place_stencils(StencilId first, const std::vector<Index>& 
     // fill and 2.3 times the factorization time.
     // Only dropped stencils unwrite entries (a growth adds written ones), so the count is needed
     // only after a truncate(): a contributor that appends its new stencils skips it.
-    if (!fresh && first > 0 && stencils_dropped_ &&
-        std::int64_t{live_entries()} * 5 < std::int64_t{jacobian_.nonZeros()} * 4) {
-        start_diagonal_pattern(free_count);
-        scatter_stencils(0, free_index);
-        grow_pattern(0);
-        scatter_stencils(0, free_index);
+    if (!fresh && first > 0 && stencils_dropped_) {
+        stencils_dropped_ = false;
+        if (std::int64_t{live_entries()} * 5 < std::int64_t{jacobian_.nonZeros()} * 4) {
+            start_diagonal_pattern(free_count);
+            scatter_stencils(0, free_index);
+            grow_pattern(0);
+            scatter_stencils(0, free_index);
+        }
     }
-    stencils_dropped_ = false;
     return true;
 }
 

@@ -109,7 +109,8 @@ public:
     /// \brief One stencil per candidate pair.
     void declare_pattern(PatternBuilder& pattern) override;
     /// \brief One stencil per candidate pair not yet declared; pairs that separated stay
-    /// declared. False (declare everything again) when those outnumber the live ones.
+    /// declared. False (declare everything again) when those exceed a quarter of the candidates
+    /// and 16.
     bool declare_added_stencils(PatternBuilder& pattern) override;
     /// \brief Contact energy gradient and Hessian (and friction) of every candidate pair inside the band.
     void add_residual_and_jacobian(const EvalContext& context, Assembly& assembly) override;
