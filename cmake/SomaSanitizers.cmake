@@ -52,7 +52,7 @@ function(soma_add_sanitizer_stage)
   # full run is recorded in docs/reliability.md). -O1 keeps the sanitized tree quick to build.
   set(SOMA_SANITIZED_VALIDATION "settings_errors;shipped_scenes" CACHE STRING
       "Validation cases built and run by the sanitizer stage (all: every case)")
-  set(SOMA_SANITIZED_PLUGIN_TESTS "actuation;outputs;eigen_solvers" CACHE STRING
+  set(SOMA_SANITIZED_PLUGIN_TESTS "actuation;outputs;eigen_solvers;petsc_solver" CACHE STRING
       "Plugins whose unit tests the sanitizer stage builds and runs (all: every plugin)")
   string(REPLACE ";" "|" validation_only "${SOMA_SANITIZED_VALIDATION}")
   if(validation_only STREQUAL "all")
@@ -69,10 +69,6 @@ function(soma_add_sanitizer_stage)
     -DSOMA_BUILD_FUZZERS=ON
     -DSOMA_SANITIZER_STAGE=OFF
     -DSOMA_WITH_CUDA=OFF
-    # PETSc and Open MPI leak at exit (122 kB in 3357 allocations, in MPI components unloaded
-    # before LeakSanitizer reports, so no suppression can name them): the stage leaves the petsc
-    # plugin out, and the tests that need it skip (docs/reliability.md, Sanitizers).
-    -DSOMA_WITH_PETSC=OFF
     -DSOMA_BUILD_BENCH=OFF
     -DSOMA_FUZZ_SECONDS=${SOMA_FUZZ_SECONDS}
     "-DSOMA_VALIDATION_ONLY=${validation_only}"

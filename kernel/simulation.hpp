@@ -195,6 +195,8 @@ private:
     /// order), and a counter bumped by every rebuild: what ElementJacobian reads.
     std::vector<std::pair<StencilId, StencilId>> stencil_ranges_;
     long pattern_generation_ = 0;
+    /// The constraints' stencils: [0, constraint_stencils_end_), declared first by rebuild_pattern.
+    StencilId constraint_stencils_end_ = 0;
     /// Contributors (by index) whose pattern_changed() was true at this attempt's start.
     std::vector<std::size_t> pattern_changed_;
     std::unique_ptr<LinearSolver> solver_;

@@ -23,16 +23,19 @@ double seconds_since(Clock::time_point start) {
 
 void Simulation::rebuild_pattern() {
     // Every contributor declares again, so every stencil id (elements' included) may change.
+    // The constraints' stencils come first: they never change, and a contributor that changes
+    // (a contact force, declared last) then owns the end of the tables, where it may append.
     const auto start = Clock::now();
     assembler_.clear();
     ++pattern_generation_;
+    constraints_.declare_stencils(assembler_, dofs_.global_count());
+    constraint_stencils_end_ = assembler_.stencil_count();
     stencil_ranges_.clear();
     for (Contributor* c : contributors_) {
         const StencilId first = assembler_.stencil_count();
         c->declare_pattern(assembler_);
         stencil_ranges_.emplace_back(first, assembler_.stencil_count());
     }
-    constraints_.declare_stencils(assembler_, dofs_.global_count());
     place_stencils(0);
     timings_.pattern += seconds_since(start);
 }
@@ -51,22 +54,32 @@ void Simulation::redeclare_changed_stencils() {
     // when an element's stencils change, everyone declares again.
     const bool element_changed =
         std::any_of(pattern_changed_.begin(), pattern_changed_.end(), [&](std::size_t i) { return i < elements_.size(); });
-    // A contributor's old stencils stay in the tables, unused, unless they are the last ones
-    // (then they are replaced in place). When the unused entries would outgrow the used ones,
-    // declaring everything again compacts the tables (the pattern itself is kept).
-    Index unused = assembler_.scatter_entries(0, assembler_.stencil_count());
-    Index used = 0;
-    for (const auto& [first, last] : stencil_ranges_) used += assembler_.scatter_entries(first, last);
-    unused -= used;
-    for (std::size_t i : pattern_changed_) {
-        const auto [first, last] = stencil_ranges_[i];
-        if (last != assembler_.stencil_count()) unused += assembler_.scatter_entries(first, last);
-        used -= assembler_.scatter_entries(first, last);
-    }
-    if (element_changed || unused > used) {
+    if (element_changed) {
         rebuild_pattern();
         return;
     }
+    // A changed contributor whose block is not the last in the tables leaves its old block there,
+    // unused, and appends a new one; the last one appends to its block or replaces it in place.
+    // When the unused entries would outgrow the used ones (the constraints' and every
+    // contributor's block, the new blocks taken at the old ones' size), declaring everything
+    // again compacts the tables (the pattern itself is kept). Decided before anyone declares, so
+    // that every changed contributor declares once.
+    const StencilId end = assembler_.stencil_count();
+    Index used = assembler_.scatter_entries(0, constraint_stencils_end_);
+    for (const auto& [first, last] : stencil_ranges_) used += assembler_.scatter_entries(first, last);
+    Index unused = assembler_.scatter_entries(0, end) - used;
+    auto last_block = pattern_changed_.end();
+    for (auto it = pattern_changed_.begin(); it != pattern_changed_.end(); ++it) {
+        const auto [first, last] = stencil_ranges_[*it];
+        if (last != end) unused += assembler_.scatter_entries(first, last);
+        else if (first != last) last_block = it;
+    }
+    if (unused > used) {
+        rebuild_pattern();
+        return;
+    }
+    // The last block's owner declares first, while its block is still the last.
+    if (last_block != pattern_changed_.end()) std::iter_swap(pattern_changed_.begin(), last_block);
 
     // Only the contributors that changed declare again: the others' stencil ids stay valid.
     const auto start = Clock::now();
@@ -75,13 +88,13 @@ void Simulation::redeclare_changed_stencils() {
         auto& [first, last] = stencil_ranges_[i];
         // The last contributor in the tables may add its new stencils after its old ones (a
         // contact pair that appeared): only those are placed, not all of its stencils again.
-        const StencilId end = assembler_.stencil_count();
-        if (last == end && contributors_[i]->declare_added_stencils(assembler_)) {
+        const StencilId table_end = assembler_.stencil_count();
+        if (last == table_end && contributors_[i]->declare_added_stencils(assembler_)) {
             last = assembler_.stencil_count();
-            first_new = std::min(first_new, end);
+            first_new = std::min(first_new, table_end);
             continue;
         }
-        assert(assembler_.stencil_count() == end && "declare_added_stencils returned false after declaring");
+        assert(assembler_.stencil_count() == table_end && "declare_added_stencils returned false after declaring");
         if (last == assembler_.stencil_count()) assembler_.truncate(first);
         const StencilId begin = assembler_.stencil_count();
         contributors_[i]->declare_pattern(assembler_);

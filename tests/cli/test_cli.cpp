@@ -135,8 +135,8 @@ TEST_CASE("soma plugins and soma describe", "[cli]") {
 }
 
 TEST_CASE("docs/scene-reference.md is generated from the current schemas", "[cli][docs]") {
-    // The committed page documents every plugin of the default build; a build without one (the
-    // sanitizer stage leaves PETSc out) generates a shorter page.
+    // The committed page documents every plugin of the default build; a build without one
+    // (-DSOMA_WITH_PETSC=OFF) generates a shorter page.
     if (run_soma("describe petsc").exit_code != 0) {
         WARN("the petsc linear solver is not built (SOMA_WITH_PETSC off): the reference is not compared");
         return;
