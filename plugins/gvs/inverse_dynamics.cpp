@@ -1,0 +1,205 @@
+#include "inverse_dynamics.hpp"
+
+namespace soma::gvs {
+namespace {
+
+/// The kinematics of edge e at (q, qdot, qddot): its joint data and g_{p,c}.
+void evaluate_edge(const Edge& edge, VirtualJointKinematics& joint, Pose& transform, const VectorX& q,
+                   const VectorX& qdot, const VectorX& qddot, JointOutputs outputs) {
+    switch (edge.kind) {
+    case EdgeKind::fixed_transform:
+        transform = edge.transform;
+        return;
+    case EdgeKind::soft_interval:
+        evaluate_soft_joint(edge.order, edge.h, edge.phi_z1, edge.phi_z2, edge.xi_star_z1, edge.xi_star_z2,
+                            q.segment(edge.first_dof, edge.dof_count), qdot.segment(edge.first_dof, edge.dof_count),
+                            qddot.segment(edge.first_dof, edge.dof_count), joint, outputs);
+        break;
+    case EdgeKind::rigid_joint:
+        evaluate_rigid_joint(edge.phi_z1, edge.xi_star_z1, q.segment(edge.first_dof, edge.dof_count),
+                             qdot.segment(edge.first_dof, edge.dof_count), qddot.segment(edge.first_dof, edge.dof_count),
+                             joint, outputs);
+        break;
+    }
+    transform = joint.g;
+}
+
+/// Forward pass: poses, twists and accelerations of every point (eq. 2 in the form of the
+/// RNEA: eta^+ = eta + S qdot, etadot^+ = etadot + S qddot + ad_eta S qdot + Sdot qdot), and with
+/// derivatives the blocks R, Q, Y (eqs. 20b, 20c, 26) and their accumulations (eqs. 22a, 22b,
+/// 28a, 28b).
+void forward_pass(const MultibodyModel& model, MultibodyData& d, const VectorX& q, const VectorX& qdot,
+                  const VectorX& qddot, const Vec6& gravity_twist, bool derivatives) {
+    d.pose[0] = model.root_pose;
+    d.eta[0].setZero();
+    d.eta_dot[0].setZero();
+    if (derivatives) {
+        d.r_b[0].setZero();
+        d.q_b[0].setZero();
+        d.s_b[0].setZero();
+        d.y_b[0].setZero();
+    }
+    for (std::size_t e = 0; e < model.edges.size(); ++e) {
+        const Edge& edge = model.edges[e];
+        const auto c = static_cast<std::size_t>(e + 1);
+        const auto p = static_cast<std::size_t>(edge.parent);
+        VirtualJointKinematics& joint = d.joint[e];
+        evaluate_edge(edge, joint, d.edge_transform[e], q, qdot, qddot,
+                      derivatives ? JointOutputs::derivatives : JointOutputs::kinematics);
+        const bool moves = edge.dof_count > 0;
+        d.eta_plus[e] = d.eta[p];
+        d.eta_dot_plus[e] = d.eta_dot[p];
+        Vec6 s_qdot = Vec6::Zero();
+        if (moves) {
+            const auto qd = qdot.segment(edge.first_dof, edge.dof_count);
+            const auto qdd = qddot.segment(edge.first_dof, edge.dof_count);
+            s_qdot.noalias() = joint.S * qd;
+            d.eta_plus[e] += s_qdot;
+            d.eta_dot_plus[e].noalias() += joint.S * qdd + ad(d.eta[p]) * s_qdot;
+            d.eta_dot_plus[e].noalias() += joint.S_dot * qd;
+        }
+        d.pose[c] = compose(d.pose[p], d.edge_transform[e]);
+        const Mat6 to_child = Ad_inverse(d.edge_transform[e]);
+        d.eta[c].noalias() = to_child * d.eta_plus[e];
+        d.eta_dot[c].noalias() = to_child * d.eta_dot_plus[e];
+        if (!derivatives) continue;
+
+        const Index first = edge.first_dof, n = edge.dof_count;
+        if (moves) {
+            const Mat6 ad_eta_plus = ad(d.eta_plus[e]);
+            const Mat6 ad_eta = ad(d.eta[p]);
+            // eq. 20b: R = ad_{eta^+} S + (dS/dq) qdot
+            d.r[e].noalias() = ad_eta_plus * joint.S;
+            d.r[e] += joint.dS_dq_qdot;
+            // eq. 20c, with the gravity term's minus sign (the paper's eq. D12 prints a plus)
+            const Vec6 local_gravity = Ad_inverse(d.pose[p]) * gravity_twist;
+            d.q_block[e].noalias() = (ad(d.eta_dot_plus[e]) - ad(local_gravity)) * joint.S;
+            d.q_block[e].noalias() += ad_eta_plus * d.r[e];
+            d.q_block[e].noalias() += ad_eta * joint.dS_dq_qdot;
+            d.q_block[e] += joint.dSdot_dq_qdot + joint.dS_dq_qddot;
+            // eq. 26 in the form of eq. D51: Y = ad_{eta^+} S + ad_eta S + (dS/dq) qdot + Sdot
+            d.y[e].noalias() = (ad_eta_plus + ad_eta) * joint.S;
+            d.y[e] += joint.dS_dq_qdot + joint.S_dot;
+        }
+        // eqs. 22a, 22b, 28a, 28b: (.)^B_c = Ad^{-1}_{g_pc} ((.)^B_p + [0 (.)_e 0])
+        const auto accumulate = [&](const Matrix6X& at_parent, const Matrix6X* own, Matrix6X& at_child) {
+            d.work = at_parent;
+            if (moves) d.work.middleCols(first, n) += *own;
+            at_child.noalias() = to_child * d.work;
+        };
+        accumulate(d.r_b[p], &d.r[e], d.r_b[c]);
+        accumulate(d.q_b[p], &d.q_block[e], d.q_b[c]);
+        accumulate(d.s_b[p], &joint.S, d.s_b[c]);
+        accumulate(d.y_b[p], &d.y[e], d.y_b[c]);
+    }
+}
+
+/// The wrench of each point (eq. 16) and, with derivatives, 𝓝_k (eq. 20a), as the start of the
+/// backward sums.
+void point_wrenches(const MultibodyModel& model, MultibodyData& d, const Vec6& gravity_twist, bool derivatives) {
+    for (Index k = 0; k < model.point_count(); ++k) {
+        const auto i = static_cast<std::size_t>(k);
+        const Mat6& m = model.inertia[i];
+        const Vec6 momentum = m * d.eta[i];
+        d.wrench[i].noalias() = m * d.eta_dot[i] + coad(d.eta[i]) * momentum;
+        d.wrench[i].noalias() -= m * (Ad_inverse(d.pose[i]) * gravity_twist);
+        d.wrench[i] -= d.external_wrench[i];
+        d.wrench_sum[i] = d.wrench[i];
+        if (!derivatives) continue;
+        d.n_sum[i].noalias() = coad_bar(momentum) + coad(d.eta[i]) * m;
+        d.n_sum[i].noalias() -= m * ad(d.eta[i]);
+        d.m_sum[i] = m;
+        d.u_sum[i].setZero();
+        d.p_sum[i].setZero();
+        d.v_sum[i].setZero();
+        d.w_sum[i].setZero();
+    }
+}
+
+/// Backward pass: F^C (eq. 22c) and ID (eq. 14); with derivatives the composites 𝓝^C, 𝓜^C
+/// (eqs. 22d, 22e), the sums U^S, P^S, V^S, W^S (eqs. 22f, 22g, 28c, 33) and the rows of
+/// dID/dq, dID/dqdot and M of each edge (eqs. 21, 27, 32; section 5, eqs. 39-42, for the tree).
+void backward_pass(const MultibodyModel& model, MultibodyData& d, bool derivatives) {
+    d.id.setZero();
+    if (derivatives) {
+        d.did_dq.setZero();
+        d.did_dqdot.setZero();
+        d.mass.setZero();
+    }
+    for (std::size_t e = model.edges.size(); e-- > 0;) {
+        const Edge& edge = model.edges[e];
+        const auto c = static_cast<std::size_t>(e + 1);
+        const auto p = static_cast<std::size_t>(edge.parent);
+        const VirtualJointKinematics& joint = d.joint[e];
+        const Mat6 to_parent = coAd(d.edge_transform[e]);   // Ad*_{g_pc}
+        const Mat6 to_child = Ad_inverse(d.edge_transform[e]);
+        const Vec6 f_c = to_parent * d.wrench_sum[c];
+        const Index first = edge.first_dof, n = edge.dof_count;
+        if (n > 0) d.id.segment(first, n).noalias() += joint.S.transpose() * f_c;
+        d.wrench_sum[p] += f_c;
+        if (!derivatives) continue;
+
+        const Mat6 n_c = to_parent * d.n_sum[c] * to_child;
+        const Mat6 m_c = to_parent * d.m_sum[c] * to_child;
+        d.u_edge.noalias() = to_parent * d.u_sum[c];
+        d.p_edge.noalias() = to_parent * d.p_sum[c];
+        d.v_edge.noalias() = to_parent * d.v_sum[c];
+        d.w_edge.noalias() = to_parent * d.w_sum[c];
+        if (n > 0) {
+            d.u_edge.middleCols(first, n).noalias() += n_c * d.r[e] + m_c * d.q_block[e];
+            d.p_edge.middleCols(first, n).noalias() += coad_bar(f_c) * joint.S;
+            d.v_edge.middleCols(first, n).noalias() += n_c * joint.S + m_c * d.y[e];
+            d.w_edge.middleCols(first, n).noalias() += m_c * joint.S;
+
+            // eq. 21: dID_e/dq = (dS^T/dq) F^C + S^T (𝓝^C R^B + 𝓜^C Q^B + U^S + P^S)
+            d.work.noalias() = n_c * d.r_b[p] + m_c * d.q_b[p];
+            d.work += d.u_edge + d.p_edge;
+            d.did_dq.middleRows(first, n).noalias() += joint.S.transpose() * d.work;
+            const auto own = d.did_dq.block(first, first, n, n);
+            if (edge.kind == EdgeKind::soft_interval)
+                add_dST_dq_times(edge.order, edge.h, edge.phi_z1, edge.phi_z2, joint, f_c, own);
+            else
+                add_dST_dq_times_rigid(joint, f_c, own);
+            // eq. 27: dID_e/dqdot = S^T (𝓝^C S^B + 𝓜^C Y^B + V^S)
+            d.work.noalias() = n_c * d.s_b[p] + m_c * d.y_b[p];
+            d.work += d.v_edge;
+            d.did_dqdot.middleRows(first, n).noalias() += joint.S.transpose() * d.work;
+            // eq. 32: dID_e/dqddot = S^T (𝓜^C S^B + W^S)
+            d.work.noalias() = m_c * d.s_b[p];
+            d.work += d.w_edge;
+            d.mass.middleRows(first, n).noalias() += joint.S.transpose() * d.work;
+        }
+        d.n_sum[p] += n_c;
+        d.m_sum[p] += m_c;
+        d.u_sum[p] += d.u_edge;
+        d.p_sum[p] += d.p_edge;
+        d.v_sum[p] += d.v_edge;
+        d.w_sum[p] += d.w_edge;
+    }
+}
+
+Vec6 gravity_twist_of(const Vec3& gravity) {
+    Vec6 g = Vec6::Zero();
+    g.tail<3>() = gravity;
+    return g;
+}
+
+}  // namespace
+
+void inverse_dynamics(const MultibodyModel& model, MultibodyData& data, const VectorX& q, const VectorX& qdot,
+                      const VectorX& qddot, const Vec3& gravity) {
+    const Vec6 g = gravity_twist_of(gravity);
+    forward_pass(model, data, q, qdot, qddot, g, false);
+    point_wrenches(model, data, g, false);
+    backward_pass(model, data, false);
+}
+
+void inverse_dynamics_derivatives(const MultibodyModel& model, MultibodyData& data, const VectorX& q,
+                                  const VectorX& qdot, const VectorX& qddot, const Vec3& gravity) {
+    const Vec6 g = gravity_twist_of(gravity);
+    forward_pass(model, data, q, qdot, qddot, g, true);
+    point_wrenches(model, data, g, true);
+    backward_pass(model, data, true);
+}
+
+}  // namespace soma::gvs

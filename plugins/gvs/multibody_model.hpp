@@ -1,0 +1,95 @@
+#pragma once
+/// \file multibody_model.hpp
+/// \brief A GVS multibody system as the recursive inverse dynamics sees it: a tree of
+/// computational points joined by edges (Mathew et al., sections 2 and 5).
+///
+/// Every edge carries its child point's frame from its parent point's frame:
+///  - a soft interval [X_a, X_a + h] of a Cosserat rod, a "virtual joint" whose twist Omega_a(q)
+///    comes from the strain at the Zanna points (eq. C1) and which depends on all of the rod's
+///    strain coordinates;
+///  - a rigid joint, a fictitious rod on [0, 1] with constant strain xi = Phi q + xi*, which
+///    depends on the joint's own coordinates;
+///  - a fixed transform (no coordinates): a rigid link's offset, a rod's placement.
+/// Points carry the screw inertia of what sits there, the quadrature weight included
+/// (𝓜_k = w_k Mbar(X_k) on a rod, a rigid body's spatial inertia at its frame), in the point's own
+/// frame. The model is immutable once built; GvsData holds every buffer an evaluation writes.
+#include "rod_discretization.hpp"
+#include "screw_theory.hpp"
+#include "virtual_joint.hpp"
+
+#include <vector>
+
+namespace soma::gvs {
+
+enum class EdgeKind { soft_interval, rigid_joint, fixed_transform };
+
+/// \brief One edge of the tree: point `parent` to the point whose index is the edge's index + 1.
+struct Edge {
+    EdgeKind kind = EdgeKind::fixed_transform;
+    Index parent = 0;       ///< parent point (< child point: points are in topological order)
+    Index first_dof = 0;    ///< the edge's coordinates are q[first_dof, first_dof + dof_count)
+    Index dof_count = 0;    ///< a soft interval: its rod's DOFs; a rigid joint: its own; fixed: 0
+    // Soft interval (eq. C1, C5): length and the basis and reference strain at the Zanna points
+    // (second order: the midpoint in z1).
+    MagnusOrder order = MagnusOrder::fourth;
+    double h = 0.0;
+    Matrix6X phi_z1, phi_z2;
+    Vec6 xi_star_z1 = Vec6::Zero(), xi_star_z2 = Vec6::Zero();
+    // Rigid joint: xi = Phi q + xi* (Phi in phi_z1, xi* in xi_star_z1).
+    // Fixed transform: the child frame in the parent frame.
+    Pose transform;
+};
+
+/// \brief The tree: root point 0 at a fixed pose, then one point per edge.
+struct MultibodyModel {
+    Index dof_count = 0;
+    Pose root_pose;                 ///< point 0 in the world (fixed base)
+    std::vector<Edge> edges;        ///< edge e ends at point e + 1
+    std::vector<Mat6> inertia = std::vector<Mat6>(1, Mat6::Zero());  ///< 𝓜_k per point (the root's first),
+                                                                     ///< weight included, in the point's frame
+
+    Index point_count() const { return static_cast<Index>(inertia.size()); }
+    /// \brief Appends a point reached from \p parent through \p edge; returns its index.
+    Index add_point(Edge edge, Index parent, const Mat6& point_inertia);
+};
+
+/// \brief Appends a soft rod whose base is point \p parent (the rod's X = 0 frame is that
+/// point's frame): one soft interval per interval of \p rod, each ending at a computational point
+/// with inertia w_k Mbar(X_k). The rod's strain coordinates are q[first_dof, first_dof + n).
+/// \return the index of the rod's first computational point after its base (X_1); the rod's
+/// points are that index and the next rod.point_count() - 2.
+Index add_soft_rod(MultibodyModel& model, Index parent, const RodDiscretization& rod, Index first_dof);
+
+/// \brief Everything one evaluation of the inverse dynamics and its derivatives writes, sized once
+/// for a model (no allocation per evaluation). Per-point quantities are in the point's frame;
+/// per-edge quantities in the edge's parent frame.
+struct MultibodyData {
+    explicit MultibodyData(const MultibodyModel& model);
+
+    std::vector<VirtualJointKinematics> joint;  ///< per edge (fixed transforms: unused)
+    std::vector<Pose> edge_transform;           ///< g_{p,c} per edge
+    std::vector<Pose> pose;                     ///< g_k per point, in the world
+    std::vector<Vec6> eta, eta_dot;             ///< twist and its rate at each point (eq. 2)
+    std::vector<Vec6> eta_plus, eta_dot_plus;   ///< the child's twist and rate in the parent frame
+    std::vector<Vec6> external_wrench;          ///< applied wrench at each point, point frame (input)
+
+    // Backward pass (eqs. 15, 16, 22c-e): point wrench and composites accumulated at each point.
+    std::vector<Vec6> wrench;                   ///< F_k (eq. 16), external wrench subtracted
+    std::vector<Vec6> wrench_sum;               ///< F_k + the F^C of the edges leaving k
+    std::vector<Mat6> n_sum, m_sum;             ///< 𝓝_k, 𝓜_k plus the edges' composites
+
+    // Derivative blocks (eqs. 20b, 20c, 26), per edge, 6 x the edge's DOFs.
+    std::vector<Matrix6X> r, q_block, y;
+    // Forward accumulations (eqs. 22a, 22b, 28a, 28b), per point, 6 x n.
+    std::vector<Matrix6X> r_b, q_b, s_b, y_b;
+    // Backward sums of the edges leaving each point (eqs. 22f, 22g, 28c, 33), 6 x n.
+    std::vector<Matrix6X> u_sum, p_sum, v_sum, w_sum;
+    Matrix6X u_edge, p_edge, v_edge, w_edge, work;  ///< one edge's U^S, P^S, V^S, W^S
+
+    VectorX id;                 ///< ID(q, qdot, qddot) (eq. 8)
+    Eigen::MatrixXd did_dq;     ///< dID/dq (eq. 23)
+    Eigen::MatrixXd did_dqdot;  ///< dID/dqdot (eq. 29)
+    Eigen::MatrixXd mass;       ///< M = dID/dqddot (eq. 34)
+};
+
+}  // namespace soma::gvs

@@ -1,0 +1,261 @@
+// The recursive inverse dynamics of a GVS tree and its analytical derivatives (Mathew et al.,
+// sections 4 and 5) against central finite differences of ID, against Kane's form of M and F,
+// and against a pendulum solved by hand. The tree mixes every edge kind: fixed transforms, a
+// revolute and a spherical joint carrying a rigid body, and two soft rods (4th- and 2nd-order
+// Magnus) branching from the body, so the forward (B) and backward (C, S) sums cross joints,
+// bodies and branches.
+#include "inverse_dynamics.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <Eigen/Dense>
+
+#include <cmath>
+#include <random>
+
+using namespace soma;
+using namespace soma::gvs;
+
+namespace {
+
+constexpr double kSqrt3 = 1.7320508075688772;
+
+/// A smooth strain basis for the tests: Phi_ij(X) = c0 + c1 X + c2 X^2 with random
+/// coefficients on the active rows (any smooth Phi exercises the derivative formulas).
+struct TestBasis {
+    Eigen::MatrixXd c0, c1, c2;
+    TestBasis(Index n, std::mt19937& rng, const std::array<bool, 6>& active) {
+        std::uniform_real_distribution<double> u(-1.0, 1.0);
+        c0.setZero(6, n);
+        c1.setZero(6, n);
+        c2.setZero(6, n);
+        for (Index i = 0; i < 6; ++i)
+            for (Index j = 0; j < n; ++j)
+                if (active[static_cast<std::size_t>(i)]) {
+                    c0(i, j) = u(rng);
+                    c1(i, j) = u(rng);
+                    c2(i, j) = u(rng);
+                }
+    }
+    Matrix6X at(double X) const { return c0 + X * c1 + X * X * c2; }
+};
+
+/// A circular rod's screw inertia per unit length, rho diag(J, J/2, J/2, A, A, A).
+Mat6 rod_inertia_per_length(double rho, double radius) {
+    const double area = M_PI * radius * radius, polar = M_PI * std::pow(radius, 4) / 2.0;
+    Vec6 d;
+    d << polar, polar / 2, polar / 2, area, area, area;
+    return rho * d.asDiagonal().toDenseMatrix();
+}
+
+/// Adds a soft rod of length L from point \p parent: 2-point Gauss quadrature on each of
+/// \p segments equal pieces (points at the Gauss nodes, the tip with weight 0), coordinates
+/// [first, first + n).
+void add_soft_rod(MultibodyModel& model, Index parent, const TestBasis& basis, Index first, Index n, double L,
+                  Index segments, MagnusOrder order, const Mat6& inertia_per_length) {
+    std::vector<double> X{0.0}, w{0.0};
+    const double piece = L / static_cast<double>(segments);
+    for (Index s = 0; s < segments; ++s) {
+        for (const double node : {-1.0 / kSqrt3, 1.0 / kSqrt3}) {
+            X.push_back(piece * (static_cast<double>(s) + 0.5 + 0.5 * node));
+            w.push_back(piece / 2.0);
+        }
+    }
+    X.push_back(L);
+    w.push_back(0.0);
+    Vec6 xi_star;
+    xi_star << 0.05, 0.0, 0.1, 1.0, 0.0, 0.0;  // a pre-curved, twisted reference
+    Index at = parent;
+    for (std::size_t a = 0; a + 1 < X.size(); ++a) {
+        Edge edge;
+        edge.kind = EdgeKind::soft_interval;
+        edge.order = order;
+        edge.first_dof = first;
+        edge.dof_count = n;
+        edge.h = X[a + 1] - X[a];
+        const double z1 = order == MagnusOrder::fourth ? X[a] + (0.5 - kSqrt3 / 6.0) * edge.h : X[a] + 0.5 * edge.h;
+        const double z2 = X[a] + (0.5 + kSqrt3 / 6.0) * edge.h;
+        edge.phi_z1 = basis.at(z1);
+        edge.phi_z2 = basis.at(z2);
+        edge.xi_star_z1 = xi_star;
+        edge.xi_star_z2 = xi_star;
+        at = model.add_point(std::move(edge), at, w[a + 1] * inertia_per_length);
+    }
+}
+
+/// A rigid body's spatial inertia at its centre of mass: diag(I, m I3) rotated to random axes.
+Mat6 rigid_inertia(double mass, const Vec3& principal, std::mt19937& rng) {
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    const Mat3 R = Eigen::Quaterniond(Eigen::Vector4d(u(rng), u(rng), u(rng), u(rng)).normalized()).toRotationMatrix();
+    Mat6 m = Mat6::Zero();
+    m.topLeftCorner<3, 3>() = R * principal.asDiagonal() * R.transpose();
+    m.bottomRightCorner<3, 3>() = mass * Mat3::Identity();
+    return m;
+}
+
+Pose random_pose(std::mt19937& rng, double scale) {
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    Pose g;
+    g.R = Eigen::Quaterniond(Eigen::Vector4d(u(rng), u(rng), u(rng), u(rng)).normalized()).toRotationMatrix();
+    g.p = scale * Vec3(u(rng), u(rng), u(rng));
+    return g;
+}
+
+/// root -> fixed -> revolute -> fixed (to the body's centre) [body] -> spherical -> fixed [body 2]
+/// and two soft rods from body 1 (one 4th-order, one 2nd-order Magnus, the second Kirchhoff).
+struct HybridTree {
+    MultibodyModel model;
+    Index n = 0;
+    explicit HybridTree(std::mt19937& rng) {
+        const Index revolute = 0, spherical = 1, rod_a = 4, rod_b = 10;
+        const Index n_a = 6, n_b = 5;
+        model.dof_count = n = rod_b + n_b;
+        model.root_pose = random_pose(rng, 0.1);
+        Edge mount;
+        mount.transform = random_pose(rng, 0.05);
+        Index at = model.add_point(mount, 0, Mat6::Zero());
+        Edge hinge;
+        hinge.kind = EdgeKind::rigid_joint;
+        hinge.first_dof = revolute;
+        hinge.dof_count = 1;
+        hinge.phi_z1 = Matrix6X::Zero(6, 1);
+        hinge.phi_z1(1, 0) = 1.0;  // about the local y axis
+        at = model.add_point(hinge, at, Mat6::Zero());
+        Edge to_centre;
+        to_centre.transform = random_pose(rng, 0.05);
+        const Index body = model.add_point(to_centre, at, rigid_inertia(0.3, Vec3(2e-3, 3e-3, 4e-3), rng));
+        Edge ball;
+        ball.kind = EdgeKind::rigid_joint;
+        ball.first_dof = spherical;
+        ball.dof_count = 3;
+        ball.phi_z1 = Matrix6X::Zero(6, 3);
+        ball.phi_z1.topRows<3>().setIdentity();
+        at = model.add_point(ball, body, Mat6::Zero());
+        Edge link;
+        link.transform = random_pose(rng, 0.04);
+        model.add_point(link, at, rigid_inertia(0.1, Vec3(1e-3, 1e-3, 5e-4), rng));
+        const Mat6 per_length = rod_inertia_per_length(1000.0, 0.01);
+        add_soft_rod(model, body, TestBasis(n_a, rng, {true, true, true, true, true, true}), rod_a, n_a, 0.3, 2,
+                     MagnusOrder::fourth, per_length);
+        add_soft_rod(model, body, TestBasis(n_b, rng, {true, true, true, false, false, false}), rod_b, n_b, 0.2, 2,
+                     MagnusOrder::second, per_length);
+    }
+};
+
+VectorX random_vector(Index n, std::mt19937& rng, double scale) {
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    VectorX v(n);
+    for (Index i = 0; i < n; ++i) v[i] = scale * u(rng);
+    return v;
+}
+
+double relative_error(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) { return (a - b).norm() / b.norm(); }
+
+}  // namespace
+
+TEST_CASE("GVS inverse dynamics: dID/dq, dID/dqdot and M equal central differences of ID", "[gvs][rnea]") {
+    std::mt19937 rng(7);
+    const HybridTree tree(rng);
+    const Index n = tree.n;
+    MultibodyData data(tree.model), probe(tree.model);
+    for (const bool gravity_on : {false, true}) {
+        for (const double q_scale : {0.0, 0.5}) {
+            INFO("gravity " << gravity_on << ", |q| ~ " << q_scale);
+            const Vec3 gravity = gravity_on ? Vec3(0.0, 0.0, -9.81) : Vec3::Zero();
+            const VectorX q = random_vector(n, rng, q_scale), qdot = random_vector(n, rng, 1.0),
+                          qddot = random_vector(n, rng, 1.0);
+            inverse_dynamics_derivatives(tree.model, data, q, qdot, qddot, gravity);
+            // The plain RNEA gives the same ID.
+            inverse_dynamics(tree.model, probe, q, qdot, qddot, gravity);
+            CHECK((probe.id - data.id).norm() <= 1e-13 * data.id.norm());
+
+            const double step = 1e-6;
+            Eigen::MatrixXd fd_q(n, n), fd_qdot(n, n), fd_qddot(n, n);
+            for (Index j = 0; j < n; ++j) {
+                const auto column = [&](const VectorX& qp, const VectorX& qm, const VectorX& vp, const VectorX& vm,
+                                        const VectorX& ap, const VectorX& am) {
+                    inverse_dynamics(tree.model, probe, qp, vp, ap, gravity);
+                    const VectorX plus = probe.id;
+                    inverse_dynamics(tree.model, probe, qm, vm, am, gravity);
+                    return VectorX((plus - probe.id) / (2.0 * step));
+                };
+                VectorX e = VectorX::Zero(n);
+                e[j] = step;
+                fd_q.col(j) = column(q + e, q - e, qdot, qdot, qddot, qddot);
+                fd_qdot.col(j) = column(q, q, qdot + e, qdot - e, qddot, qddot);
+                fd_qddot.col(j) = column(q, q, qdot, qdot, qddot + e, qddot - e);
+            }
+            // Central differences: truncation ~ step^2 |ID'''| ~ 1e-12 and round-off
+            // ~ 1e-16 |ID| / step ~ 1e-10, relative; a wrong term (the gravity sign of eq. D12, ad*
+            // for ad) is an O(1) relative error. 1e-7 sits between them.
+            CHECK(relative_error(data.did_dq, fd_q) < 1e-7);
+            CHECK(relative_error(data.did_dqdot, fd_qdot) < 1e-7);
+            CHECK(relative_error(data.mass, fd_qddot) < 1e-7);
+        }
+    }
+}
+
+TEST_CASE("GVS inverse dynamics: M is symmetric positive definite and M and F equal Kane's form", "[gvs][rnea]") {
+    std::mt19937 rng(11);
+    const HybridTree tree(rng);
+    const Index n = tree.n;
+    MultibodyData data(tree.model);
+    const Vec3 gravity(0.3, -0.2, -9.81);
+    const VectorX q = random_vector(n, rng, 0.5), qdot = random_vector(n, rng, 1.0), qddot = random_vector(n, rng, 1.0);
+    inverse_dynamics_derivatives(tree.model, data, q, qdot, qddot, gravity);
+    // Kane: M = sum_k J_k^T 𝓜_k J_k, F = -sum_k J_k^T (𝓜_k Jdot_k qdot + ad*_eta 𝓜_k eta - 𝓜_k Ad^-1_g G)
+    // with J_k = S^B_k and Jdot_k = Y^B_k - R^B_k (eqs. 28a, 28b).
+    Eigen::MatrixXd kane_mass = Eigen::MatrixXd::Zero(n, n);
+    VectorX kane_force = VectorX::Zero(n);
+    Vec6 G = Vec6::Zero();
+    G.tail<3>() = gravity;
+    for (Index k = 0; k < tree.model.point_count(); ++k) {
+        const auto i = static_cast<std::size_t>(k);
+        const Mat6& m = tree.model.inertia[i];
+        const Matrix6X& J = data.s_b[i];
+        kane_mass += J.transpose() * m * J;
+        const Vec6 eta = J * qdot;
+        CHECK((eta - data.eta[i]).norm() <= 1e-12 * (1.0 + eta.norm()));
+        const Vec6 jdot_qdot = (data.y_b[i] - data.r_b[i]) * qdot;
+        kane_force -= J.transpose() * (m * jdot_qdot + coad(eta) * m * eta - m * (Ad_inverse(data.pose[i]) * G));
+    }
+    // Round-off: sums of O(1) products over 30-odd points, 1e-12 relative.
+    CHECK(relative_error(data.mass, kane_mass) < 1e-12);
+    CHECK(relative_error(data.mass.transpose(), data.mass) < 1e-12);
+    CHECK(Eigen::LLT<Eigen::MatrixXd>(data.mass).info() == Eigen::Success);
+    const VectorX force = data.mass * qddot - data.id;
+    CHECK((force - kane_force).norm() < 1e-11 * kane_force.norm());
+}
+
+TEST_CASE("GVS inverse dynamics: a rigid pendulum on a revolute joint, by hand", "[gvs][rnea]") {
+    // A point-like body of mass m and inertia I_c about its centre, at distance l from a
+    // revolute joint about the world x axis, gravity -z. With the arm along -z at theta = 0:
+    //   ID = (I_c + m l^2) theta'' + m g l sin(theta).
+    const double m = 2.0, l = 0.5, Ic = 0.01, g = 9.81;
+    MultibodyModel model;
+    model.dof_count = 1;
+    Edge hinge;
+    hinge.kind = EdgeKind::rigid_joint;
+    hinge.first_dof = 0;
+    hinge.dof_count = 1;
+    hinge.phi_z1 = Matrix6X::Zero(6, 1);
+    hinge.phi_z1(0, 0) = 1.0;
+    const Index joint = model.add_point(hinge, 0, Mat6::Zero());
+    Edge arm;
+    arm.transform.p = Vec3(0.0, 0.0, -l);
+    Mat6 inertia = Mat6::Zero();
+    inertia.topLeftCorner<3, 3>() = Ic * Mat3::Identity();
+    inertia.bottomRightCorner<3, 3>() = m * Mat3::Identity();
+    model.add_point(arm, joint, inertia);
+    MultibodyData data(model);
+    for (const double theta : {0.0, 0.3, -1.2}) {
+        const double theta_dot = 0.7, theta_ddot = -1.3;
+        inverse_dynamics_derivatives(model, data, VectorX::Constant(1, theta), VectorX::Constant(1, theta_dot),
+                                     VectorX::Constant(1, theta_ddot), Vec3(0.0, 0.0, -g));
+        const double expected = (Ic + m * l * l) * theta_ddot + m * g * l * std::sin(theta);
+        CHECK(data.id[0] == Approx(expected).epsilon(1e-13).margin(1e-13));
+        CHECK(data.mass(0, 0) == Approx(Ic + m * l * l).epsilon(1e-13));
+        CHECK(data.did_dq(0, 0) == Approx(m * g * l * std::cos(theta)).epsilon(1e-13).margin(1e-13));
+        CHECK(std::abs(data.did_dqdot(0, 0)) < 1e-13);
+    }
+}
