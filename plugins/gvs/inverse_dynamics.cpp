@@ -116,6 +116,63 @@ void point_wrenches(const MultibodyModel& model, MultibodyData& d, const Vec6& g
     }
 }
 
+/// The state-dependent loads of section 6 (point_loads.hpp), after point_wrenches. Each load's
+/// dF_k/dq enters the backward pass through (dF/dq)^C (Mathew et al., eqs. 55, 56): its recursion
+/// is U^S's (eq. 22f), so the 6 x n block seeds the point's U sum; the drag's derivative is 𝓓*_k
+/// added to 𝓝_k (eq. 66), which carries it to dID/dq (with R^B) and dID/dqdot (with S^B).
+/// A load rotated with the point, F_k = blockdiag(R^T, R^T) F_g, has dF_k/dq = ad_{F_k} I_theta J_k
+/// (Mathew et al., eq. 54 with ad, not ad* as printed: d(R^T f) = (R^T f)~ dw), J_k = S^B_k.
+void point_loads(const MultibodyModel& model, MultibodyData& d, const Vec3& gravity, bool derivatives) {
+    for (std::size_t slot = 0; slot < model.world_wrench_points.size(); ++slot) {
+        const auto i = static_cast<std::size_t>(model.world_wrench_points[slot]);
+        const Mat3& R = d.pose[i].R;
+        const Vec6& world = d.world_wrench[slot];
+        Vec6 local;  // (Mathew et al., eq. 53)
+        local.head<3>().noalias() = R.transpose() * world.head<3>();
+        local.tail<3>().noalias() = R.transpose() * world.tail<3>();
+        d.wrench[i] -= local;
+        d.wrench_sum[i] -= local;
+        if (!derivatives) continue;
+        const auto rotation = d.s_b[i].topRows<3>();
+        d.u_sum[i].topRows<3>().noalias() -= skew(local.head<3>()) * rotation;
+        d.u_sum[i].bottomRows<3>().noalias() -= skew(local.tail<3>()) * rotation;
+    }
+    for (const WallContact& contact : model.wall_contacts) {
+        const auto i = static_cast<std::size_t>(contact.point);
+        const Mat3& R = d.pose[i].R;
+        Mat3 dforce_dr;
+        const Vec3 world = cylinder_wall_force(model.wall, contact.sphere_radius, d.pose[i].p,
+                                               derivatives ? &dforce_dr : nullptr);
+        if (world.isZero(0.0)) continue;  // delta <= 0 (eq. 57)
+        const Vec3 local = R.transpose() * world;
+        d.wrench[i].tail<3>() -= local;
+        d.wrench_sum[i].tail<3>() -= local;
+        if (!derivatives) continue;
+        // (Mathew et al., eqs. 59, 60, D88): dF_k/dq = ad_{F_k} I_theta J_k + R^T (df/dr) R J_v
+        const Mat3 stiffness = R.transpose() * dforce_dr * R;
+        d.u_sum[i].bottomRows<3>().noalias() -= skew(local) * d.s_b[i].topRows<3>();
+        d.u_sum[i].bottomRows<3>().noalias() -= stiffness * d.s_b[i].bottomRows<3>();
+    }
+    for (const PointHydrodynamics& fluid : model.hydrodynamics) {
+        const auto i = static_cast<std::size_t>(fluid.point);
+        // Added mass and buoyancy: + C_k Ad^{-1}_{g_k} G, G = [0; g] (add_hydrodynamics)
+        const Vec3 local_gravity = d.pose[i].R.transpose() * gravity;
+        const Vec6 correction = fluid.gravity_correction.rightCols<3>() * local_gravity;
+        d.wrench[i] += correction;
+        d.wrench_sum[i] += correction;
+        // Drag-lift: the fluid's wrench is -F_D (eq. 62), so F_k gains +F_D
+        Mat6 drag_derivative;
+        const Vec6 drag = drag_wrench(fluid.drag, d.eta[i], derivatives ? &drag_derivative : nullptr);
+        d.wrench[i] += drag;
+        d.wrench_sum[i] += drag;
+        if (!derivatives) continue;
+        // d(Ad^{-1}_{g_k} G)/dq = ad_{Ad^{-1}_{g_k} G} J_k = [0; (R^T g)~ J_w]
+        const Eigen::Matrix<double, 6, 3> rotate_gravity = fluid.gravity_correction.rightCols<3>() * skew(local_gravity);
+        d.u_sum[i].noalias() += rotate_gravity * d.s_b[i].topRows<3>();
+        d.n_sum[i] += drag_derivative;  // (Mathew et al., eq. 66)
+    }
+}
+
 /// Backward pass: F^C (eq. 22c) and ID (eq. 14); with derivatives the composites 𝓝^C, 𝓜^C
 /// (eqs. 22d, 22e), the sums U^S, P^S, V^S, W^S (eqs. 22f, 22g, 28c, 33) and the rows of
 /// dID/dq, dID/dqdot and M of each edge (eqs. 21, 27, 32; section 5, eqs. 39-42, for the tree).
@@ -187,18 +244,23 @@ Vec6 gravity_twist_of(const Vec3& gravity) {
 }  // namespace
 
 void inverse_dynamics(const MultibodyModel& model, MultibodyData& data, const VectorX& q, const VectorX& qdot,
-                      const VectorX& qddot, const Vec3& gravity) {
+                      const VectorX& qddot, const Vec3& gravity, const KinematicLoads* loads) {
     const Vec6 g = gravity_twist_of(gravity);
     forward_pass(model, data, q, qdot, qddot, g, false);
     point_wrenches(model, data, g, false);
+    if (model.has_point_loads()) point_loads(model, data, gravity, false);
+    if (loads != nullptr) loads->apply(model, data, false);
     backward_pass(model, data, false);
 }
 
 void inverse_dynamics_derivatives(const MultibodyModel& model, MultibodyData& data, const VectorX& q,
-                                  const VectorX& qdot, const VectorX& qddot, const Vec3& gravity) {
+                                  const VectorX& qdot, const VectorX& qddot, const Vec3& gravity,
+                                  const KinematicLoads* loads) {
     const Vec6 g = gravity_twist_of(gravity);
     forward_pass(model, data, q, qdot, qddot, g, true);
     point_wrenches(model, data, g, true);
+    if (model.has_point_loads()) point_loads(model, data, gravity, true);
+    if (loads != nullptr) loads->apply(model, data, true);
     backward_pass(model, data, true);
 }
 

@@ -14,17 +14,37 @@
 
 namespace soma::gvs {
 
-/// \brief ID(q, qdot, qddot) into data.id (section 3), with the applied wrenches in
-/// data.external_wrench. Also fills the kinematics: data.pose, data.eta, data.eta_dot.
+/// \brief Loads that depend on the kinematics of the same evaluation (a loop closure's wrench
+/// depends on the poses of its two points), applied between the forward and the backward pass.
+///
+/// apply() runs after the forward pass (data.pose, data.eta, data.eta_dot and, with derivatives,
+/// data.s_b, data.r_b, data.y_b are set) and after the point wrenches. An external wrench F_ext
+/// at point k is subtracted from data.wrench[k] and data.wrench_sum[k] (F_k is inertial minus
+/// external, eq. 16); with derivatives, its dF_ext/dq (6 x n, point frame) is subtracted from
+/// data.u_sum[k], whose recursion is (dF/dq)^C's (Mathew et al., eqs. 55, 56). The transport of
+/// F_ext along the tree needs nothing more. apply() must not allocate.
+class KinematicLoads {
+public:
+    virtual ~KinematicLoads() = default;
+    virtual void apply(const MultibodyModel& model, MultibodyData& data, bool derivatives) const = 0;
+};
+
+/// \brief ID(q, qdot, qddot) into data.id (section 3), with the follower wrenches in
+/// data.external_wrench, the world-frame wrenches in data.world_wrench and the model's contact
+/// and hydrodynamic loads (section 6). Also fills the kinematics: data.pose, data.eta, data.eta_dot.
+/// \p loads, when given, adds its wrenches (KinematicLoads).
 void inverse_dynamics(const MultibodyModel& model, MultibodyData& data, const VectorX& q, const VectorX& qdot,
-                      const VectorX& qddot, const Vec3& gravity);
+                      const VectorX& qddot, const Vec3& gravity, const KinematicLoads* loads = nullptr);
 
 /// \brief ID, dID/dq, dID/dqdot and M = dID/dqddot into data.id, data.did_dq, data.did_dqdot
 /// and data.mass (eqs. 21-23, 27-29, 32-34; errata: the gravity term of eq. 20c carries a minus
-/// sign). The applied wrenches are follower wrenches (constant in the point's frame), so they add
-/// no derivative. Also fills data.s_b (the points' body Jacobians J_k) and data.y_b, data.r_b
-/// (dJ_k/dt qdot = (Y^B_k - R^B_k) qdot).
+/// sign). The follower wrenches (constant in the point's frame) add no derivative; the
+/// world-frame wrenches (eqs. 53-56, with ad for the ad* printed in eq. 54), the wall contact
+/// (eqs. 57-61) and the drag-lift, added mass and buoyancy (eqs. 62-66) add theirs. Also fills data.s_b (the points' body Jacobians J_k) and data.y_b, data.r_b
+/// (dJ_k/dt qdot = (Y^B_k - R^B_k) qdot). \p loads, when given, adds its wrenches and their
+/// derivatives (KinematicLoads).
 void inverse_dynamics_derivatives(const MultibodyModel& model, MultibodyData& data, const VectorX& q,
-                                  const VectorX& qdot, const VectorX& qddot, const Vec3& gravity);
+                                  const VectorX& qdot, const VectorX& qddot, const Vec3& gravity,
+                                  const KinematicLoads* loads = nullptr);
 
 }  // namespace soma::gvs

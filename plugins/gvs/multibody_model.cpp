@@ -23,6 +23,53 @@ Index MultibodyModel::add_point(Edge edge, Index parent, const Mat6& point_inert
     return point_count() - 1;
 }
 
+namespace {
+
+void check_point(const MultibodyModel& model, Index point, const char* what) {
+    if (point < 0 || point >= model.point_count())
+        throw std::invalid_argument(std::string("GVS tree: ") + what + " at point " + std::to_string(point) +
+                                    ", which does not exist (" + std::to_string(model.point_count()) + " points)");
+}
+
+}  // namespace
+
+Index add_world_wrench(MultibodyModel& model, Index point) {
+    check_point(model, point, "a world-frame wrench");
+    model.world_wrench_points.push_back(point);
+    return static_cast<Index>(model.world_wrench_points.size()) - 1;
+}
+
+void add_wall_contact(MultibodyModel& model, Index point, double sphere_radius) {
+    check_point(model, point, "a wall contact");
+    const CylinderWall& wall = model.wall;
+    if (!(sphere_radius > 0.0) || !(sphere_radius < wall.radius))
+        throw std::invalid_argument("GVS tree: a contact sphere's radius must be in (0, r_cyl = " +
+                                    std::to_string(wall.radius) + "), got " + std::to_string(sphere_radius) +
+                                    " (set model.wall first)");
+    if (!(wall.stiffness >= 0.0) || !(wall.exponent >= 1.0))
+        throw std::invalid_argument("GVS tree: the wall's k_c must be >= 0 and its Hertz exponent p >= 1, got k_c = " +
+                                    std::to_string(wall.stiffness) + ", p = " + std::to_string(wall.exponent));
+    model.wall_contacts.push_back(WallContact{point, sphere_radius});
+}
+
+void add_hydrodynamics(MultibodyModel& model, Index point, const Mat6& drag, const Mat6& added_mass,
+                       double density_ratio) {
+    check_point(model, point, "hydrodynamics");
+    for (const PointHydrodynamics& h : model.hydrodynamics)
+        if (h.point == point)
+            throw std::invalid_argument("GVS tree: point " + std::to_string(point) + " already has hydrodynamics");
+    if (!(density_ratio >= 0.0))
+        throw std::invalid_argument("GVS tree: the density ratio rho_w / rho_b must be >= 0, got " +
+                                    std::to_string(density_ratio));
+    Mat6& inertia = model.inertia[static_cast<std::size_t>(point)];
+    PointHydrodynamics h;
+    h.point = point;
+    h.drag = drag;
+    h.gravity_correction = added_mass + density_ratio * inertia;
+    model.hydrodynamics.push_back(h);
+    inertia += added_mass;
+}
+
 Index add_soft_rod(MultibodyModel& model, Index parent, const RodDiscretization& rod, Index first_dof) {
     const auto per_interval = static_cast<std::size_t>(rod.collocation_per_interval());
     Index first_point = -1, at = parent;
@@ -67,6 +114,7 @@ MultibodyData::MultibodyData(const MultibodyModel& model) {
     eta.assign(points, Vec6::Zero());
     eta_dot.assign(points, Vec6::Zero());
     external_wrench.assign(points, Vec6::Zero());
+    world_wrench.assign(model.world_wrench_points.size(), Vec6::Zero());
     wrench.assign(points, Vec6::Zero());
     wrench_sum.assign(points, Vec6::Zero());
     n_sum.assign(points, Mat6::Zero());

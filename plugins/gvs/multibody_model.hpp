@@ -13,6 +13,13 @@
 /// Points carry the screw inertia of what sits there, the quadrature weight included
 /// (𝓜_k = w_k Mbar(X_k) on a rod, a rigid body's spatial inertia at its frame), in the point's own
 /// frame. The model is immutable once built; GvsData holds every buffer an evaluation writes.
+///
+/// External loads: follower wrenches (constant in the point's frame) are an input of the data
+/// (MultibodyData::external_wrench) at every point; the state-dependent loads of section 6 are
+/// declared in the model, at the points that carry them (point_loads.hpp): world-frame wrenches
+/// whose value is an input of the data (add_world_wrench), the sphere-in-cylinder contact
+/// (add_wall_contact) and the hydrodynamics (add_hydrodynamics).
+#include "point_loads.hpp"
 #include "rod_discretization.hpp"
 #include "screw_theory.hpp"
 #include "virtual_joint.hpp"
@@ -46,12 +53,50 @@ struct MultibodyModel {
     Pose root_pose;                 ///< point 0 in the world (fixed base)
     std::vector<Edge> edges;        ///< edge e ends at point e + 1
     std::vector<Mat6> inertia = std::vector<Mat6>(1, Mat6::Zero());  ///< 𝓜_k per point (the root's first),
-                                                                     ///< weight included, in the point's frame
+                                                                     ///< weight included, in the point's frame,
+                                                                     ///< plus the added mass (add_hydrodynamics)
+
+    // State-dependent loads (Mathew et al., section 6); empty lists cost nothing.
+    std::vector<Index> world_wrench_points;  ///< points with a world-frame wrench, one entry of
+                                             ///< MultibodyData::world_wrench each (eq. 53)
+    CylinderWall wall;                       ///< the wall the spheres of wall_contacts touch (eq. 57)
+    std::vector<WallContact> wall_contacts;
+    std::vector<PointHydrodynamics> hydrodynamics;  ///< at most one per point (eqs. 62-66)
 
     Index point_count() const { return static_cast<Index>(inertia.size()); }
+    /// \brief Whether any state-dependent load is declared (else the inverse dynamics skips them).
+    bool has_point_loads() const {
+        return !world_wrench_points.empty() || !wall_contacts.empty() || !hydrodynamics.empty();
+    }
     /// \brief Appends a point reached from \p parent through \p edge; returns its index.
     Index add_point(Edge edge, Index parent, const Mat6& point_inertia);
 };
+
+/// \brief Declares a wrench F_g given in the world frame (moment about the point, then force) at
+/// \p point: it acts as F_k = blockdiag(R_k^T, R_k^T) F_g (Mathew et al., eq. 53). Its value is an
+/// input, MultibodyData::world_wrench[slot] (zero by default).
+/// \return the slot, the index of this entry in model.world_wrench_points.
+Index add_world_wrench(MultibodyModel& model, Index point);
+
+/// \brief Declares a sphere of radius \p sphere_radius at \p point that touches model.wall
+/// (Mathew et al., section 6.2). Set model.wall first: the sphere must be smaller than the
+/// cylinder, k_c >= 0 and p >= 1 (for p < 1 the force has no derivative at first touch).
+void add_wall_contact(MultibodyModel& model, Index point, double sphere_radius);
+
+/// \brief Declares the fluid's action at \p point (Mathew et al., section 6.3): the drag-lift
+/// matrix 𝓓_k (eq. 62), the added mass 𝓜_A,k (added to model.inertia[point], so it enters every
+/// inertial term, M included) and the density ratio rho_w / rho_b of the buoyancy.
+///
+/// Gravity stays with the body's mass: the weight at the point becomes
+/// (1 - rho_w / rho_b) 𝓜_k Ad^{-1}_{g_k} G, the paper's a_G' = (1 - rho_w / rho_b) a_G applied to
+/// this point only, and the added mass weighs nothing. Both are one extra wrench,
+/// (𝓜_A,k + (rho_w / rho_b) 𝓜_k) Ad^{-1}_{g_k} G, so that the gravity argument of the inverse
+/// dynamics stays the true g for the points out of the fluid. The buoyancy acts where the
+/// point's weight does: at its centre of mass (a homogeneous, fully immersed body).
+/// All three are in the point's frame, quadrature weight included. Call once per point, after the
+/// point's inertia is final.
+void add_hydrodynamics(MultibodyModel& model, Index point, const Mat6& drag, const Mat6& added_mass,
+                       double density_ratio);
 
 /// \brief Appends a soft rod whose base is point \p parent (the rod's X = 0 frame is that
 /// point's frame): one soft interval per interval of \p rod, each ending at a computational point
@@ -72,11 +117,14 @@ struct MultibodyData {
     std::vector<Vec6> eta, eta_dot;             ///< twist and its rate at each point (eq. 2)
     std::vector<Vec6> eta_plus, eta_dot_plus;   ///< the child's twist and rate in the parent frame
     std::vector<Vec6> external_wrench;          ///< applied wrench at each point, point frame (input)
+    std::vector<Vec6> world_wrench;             ///< F_g per entry of model.world_wrench_points, world
+                                                ///< frame (input, eq. 53)
 
     // Backward pass (eqs. 15, 16, 22c-e): point wrench and composites accumulated at each point.
     std::vector<Vec6> wrench;                   ///< F_k (eq. 16), external wrench subtracted
     std::vector<Vec6> wrench_sum;               ///< F_k + the F^C of the edges leaving k
-    std::vector<Mat6> n_sum, m_sum;             ///< 𝓝_k, 𝓜_k plus the edges' composites
+    std::vector<Mat6> n_sum, m_sum;             ///< 𝓝_k (drag's 𝓓*_k included, eq. 66), 𝓜_k plus
+                                                ///< the edges' composites
 
     // Derivative blocks (eqs. 20b, 20c, 26), per edge, 6 x the edge's DOFs.
     std::vector<Matrix6X> r, q_block, y;

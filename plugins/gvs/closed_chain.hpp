@@ -1,0 +1,104 @@
+#pragma once
+/// \file closed_chain.hpp
+/// \brief Loop-closure constraints between two points of a GVS tree (Mathew et al., section 5.2,
+/// eqs. 46-52): the constraint error e, its Jacobian de/dq, the Pfaffian matrix A and Adot qdot,
+/// and the constraint wrenches with their derivative in q, added to the inverse dynamics.
+///
+/// A loop joint joins frame a, fixed to point A of the tree by the offset o_A (g_a = g_A o_A),
+/// and frame b, fixed to point B (g_b = g_B o_B). Its relative pose is g_BA = g_b^{-1} g_a and
+/// Phi_perp (6 x c, in frame b) holds the constrained directions: 6 columns for a weld, 5 for a
+/// revolute joint, 3 (the linear part) for a spherical joint. With J_a = Ad^{-1}_{o_A} J_A and
+/// J_b = Ad^{-1}_{o_B} J_B the frames' body Jacobians (J_A = data.s_b[A]):
+///
+///     e     = Phi_perp^T log(g_BA)^vee                                           (eq. 47c)
+///     A     = Phi_perp^T (Ad_{g_BA} J_a - J_b)                                   (eq. 47a)
+///     de/dq = Phi_perp^T T^{-1}(log(g_BA)^vee) (Ad_{g_BA} J_a - J_b)              (D80)
+///
+/// (Ad_{g_BA} J_a - J_b) qdot is the velocity of g_BA in frame b, gdot_BA g_BA^{-1}; the tangent
+/// operator T of screw_theory.hpp maps d/dt log(g_BA) to it. D80 prints Phi_perp for
+/// Phi_perp^T. de/dq equals A only where log(g_BA) commutes with the velocity (e = 0 for a weld);
+/// elsewhere the index-3 Jacobian of eq. 52b, [[dID/dq + K, -A^T], [de/dq, 0]], is not symmetric.
+///
+/// Sign of the multipliers: the generalised constraint force is +A^T lambda, so the equations read
+/// ID + K q + D qdot - B u - A^T lambda = 0 (eq. 46a). Phi_perp lambda is the wrench, in frame b,
+/// that the B side applies to the A side: the wrench Ad^{-*}_{g_BA} Phi_perp lambda acts at
+/// frame a and -Phi_perp lambda at frame b, and J_a^T Ad^{-*}_{g_BA} Phi_perp lambda -
+/// J_b^T Phi_perp lambda = A^T lambda. ConstraintWrenches applies them in the inverse dynamics,
+/// so that its data.id is ID - A^T lambda and its data.did_dq the derivative of that at fixed
+/// lambda (D69 plus the wrenches' transport along the tree).
+#include "inverse_dynamics.hpp"
+
+#include <vector>
+
+namespace soma::gvs {
+
+/// \brief One loop joint: frames a (on point_a) and b (on point_b) and the constrained
+/// directions, in frame b.
+struct LoopJoint {
+    Index point_a = 0, point_b = 0;
+    Pose offset_a, offset_b;  ///< o_A, o_B: frame a in point A's frame, frame b in point B's
+    Matrix6X constrained;     ///< Phi_perp, 6 x c, 1 <= c <= 6, in frame b
+};
+
+/// \brief Phi_perp of a weld (fixed) loop joint: I_6.
+Matrix6X weld_directions();
+/// \brief Phi_perp of a revolute loop joint about \p axis of frame b (normalised here): the other
+/// two rotations and the three translations, an orthonormal 6 x 5 basis.
+Matrix6X revolute_directions(const Vec3& axis);
+/// \brief Phi_perp of a spherical loop joint: the three translations, [0; I_3].
+Matrix6X spherical_directions();
+
+/// \brief The loop joints of a tree (immutable once built): the constraint rows of joint j are
+/// first_row[j] .. first_row[j] + c_j.
+struct ClosedChainModel {
+    std::vector<LoopJoint> joints;
+    std::vector<Index> first_row;
+    Index row_count = 0;
+};
+
+/// \brief Appends \p joint to \p chains and returns its index.
+/// \throws std::invalid_argument if Phi_perp is not 6 x c with 1 <= c <= 6, or a point is not a
+///   point of \p model.
+Index add_loop_joint(ClosedChainModel& chains, const MultibodyModel& model, LoopJoint joint);
+
+/// \brief Every buffer the loop constraints write, sized once (no allocation per evaluation).
+struct ClosedChainData {
+    ClosedChainData(const MultibodyModel& model, const ClosedChainModel& chains);
+
+    VectorX lambda;                   ///< the multipliers (input of ConstraintWrenches), rows
+    std::vector<Pose> relative_pose;  ///< g_BA per joint
+    std::vector<Vec6> relative_log;   ///< log(g_BA)^vee per joint
+    std::vector<Matrix6X> relative_jacobian;  ///< Ad_{g_BA} J_a - J_b per joint, 6 x n
+    VectorX e;                        ///< eq. 47c
+    Eigen::MatrixXd A;                ///< eq. 47a, rows x n
+    Eigen::MatrixXd de_dq;            ///< D80 (with Phi_perp^T), rows x n
+    VectorX adot_qdot;                ///< Adot qdot (eq. 47b)
+};
+
+/// \brief e, A, de/dq and Adot qdot (eqs. 47a-47c, D80) from \p data filled by
+/// inverse_dynamics_derivatives at the same q and \p qdot (its data.pose, data.eta, data.s_b,
+/// data.y_b, data.r_b). Adot qdot = Phi_perp^T (Ad_{g_BA} Jdot_a qdot - Jdot_b qdot
+/// - ad_{eta_b} Ad_{g_BA} eta_a), eq. 47b with ad_{eta_BA} J_a qdot written out, and
+/// Jdot_k qdot = (Y^B_k - R^B_k) qdot.
+void closed_chain_constraints(const MultibodyData& data, const ClosedChainModel& chains, const VectorX& qdot,
+                              ClosedChainData& out);
+
+/// \brief The loop joints' constraint wrenches for the multipliers out.lambda, as loads of the
+/// inverse dynamics (KinematicLoads): at point A, o_A's coadjoint of Ad^{-*}_{g_BA} Phi_perp
+/// lambda, which turns with g_BA, and at point B the follower wrench -Ad*_{o_B} Phi_perp lambda.
+/// With derivatives, dF_A/dq = -Ad*_{o_A} Ad^{-*}_{g_BA} adbar*_{Phi_perp lambda}
+/// (Ad_{g_BA} J_a - J_b) (Mathew et al., D69) seeds the backward pass. The data.id it yields is
+/// ID - A^T lambda, data.did_dq its derivative at fixed lambda. With derivatives it writes
+/// buffers.relative_jacobian; it holds references to both arguments.
+class ConstraintWrenches final : public KinematicLoads {
+public:
+    ConstraintWrenches(const ClosedChainModel& chains, ClosedChainData& buffers)
+        : chains_(chains), buffers_(buffers) {}
+    void apply(const MultibodyModel& model, MultibodyData& data, bool derivatives) const override;
+
+private:
+    const ClosedChainModel& chains_;
+    ClosedChainData& buffers_;
+};
+
+}  // namespace soma::gvs

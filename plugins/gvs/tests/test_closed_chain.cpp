@@ -1,0 +1,262 @@
+// Loop-closure constraints (closed_chain.hpp, Mathew et al., section 5.2): e, A, de/dq, Adot qdot
+// and the constraint wrenches' derivative against central differences on the hybrid tree (a
+// weld, a revolute and a spherical loop joint between its branches and the world), and a
+// clamped-clamped steel rod against Euler-Bernoulli beam theory.
+#include "closed_chain.hpp"
+#include "gvs_test_trees.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <Eigen/Dense>
+
+#include <cmath>
+#include <random>
+
+using namespace soma;
+using namespace soma::gvs;
+using namespace soma::gvs::testing;
+
+namespace {
+
+/// The hybrid tree with three loop joints closed at q0 (e(q0) = 0): a weld from rod a's tip (10)
+/// to body 2 (5), a revolute joint from rod b's tip (15) to the world (root 0) and a spherical
+/// joint between points 8 (rod a) and 13 (rod b), each with random offsets on both sides.
+struct ClosedTree {
+    HybridTree tree;
+    ClosedChainModel chains;
+    VectorX q0;
+    ClosedTree(std::mt19937& rng) : tree(rng), q0(random_vector(tree.n, rng, 0.3)) {
+        MultibodyData data(tree.model);
+        const VectorX zero = VectorX::Zero(tree.n);
+        inverse_dynamics(tree.model, data, q0, zero, zero, Vec3::Zero());
+        const auto close = [&](Index a, Index b, Matrix6X directions) {
+            LoopJoint joint;
+            joint.point_a = a;
+            joint.point_b = b;
+            joint.offset_a = random_pose(rng, 0.05);
+            // frame b = frame a at q0
+            joint.offset_b = compose(inverse(data.pose[static_cast<std::size_t>(b)]),
+                                     compose(data.pose[static_cast<std::size_t>(a)], joint.offset_a));
+            joint.constrained = std::move(directions);
+            add_loop_joint(chains, tree.model, joint);
+        };
+        close(10, 5, weld_directions());
+        close(15, 0, revolute_directions(Vec3(0.3, -0.5, 0.8)));
+        close(8, 13, spherical_directions());
+    }
+};
+
+struct Evaluator {
+    const ClosedTree& t;
+    MultibodyData data;
+    ClosedChainData chain;
+    explicit Evaluator(const ClosedTree& closed) : t(closed), data(closed.tree.model), chain(closed.tree.model, closed.chains) {}
+    void at(const VectorX& q, const VectorX& qdot) {
+        const VectorX zero = VectorX::Zero(t.tree.n);
+        inverse_dynamics_derivatives(t.tree.model, data, q, qdot, zero, Vec3::Zero());
+        closed_chain_constraints(data, t.chains, qdot, chain);
+    }
+};
+
+constexpr double kStep = 1e-6;
+
+}  // namespace
+
+TEST_CASE("GVS closed chain: Phi_perp of the standard loop joints is orthonormal", "[gvs]") {
+    for (const Matrix6X& phi : {weld_directions(), revolute_directions(Vec3(0.3, -0.5, 0.8)), spherical_directions()}) {
+        const Eigen::MatrixXd gram = phi.transpose() * phi;
+        CHECK((gram - Eigen::MatrixXd::Identity(phi.cols(), phi.cols())).norm() < 1e-15);
+    }
+    Vec6 free_rotation = Vec6::Zero();
+    free_rotation.head<3>() = Vec3(0.3, -0.5, 0.8).normalized();
+    CHECK((revolute_directions(Vec3(0.3, -0.5, 0.8)).transpose() * free_rotation).norm() < 1e-15);
+}
+
+TEST_CASE("GVS closed chain: e = 0 on the closed tree and A qdot is the error's rate", "[gvs]") {
+    std::mt19937 rng(11);
+    const ClosedTree closed(rng);
+    Evaluator ev(closed);
+    const VectorX qdot = random_vector(closed.tree.n, rng, 1.0);
+    ev.at(closed.q0, qdot);
+    CHECK(closed.chains.row_count == 14);
+    INFO("e at q0: " << ev.chain.e.transpose());
+    CHECK(ev.chain.e.norm() < 1e-14);
+    const VectorX a_qdot = ev.chain.A * qdot;
+    // At e = 0 (g_BA = I) d/dt e(q + t qdot) = Phi^T T^{-1}(0) (Ad J_a - J_b) qdot = A qdot. Central
+    // differences with h = 1e-6: truncation ~h^2, round-off ~1e-16 / h = 1e-10 relative.
+    Evaluator plus(closed), minus(closed);
+    plus.at(closed.q0 + kStep * qdot, qdot);
+    minus.at(closed.q0 - kStep * qdot, qdot);
+    const VectorX fd = (plus.chain.e - minus.chain.e) / (2.0 * kStep);
+    const double error = relative_error(a_qdot, fd);
+    INFO("A qdot against d/dt e: relative " << error);
+    CHECK(error < 1e-7);
+}
+
+TEST_CASE("GVS closed chain: de/dq against central differences away from e = 0, and de/dq != A there", "[gvs]") {
+    std::mt19937 rng(12);
+    const ClosedTree closed(rng);
+    Evaluator ev(closed), plus(closed), minus(closed);
+    const Index n = closed.tree.n;
+    const VectorX q = closed.q0 + random_vector(n, rng, 0.5);
+    const VectorX zero = VectorX::Zero(n);
+    ev.at(q, zero);
+    INFO("e " << ev.chain.e.transpose());
+    REQUIRE(ev.chain.e.norm() > 0.05);  // far from closed: theta of g_BA ~ 0.1-1
+    Eigen::MatrixXd fd(closed.chains.row_count, n);
+    for (Index i = 0; i < n; ++i) {
+        VectorX dq = VectorX::Zero(n);
+        dq[i] = kStep;
+        plus.at(q + dq, zero);
+        minus.at(q - dq, zero);
+        fd.col(i) = (plus.chain.e - minus.chain.e) / (2.0 * kStep);
+    }
+    const double error = relative_error(ev.chain.de_dq, fd);
+    const double a_error = relative_error(ev.chain.A, fd);
+    INFO("de/dq: relative " << error << "; A in place of de/dq (erratum E5): " << a_error);
+    CHECK(error < 1e-7);
+    CHECK(a_error > 1e-2);  // A is the Jacobian of e only at e = 0
+}
+
+TEST_CASE("GVS closed chain: the constraint wrenches' generalised force is A^T lambda, their derivative exact",
+          "[gvs]") {
+    std::mt19937 rng(13);
+    const ClosedTree closed(rng);
+    const Index n = closed.tree.n;
+    const VectorX q = closed.q0 + random_vector(n, rng, 0.5);
+    const VectorX zero = VectorX::Zero(n);
+    Evaluator ev(closed);
+    ev.chain.lambda = random_vector(closed.chains.row_count, rng, 1.0);
+    const ConstraintWrenches wrenches(closed.chains, ev.chain);
+
+    // With qdot = qddot = 0 and no gravity, ID is the applied wrenches' generalised force with a
+    // minus sign (inertial minus external): ID = -A^T lambda.
+    ev.at(q, zero);
+    const VectorX a_t_lambda = ev.chain.A.transpose() * ev.chain.lambda;
+    inverse_dynamics(closed.tree.model, ev.data, q, zero, zero, Vec3::Zero(), &wrenches);
+    const double static_error = relative_error(-ev.data.id, a_t_lambda);
+    INFO("ID + A^T lambda: relative " << static_error);
+    CHECK(static_error < 1e-13);
+
+    // In any state and gravity: dID/dq with the wrenches (D69 and the transport) against central
+    // differences of ID(q) at fixed lambda; dID/dqdot and M unchanged.
+    const VectorX qdot = random_vector(n, rng, 1.0), qddot = random_vector(n, rng, 1.0);
+    const Vec3 gravity(0.3, -9.81, 1.2);
+    MultibodyData plain(closed.tree.model), with(closed.tree.model), step(closed.tree.model);
+    inverse_dynamics_derivatives(closed.tree.model, plain, q, qdot, qddot, gravity);
+    inverse_dynamics_derivatives(closed.tree.model, with, q, qdot, qddot, gravity, &wrenches);
+    const double id_error = relative_error(plain.id - with.id, a_t_lambda);
+    INFO("ID without minus ID with the wrenches against A^T lambda: " << id_error);
+    CHECK(id_error < 1e-13);
+    CHECK(with.did_dqdot == plain.did_dqdot);
+    CHECK(with.mass == plain.mass);
+    Eigen::MatrixXd fd(n, n);
+    for (Index i = 0; i < n; ++i) {
+        VectorX dq = VectorX::Zero(n);
+        dq[i] = kStep;
+        inverse_dynamics(closed.tree.model, step, q + dq, qdot, qddot, gravity, &wrenches);
+        fd.col(i) = step.id;
+        inverse_dynamics(closed.tree.model, step, q - dq, qdot, qddot, gravity, &wrenches);
+        fd.col(i) -= step.id;
+        fd.col(i) /= 2.0 * kStep;
+    }
+    const double error = relative_error(with.did_dq, fd);
+    // The constraint part alone, d(-A^T lambda)/dq, so that it is not hidden by the inertial terms.
+    const double part_error = relative_error(with.did_dq - plain.did_dq, fd - plain.did_dq);
+    INFO("dID/dq with the wrenches: relative " << error << ", its constraint part " << part_error);
+    CHECK(error < 1e-7);
+    CHECK(part_error < 1e-7);
+}
+
+TEST_CASE("GVS closed chain: Adot qdot against central differences of A qdot along q + t qdot", "[gvs]") {
+    std::mt19937 rng(14);
+    const ClosedTree closed(rng);
+    const Index n = closed.tree.n;
+    const VectorX q = closed.q0 + random_vector(n, rng, 0.5);
+    const VectorX qdot = random_vector(n, rng, 1.0);
+    Evaluator ev(closed), plus(closed), minus(closed);
+    ev.at(q, qdot);
+    plus.at(q + kStep * qdot, qdot);
+    minus.at(q - kStep * qdot, qdot);
+    const VectorX fd = (plus.chain.A * qdot - minus.chain.A * qdot) / (2.0 * kStep);
+    const double error = relative_error(ev.chain.adot_qdot, fd);
+    INFO("Adot qdot: relative " << error);
+    CHECK(error < 1e-7);
+}
+
+TEST_CASE("GVS closed chain: a clamped-clamped rod under a uniform load, Euler-Bernoulli", "[gvs][physics]") {
+    // A steel Kirchhoff rod (no shear) clamped at the world origin and, by a weld loop joint, at
+    // (L, 0, 0), under its own weight at g / 10. Euler-Bernoulli: midspan deflection
+    // q L^4 / (384 E I), end reactions q L / 2 and moments q L^2 / 12. The bending moment is
+    // quadratic in X, so order-2 curvatures hold it. What separates the model from the linear
+    // beam: the membrane (stretching) stiffening, O((w/r_g)^2) ~ 4e-5 of the deflection times a
+    // small factor (w = 1.6e-5 m, radius of gyration r/2), and the Magnus integration of 9 points.
+    constexpr double length = 1.0, radius = 0.005, young = 2.0e11, density = 7800.0, g = 0.981;
+    const RodDescription description{StrainBasis(BasisFamily::legendre, StrainModeSelection::kirchhoff(2), length),
+                                     CircularProfile{[](double) { return radius; }},
+                                     RodMaterial{young, 0.3, density, 0.0},
+                                     9,
+                                     MagnusOrder::fourth,
+                                     {}};
+    const RodDiscretization rod(description);
+    MultibodyModel model;
+    model.dof_count = rod.dof_count();
+    const Index first = add_soft_rod(model, 0, rod, 0);
+    const Index tip = first + rod.point_count() - 2, middle = first + (rod.point_count() - 1) / 2 - 1;
+    REQUIRE(rod.X[static_cast<std::size_t>((rod.point_count() - 1) / 2)] == Approx(0.5 * length).margin(1e-15));
+    ClosedChainModel chains;
+    LoopJoint weld;
+    weld.point_a = tip;
+    weld.point_b = 0;
+    weld.offset_b.p = Vec3(length, 0.0, 0.0);
+    weld.constrained = weld_directions();
+    add_loop_joint(chains, model, weld);
+
+    const Index n = model.dof_count, rows = chains.row_count;
+    MultibodyData data(model);
+    ClosedChainData chain(model, chains);
+    const ConstraintWrenches wrenches(chains, chain);
+    VectorX q = VectorX::Zero(n);
+    const VectorX zero = VectorX::Zero(n);
+    const Vec3 gravity(0.0, 0.0, -g);
+    // Newton on the index-3 statics (Mathew et al., eq. 52): [ID + K q - A^T lambda; e] = 0 with
+    // the Jacobian [[dID/dq + K, -A^T], [de/dq, 0]] (dID/dq includes D69 at fixed lambda).
+    Eigen::MatrixXd jacobian(n + rows, n + rows);
+    VectorX residual(n + rows);
+    int iterations = 0;
+    // Converged when the residual is at round-off: the weight's generalised forces are ~1e-1,
+    // e ~ 1e-5; the step itself stalls at ~1e-9 in the axial multiplier (E A = 1.6e7 N).
+    for (;; ++iterations) {
+        inverse_dynamics_derivatives(model, data, q, zero, zero, gravity, &wrenches);
+        closed_chain_constraints(data, chains, zero, chain);
+        residual << data.id + rod.K * q, chain.e;
+        if (residual.norm() <= 1e-14 || iterations == 20) break;
+        jacobian.setZero();
+        jacobian.topLeftCorner(n, n) = data.did_dq + rod.K;
+        jacobian.topRightCorner(n, rows) = -chain.A.transpose();
+        jacobian.bottomLeftCorner(rows, n) = chain.de_dq;
+        const VectorX step = jacobian.partialPivLu().solve(residual);
+        q -= step.head(n);
+        chain.lambda -= step.tail(rows);
+    }
+    CHECK(iterations <= 5);
+    inverse_dynamics(model, data, q, zero, zero, gravity, &wrenches);
+    const double area = M_PI * radius * radius, ei = young * M_PI * std::pow(radius, 4) / 4.0;
+    const double load = density * area * g;
+    const double deflection = load * std::pow(length, 4) / (384.0 * ei);
+    const Pose mid = data.pose[static_cast<std::size_t>(middle)];
+    const Pose end = data.pose[static_cast<std::size_t>(tip)];
+    INFO("midspan deflection " << -mid.p.z() << " against " << deflection << " (relative "
+                               << -mid.p.z() / deflection - 1.0 << "); lambda " << chain.lambda.transpose()
+                               << " against q L / 2 = " << load * length / 2.0 << ", q L^2 / 12 = "
+                               << load * length * length / 12.0 << "; " << iterations << " iterations");
+    CHECK(mid.p.z() == Approx(-deflection).epsilon(2e-5));  // measured 2.3e-6
+    CHECK(mid.p.x() == Approx(0.5 * length).margin(1e-12));
+    CHECK((end.p - Vec3(length, 0.0, 0.0)).norm() < 1e-14);
+    CHECK((end.R - Mat3::Identity()).norm() < 1e-14);
+    // lambda = [m; f]: the wrench of the world on the rod's tip, in frame b (world axes): the
+    // reaction q L / 2 upwards and the clamp's moment q L^2 / 12 about +y (hogging).
+    CHECK(chain.lambda[5] == Approx(load * length / 2.0).epsilon(1e-12));  // the weight's half, exactly
+    CHECK(chain.lambda[1] == Approx(load * length * length / 12.0).epsilon(2e-5));  // measured 1.6e-6
+    CHECK(std::abs(chain.lambda[0]) + std::abs(chain.lambda[2]) + std::abs(chain.lambda[4]) < 1e-10 * load);
+}
