@@ -2,6 +2,8 @@
 // collocation (eq. C1), section constants and the generalised stiffness and damping (D64, D65).
 #include "rod_discretization.hpp"
 
+#include <Eigen/QR>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -69,6 +71,62 @@ void check_material(const RodMaterial& m) {
         fail("density = " + str(m.density) + " must be finite and > 0");
     if (!(m.damping >= 0.0) || !std::isfinite(m.damping))
         fail("damping = " + str(m.damping) + " must be finite and >= 0");
+}
+
+
+/// Refuses a basis the Gauss points cannot resolve: the component's coefficients are then not
+/// independent at the points, and K (and the mass matrix, which uses the same points) is
+/// singular. Polynomials of k + 1 coefficients need k + 1 distinct points; hat functions need
+/// points that can be matched in order to hats that are nonzero there (the Schoenberg-Whitney
+/// condition, checked greedily); custom functions are checked numerically (column-pivoted QR of
+/// the samples, relative threshold 1e-10).
+void check_basis_resolved(const StrainBasis& basis, const std::vector<double>& X, const std::vector<double>& weight,
+                          const std::vector<Matrix6X>& phi) {
+    std::vector<Index> gauss;  // the points with weight
+    for (std::size_t k = 0; k < X.size(); ++k)
+        if (weight[k] > 0.0) gauss.push_back(static_cast<Index>(k));
+    const auto points = static_cast<Index>(gauss.size());
+    for (int c = 0; c < kStrainComponents; ++c) {
+        if (!basis.is_active(c)) continue;
+        const Index count = basis.component_dof_count(c), offset = basis.component_offset(c);
+        const std::string what = "gauss_points = " + std::to_string(points) + " cannot resolve the " +
+                                 std::string(strain_component_name(c)) + " basis (" + std::to_string(count) +
+                                 " functions): ";
+        switch (basis.family()) {
+        case BasisFamily::legendre:
+        case BasisFamily::monomial:
+        case BasisFamily::chebyshev:
+            if (points < count)
+                fail(what + "a polynomial of order " + std::to_string(count - 1) + " needs at least " +
+                     std::to_string(count) + " Gauss points, or K and the mass matrix are singular");
+            break;
+        case BasisFamily::piecewise_linear: {
+            // Match hats j = 0, 1, ... in order to increasing points where hat j is nonzero.
+            Index next_point = 0;
+            for (Index j = 0; j < count; ++j) {
+                while (next_point < points && phi[static_cast<std::size_t>(gauss[static_cast<std::size_t>(next_point)])](
+                                                  c, offset + j) == 0.0)
+                    ++next_point;
+                if (next_point == points)
+                    fail(what + "hat function " + std::to_string(j) +
+                         " has no Gauss point of its own; use more Gauss points (at least one per element and one more)");
+                ++next_point;
+            }
+            break;
+        }
+        case BasisFamily::custom: {
+            Eigen::MatrixXd samples(points, count);
+            for (Index i = 0; i < points; ++i)
+                samples.row(i) = phi[static_cast<std::size_t>(gauss[static_cast<std::size_t>(i)])].block(c, offset, 1, count);
+            Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(samples);
+            qr.setThreshold(1e-10);
+            if (qr.rank() < count)
+                fail(what + "its functions sampled at the Gauss points have rank " + std::to_string(qr.rank()) +
+                     " (dependent functions, or too few points)");
+            break;
+        }
+        }
+    }
 }
 
 }  // namespace
@@ -212,6 +270,7 @@ RodDiscretization::RodDiscretization(const RodDescription& rod)
             D.noalias() += weight[k] * (phi[k].transpose() * damping[k] * phi[k]);
         }
     }
+    check_basis_resolved(basis, X, weight, phi);
     // The products are symmetric only to round-off; the solvers may rely on exact symmetry.
     K = 0.5 * (K + K.transpose()).eval();
     D = 0.5 * (D + D.transpose()).eval();

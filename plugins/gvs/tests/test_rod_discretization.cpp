@@ -223,18 +223,36 @@ TEST_CASE("K is symmetric positive semi-definite, the Legendre Gram matrix on a 
         }
     Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(rod.K);
     CHECK(eig.eigenvalues().minCoeff() > 0.0);
-    // Too few Gauss points for the basis: K stays PSD but loses rank. With n_g = 2 each
-    // component's block is a sum of 2 rank-one terms: rank 2 per active component, 12 in all;
-    // the other eigenvalues vanish to round-off (1e-12 of the largest).
-    const RodDiscretization coarse(uniform_circle(basis, r, 2));
-    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig2(coarse.K);
-    const double largest = eig2.eigenvalues().maxCoeff();
-    int zero = 0;
-    for (Index i = 0; i < 24; ++i) {
-        CHECK(eig2.eigenvalues()(i) > -1e-12 * largest);
-        if (eig2.eigenvalues()(i) < 1e-12 * largest) ++zero;
+}
+
+TEST_CASE("a basis the Gauss points cannot resolve is refused, with the key and the count needed", "[gvs]") {
+    // With fewer Gauss points than a component has functions, its coefficients are not
+    // independent at the points: K (and the mass matrix, built at the same points) is singular,
+    // and a solve would return NaN (seen before this check: order 5 at 5 points).
+    const double L = 0.5, r = 0.02;
+    const StrainBasis legendre(BasisFamily::legendre, StrainModeSelection::angular_linear(4, 2), L);
+    for (const int n_g : {2, 4}) {
+        CAPTURE(n_g);
+        CHECK_THROWS_WITH(RodDiscretization(uniform_circle(legendre, r, n_g)),
+                          Catch::Contains("cannot resolve the torsion basis (5 functions)") &&
+                              Catch::Contains("needs at least 5 Gauss points"));
     }
-    CHECK(zero == 24 - 12);
+    CHECK_NOTHROW(RodDiscretization(uniform_circle(legendre, r, 5)));
+    // Hat functions: 4 elements (5 hats) need 5 points matched in order to their hats; 5 Gauss
+    // points (at 0.047, 0.23, 0.5, 0.77, 0.95 L) are, 4 are not.
+    StrainModeSelection bending;
+    bending.order = {-1, 4, -1, -1, -1, -1};
+    const StrainBasis hats(BasisFamily::piecewise_linear, bending, L);
+    CHECK_THROWS_WITH(RodDiscretization(uniform_circle(hats, r, 4)), Catch::Contains("cannot resolve the bending_y basis") &&
+                                                                         Catch::Contains("has no Gauss point of its own"));
+    CHECK_NOTHROW(RodDiscretization(uniform_circle(hats, r, 5)));
+    // Custom functions that are dependent (the second is twice the first) are refused at any n_g.
+    StrainModeSelection torsion;
+    torsion.order = {1, -1, -1, -1, -1, -1};
+    CustomBasisFunctions dependent;
+    dependent[0] = {[](double X) { return 1.0 + X; }, [](double X) { return 2.0 + 2.0 * X; }};
+    const StrainBasis custom(BasisFamily::custom, torsion, L, dependent);
+    CHECK_THROWS_WITH(RodDiscretization(uniform_circle(custom, r, 8)), Catch::Contains("have rank 1"));
 }
 
 TEST_CASE("tapered sections integrate to their analytic values as n_g grows", "[gvs]") {
