@@ -1,5 +1,6 @@
 #include "closed_chain.hpp"
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -68,7 +69,11 @@ ClosedChainData::ClosedChainData(const MultibodyModel& model, const ClosedChainM
       e(VectorX::Zero(chains.row_count)),
       A(Eigen::MatrixXd::Zero(chains.row_count, model.dof_count)),
       de_dq(Eigen::MatrixXd::Zero(chains.row_count, model.dof_count)),
-      adot_qdot(VectorX::Zero(chains.row_count)) {}
+      adot_qdot(VectorX::Zero(chains.row_count)),
+      c(VectorX::Zero(chains.row_count)),
+      dc_dq(Eigen::MatrixXd::Zero(chains.row_count, model.dof_count)),
+      dc_dqdot(Eigen::MatrixXd::Zero(chains.row_count, model.dof_count)),
+      work(Matrix6X::Zero(6, model.dof_count)) {}
 
 void closed_chain_constraints(const MultibodyData& data, const ClosedChainModel& chains, const VectorX& qdot,
                               ClosedChainData& out) {
@@ -97,6 +102,56 @@ void closed_chain_constraints(const MultibodyData& data, const ClosedChainModel&
         const Vec6 eta_b = to_b * data.eta[b];
         const Vec6 rate = ad_g * jdot_a - jdot_b - ad(eta_b) * eta_a_in_b;
         out.adot_qdot.segment(row, c).noalias() = phi_t * rate;
+    }
+}
+
+void baumgarte_rows(const MultibodyData& data, const ClosedChainModel& chains, const VectorX& qdot,
+                    const VectorX& qddot, const Vec3& gravity, double time_constant, ClosedChainData& out) {
+    if (!(time_constant > 0.0) || !std::isfinite(time_constant))
+        throw std::invalid_argument("Baumgarte rows: the time constant must be positive and finite");
+    closed_chain_constraints(data, chains, qdot, out);
+    const double rate = 2.0 / time_constant, stiffness = 1.0 / (time_constant * time_constant);
+    // (Mathew et al., eq. 46b)
+    out.c.noalias() = out.A * qddot;
+    out.c += out.adot_qdot;
+    out.c.noalias() += rate * (out.A * qdot);
+    out.c += stiffness * out.e;
+    Vec6 gravity_twist = Vec6::Zero();
+    gravity_twist.tail<3>() = gravity;
+    for (std::size_t j = 0; j < chains.joints.size(); ++j) {
+        const LoopJoint& joint = chains.joints[j];
+        const Index row = chains.first_row[j], c = joint.constrained.cols();
+        const auto phi_t = joint.constrained.transpose();
+        const auto a = static_cast<std::size_t>(joint.point_a), b = static_cast<std::size_t>(joint.point_b);
+        const Mat6 to_a = Ad_inverse(joint.offset_a), to_b = Ad_inverse(joint.offset_b);
+        const Mat6 ad_g = Ad(out.relative_pose[j]);
+        const Vec6 eta_a = to_a * data.eta[a], eta_b = to_b * data.eta[b];
+        const Vec6 eta_a_in_b = ad_g * eta_a, eta_dot_a_in_b = ad_g * (to_a * data.eta_dot[a]);
+        // X + (2/T) V, V = Ad_g eta_a - eta_b, written as K_W W + K_Ra R_a + K_La L_a + K_Rb R_b + K_Lb L_b
+        // in q (W = Ad_g J_a - J_b; R, L the points' R^B, L^B) and K_Ra S_a + K_La Y_a + K_Rb S_b + K_Lb Y_b
+        // in qdot (Mathew et al., D72-D76, D81-D83).
+        const Mat6 k_w = ad(eta_b) * ad(eta_a_in_b) - ad(eta_dot_a_in_b) - rate * ad(eta_a_in_b);
+        const Mat6 k_la = ad_g * to_a, k_lb = -to_b;
+        const Mat6 k_ra = (rate * Mat6::Identity() - ad(eta_b)) * k_la - ad_g * ad(eta_a) * to_a;
+        const Mat6 k_rb = (ad(eta_b) + ad(eta_a_in_b) - rate * Mat6::Identity()) * to_b;
+        // L^B_k = Q^B_k + ad_{Ad^{-1}_{g_k} G} S^B_k: Q^B without the gravity term of eq. 20c
+        const Mat6 gravity_a = k_la * ad(Ad_inverse(data.pose[a]) * gravity_twist);
+        const Mat6 gravity_b = k_lb * ad(Ad_inverse(data.pose[b]) * gravity_twist);
+        out.work.noalias() = k_w * out.relative_jacobian[j];
+        out.work.noalias() += k_ra * data.r_b[a];
+        out.work.noalias() += k_la * data.q_b[a];
+        out.work.noalias() += gravity_a * data.s_b[a];
+        out.work.noalias() += k_rb * data.r_b[b];
+        out.work.noalias() += k_lb * data.q_b[b];
+        out.work.noalias() += gravity_b * data.s_b[b];
+        // (Mathew et al., D71, D80)
+        out.dc_dq.middleRows(row, c).noalias() = phi_t * out.work;
+        out.dc_dq.middleRows(row, c) += stiffness * out.de_dq.middleRows(row, c);
+        out.work.noalias() = k_ra * data.s_b[a];
+        out.work.noalias() += k_la * data.y_b[a];
+        out.work.noalias() += k_rb * data.s_b[b];
+        out.work.noalias() += k_lb * data.y_b[b];
+        out.dc_dqdot.middleRows(row, c).noalias() = phi_t * out.work;
     }
 }
 

@@ -2,7 +2,8 @@
 /// \file closed_chain.hpp
 /// \brief Loop-closure constraints between two points of a GVS tree (Mathew et al., section 5.2,
 /// eqs. 46-52): the constraint error e, its Jacobian de/dq, the Pfaffian matrix A and Adot qdot,
-/// and the constraint wrenches with their derivative in q, added to the inverse dynamics.
+/// the Baumgarte index-1 row with its derivatives in q and qdot (eq. 46b, D71-D83), and the
+/// constraint wrenches with their derivative in q, added to the inverse dynamics.
 ///
 /// A loop joint joins frame a, fixed to point A of the tree by the offset o_A (g_a = g_A o_A),
 /// and frame b, fixed to point B (g_b = g_B o_B). Its relative pose is g_BA = g_b^{-1} g_a and
@@ -73,6 +74,10 @@ struct ClosedChainData {
     Eigen::MatrixXd A;                ///< eq. 47a, rows x n
     Eigen::MatrixXd de_dq;            ///< D80 (with Phi_perp^T), rows x n
     VectorX adot_qdot;                ///< Adot qdot (eq. 47b)
+    VectorX c;                        ///< the Baumgarte row C (eq. 46b), rows
+    Eigen::MatrixXd dc_dq;            ///< dC/dq (D71-D80), rows x n
+    Eigen::MatrixXd dc_dqdot;         ///< dC/dqdot (D81-D83), rows x n
+    Matrix6X work;                    ///< 6 x n scratch of baumgarte_rows
 };
 
 /// \brief e, A, de/dq and Adot qdot (eqs. 47a-47c, D80) from \p data filled by
@@ -82,6 +87,29 @@ struct ClosedChainData {
 /// Jdot_k qdot = (Y^B_k - R^B_k) qdot.
 void closed_chain_constraints(const MultibodyData& data, const ClosedChainModel& chains, const VectorX& qdot,
                               ClosedChainData& out);
+
+/// \brief The Baumgarte index-1 row of the loop joints and its exact derivatives (Mathew et al.,
+/// eqs. 46b, D71-D83), into out.c, out.dc_dq and out.dc_dqdot; it calls closed_chain_constraints
+/// first, so e, A, de/dq and Adot qdot are filled too. With T = \p time_constant (T_B > 0):
+///
+///     C = A qddot + Adot qdot + (2/T) A qdot + (1/T^2) e                          (eq. 46b)
+///       = Phi_perp^T (X + (2/T) (Ad_{g_BA} eta_a - eta_b)) + (1/T^2) e,
+///     X = Ad_{g_BA} etadot_a - etadot_b - ad_{eta_b} Ad_{g_BA} eta_a
+///
+/// (X = d/dt (Ad_{g_BA} eta_a - eta_b), the rate of g_BA's velocity in frame b). Its derivatives
+/// use d eta_k/dq = R^B_k, d etadot_k/dq = L^B_k - ad_{eta_k} R^B_k, d etadot_k/dqdot =
+/// Y^B_k - ad_{eta_k} S^B_k (D73, D74, D83) and d(Ad_{g_BA} x)/dq = -ad_{Ad_{g_BA} x}
+/// (Ad_{g_BA} J_a - J_b) (D75, D76), moved to frames a and b by the offsets; D82 is written in
+/// full (the Ad_{g_BA}, the offsets and the velocity-product term, with Phi_perp^T). L^B_k, Q^B_k
+/// without the gravity term of eq. 20c, is Q^B_k + ad_{Ad^{-1}_{g_k} G} S^B_k, exactly: the
+/// gravity terms -ad_{Ad^{-1}_{g_beta} G} S_beta of the path, moved to point k by
+/// Ad^{-1}_{g_beta,k}, sum to -ad_{Ad^{-1}_{g_k} G} S^B_k (Ad^{-1} ad_x = ad_{Ad^{-1} x} Ad^{-1}).
+///
+/// \p data must come from inverse_dynamics_derivatives at the same q, \p qdot and \p qddot and
+/// with the same \p gravity (data.q_b holds (dS/dq) qddot and the gravity term). Allocates nothing.
+/// \throws std::invalid_argument if \p time_constant is not positive and finite.
+void baumgarte_rows(const MultibodyData& data, const ClosedChainModel& chains, const VectorX& qdot,
+                    const VectorX& qddot, const Vec3& gravity, double time_constant, ClosedChainData& out);
 
 /// \brief The loop joints' constraint wrenches for the multipliers out.lambda, as loads of the
 /// inverse dynamics (KinematicLoads): at point A, o_A's coadjoint of Ad^{-*}_{g_BA} Phi_perp

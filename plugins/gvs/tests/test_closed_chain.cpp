@@ -1,6 +1,7 @@
 // Loop-closure constraints (closed_chain.hpp, Mathew et al., section 5.2): e, A, de/dq, Adot qdot
-// and the constraint wrenches' derivative against central differences on the hybrid tree (a
-// weld, a revolute and a spherical loop joint between its branches and the world), and a
+// the constraint wrenches' derivative and the Baumgarte row's dC/dq, dC/dqdot against central
+// differences on the hybrid tree (a weld, a revolute and a spherical loop joint between its
+// branches and the world), A qddot + Adot qdot against d^2e/dt^2 where g_BA = I, and a
 // clamped-clamped steel rod against Euler-Bernoulli beam theory.
 #include "closed_chain.hpp"
 #include "gvs_test_trees.hpp"
@@ -11,6 +12,7 @@
 
 #include <cmath>
 #include <random>
+#include <utility>
 
 using namespace soma;
 using namespace soma::gvs;
@@ -182,6 +184,108 @@ TEST_CASE("GVS closed chain: Adot qdot against central differences of A qdot alo
     const double error = relative_error(ev.chain.adot_qdot, fd);
     INFO("Adot qdot: relative " << error);
     CHECK(error < 1e-7);
+}
+
+namespace {
+
+/// The Baumgarte row (eq. 46b) at (q, qdot, qddot) with gravity on in the inverse dynamics.
+struct BaumgarteEvaluator {
+    const ClosedTree& t;
+    Vec3 gravity;
+    double time_constant;
+    MultibodyData data;
+    ClosedChainData chain;
+    BaumgarteEvaluator(const ClosedTree& closed, const Vec3& g, double T)
+        : t(closed), gravity(g), time_constant(T), data(closed.tree.model), chain(closed.tree.model, closed.chains) {}
+    const VectorX& at(const VectorX& q, const VectorX& qdot, const VectorX& qddot) {
+        inverse_dynamics_derivatives(t.tree.model, data, q, qdot, qddot, gravity);
+        baumgarte_rows(data, t.chains, qdot, qddot, gravity, time_constant, chain);
+        return chain.c;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("GVS closed chain: the Baumgarte row's dC/dq and dC/dqdot against central differences", "[gvs]") {
+    // At e != 0 (where de/dq != A), random qdot and qddot, gravity on in the inverse dynamics (so
+    // that Q^B's gravity term must be taken out, L^B), for a time constant where the three terms of
+    // eq. 46b weigh alike (T = 0.5) and one where e's term dominates (T = 0.05). Central
+    // differences with h = 1e-6: truncation ~h^2 |C'''| ~ 1e-12, round-off ~1e-16 |C| / h ~ 1e-10
+    // relative, so 1e-7 leaves room and still catches any missing term (each is O(1) here).
+    std::mt19937 rng(15);
+    const ClosedTree closed(rng);
+    const Index n = closed.tree.n, rows = closed.chains.row_count;
+    const VectorX q = closed.q0 + random_vector(n, rng, 0.5);
+    const VectorX qdot = random_vector(n, rng, 1.0), qddot = random_vector(n, rng, 1.0);
+    const Vec3 gravity(0.3, -9.81, 1.2);
+    for (const double time_constant : {0.5, 0.05}) {
+        BaumgarteEvaluator ev(closed, gravity, time_constant), step(closed, gravity, time_constant);
+        const VectorX c = ev.at(q, qdot, qddot);
+        INFO("T_B = " << time_constant << ", e " << ev.chain.e.transpose());
+        REQUIRE(ev.chain.e.norm() > 0.05);
+        // C as eq. 46b spells it, from the pieces closed_chain_constraints returns
+        const VectorX spelled = ev.chain.A * qddot + ev.chain.adot_qdot + (2.0 / time_constant) * (ev.chain.A * qdot) +
+                                ev.chain.e / (time_constant * time_constant);
+        CHECK(relative_error(c, spelled) < 1e-14);
+        Eigen::MatrixXd fd_q(rows, n), fd_qdot(rows, n);
+        for (Index i = 0; i < n; ++i) {
+            VectorX d = VectorX::Zero(n);
+            d[i] = kStep;
+            fd_q.col(i) = step.at(q + d, qdot, qddot);
+            fd_q.col(i) -= step.at(q - d, qdot, qddot);
+            fd_qdot.col(i) = step.at(q, qdot + d, qddot);
+            fd_qdot.col(i) -= step.at(q, qdot - d, qddot);
+        }
+        fd_q /= 2.0 * kStep;
+        fd_qdot /= 2.0 * kStep;
+        const double q_error = relative_error(ev.chain.dc_dq, fd_q);
+        const double qdot_error = relative_error(ev.chain.dc_dqdot, fd_qdot);
+        INFO("dC/dq: relative " << q_error << "; dC/dqdot: relative " << qdot_error);
+        CHECK(q_error < 1e-7);
+        CHECK(qdot_error < 1e-7);
+        // C does not depend on gravity: with zero gravity in the inverse dynamics, the same rows.
+        BaumgarteEvaluator weightless(closed, Vec3::Zero(), time_constant);
+        weightless.at(q, qdot, qddot);
+        const double gravity_error = relative_error(weightless.chain.dc_dq, ev.chain.dc_dq);
+        INFO("dC/dq with and without gravity in the inverse dynamics: relative " << gravity_error);
+        CHECK(gravity_error < 1e-13);
+        CHECK(weightless.chain.c == ev.chain.c);
+    }
+}
+
+TEST_CASE("GVS closed chain: A qddot + Adot qdot is the second time derivative of e where g_BA = I", "[gvs]") {
+    // Along q(t) = q0 + t qdot + t^2/2 qddot. At g_BA = I (every loop joint of the test tree at q0):
+    // de/dt = Phi^T T^{-1}(eps) V with V = (Ad J_a - J_b) qdot, and d/dt T^{-1}(eps) = -ad_{epsdot}/2
+    // at eps = 0, so d^2e/dt^2 = Phi^T (Vdot - ad_V V / 2) = Phi^T Vdot = A qddot + Adot qdot. Away
+    // from g_BA = I, T^{-1}(eps) != I and the two differ (Mathew et al., erratum E5 of de/dq).
+    // Five-point second differences with h = 1e-3: truncation ~h^4 |e^(6)| / 90 ~ 1e-13, round-off
+    // ~ 16/3 1e-16 / h^2 ~ 5e-10 relative.
+    std::mt19937 rng(16);
+    const ClosedTree closed(rng);
+    const Index n = closed.tree.n;
+    const VectorX qdot = random_vector(n, rng, 1.0), qddot = random_vector(n, rng, 1.0);
+    Evaluator ev(closed), probe(closed);
+    constexpr double h = 1e-3;
+    const auto second_derivative = [&](const VectorX& q0) {
+        VectorX sum = VectorX::Zero(closed.chains.row_count);
+        for (const auto& [k, weight] : {std::pair{-2, -1.0}, {-1, 16.0}, {0, -30.0}, {1, 16.0}, {2, -1.0}}) {
+            const double t = k * h;
+            probe.at(q0 + t * qdot + 0.5 * t * t * qddot, qdot);
+            sum += weight * probe.chain.e;
+        }
+        return VectorX(sum / (12.0 * h * h));
+    };
+    ev.at(closed.q0, qdot);
+    REQUIRE(ev.chain.e.norm() < 1e-14);
+    const VectorX closed_rate = ev.chain.A * qddot + ev.chain.adot_qdot;
+    const double error = relative_error(closed_rate, second_derivative(closed.q0));
+    INFO("at e = 0: A qddot + Adot qdot against d^2e/dt^2: relative " << error);
+    CHECK(error < 1e-6);
+    const VectorX q = closed.q0 + random_vector(n, rng, 0.5);
+    ev.at(q, qdot);
+    const double away = relative_error(ev.chain.A * qddot + ev.chain.adot_qdot, second_derivative(q));
+    INFO("at e != 0 (|e| = " << ev.chain.e.norm() << "): relative " << away);
+    CHECK(away > 1e-2);
 }
 
 TEST_CASE("GVS closed chain: a clamped-clamped rod under a uniform load, Euler-Bernoulli", "[gvs][physics]") {
