@@ -28,7 +28,7 @@
 /// (S = T Phi the joint's motion subspace in its base frame), u_k being the components of that
 /// body-frame wrench along the columns of Phi. For a joint with xi* = 0 and one unit axis
 /// (revolute, prismatic) B = 1 and dB/dq = 0: u is then the joint torque or force itself. For a
-/// helical joint Phi = [a; h a] B = Phi^T Phi = 1 + h^2 (constant): u scales the wrench Phi u.
+/// helical joint Phi = [a; h a] with a unit axis a, B = Phi^T Phi = 1 + h^2 (constant): u scales the wrench Phi u.
 ///
 /// Both are immutable descriptions; every function adds into caller-provided vectors and
 /// matrices and allocates nothing.

@@ -1,5 +1,7 @@
 #include "closed_chain.hpp"
 
+#include <Eigen/SVD>
+
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -27,6 +29,8 @@ void relative_jacobian_of(const LoopJoint& joint, const Pose& g, const Multibody
 Matrix6X weld_directions() { return Matrix6X::Identity(6, 6); }
 
 Matrix6X revolute_directions(const Vec3& axis) {
+    if (!(axis.norm() > 0.0) || !axis.allFinite())
+        throw std::invalid_argument("loop joint: a revolute joint's axis must be a finite, non-zero vector");
     const Vec3 z = axis.normalized();
     // Two unit vectors orthogonal to the axis: cross it with the world axis least aligned with it.
     Index least = 0;
@@ -51,6 +55,13 @@ Index add_loop_joint(ClosedChainModel& chains, const MultibodyModel& model, Loop
     if (joint.constrained.rows() != 6 || c < 1 || c > 6)
         throw std::invalid_argument("loop joint: constrained directions must be 6 x c with 1 <= c <= 6, got " +
                                     std::to_string(c) + " columns");
+    // Constrained directions that are not finite or not independent would give zero or repeated
+    // rows and a singular saddle-point system.
+    if (!joint.constrained.allFinite() ||
+        Eigen::JacobiSVD<Eigen::MatrixXd>(joint.constrained).singularValues().minCoeff() <
+            1e-8 * Eigen::JacobiSVD<Eigen::MatrixXd>(joint.constrained).singularValues().maxCoeff())
+        throw std::invalid_argument("loop joint: the constrained directions must be finite and independent "
+                                    "(full column rank)");
     for (const Index point : {joint.point_a, joint.point_b})
         if (point < 0 || point >= model.point_count())
             throw std::invalid_argument("loop joint: point " + std::to_string(point) + " is not in the tree (" +
@@ -77,6 +88,13 @@ ClosedChainData::ClosedChainData(const MultibodyModel& model, const ClosedChainM
 
 void closed_chain_constraints(const MultibodyData& data, const ClosedChainModel& chains, const VectorX& qdot,
                               ClosedChainData& out) {
+    // A, de/dq and Adot qdot read the points' Jacobians, which only the derivative pass fills.
+    if (!data.derivatives_valid)
+        throw std::logic_error("closed_chain_constraints: call inverse_dynamics_derivatives first (the plain "
+                               "inverse_dynamics leaves the points' Jacobians unset)");
+    if (out.e.size() != chains.row_count || out.A.cols() != data.dof_count)
+        throw std::invalid_argument("closed_chain_constraints: the ClosedChainData was built for other chains or "
+                                    "another model");
     for (std::size_t j = 0; j < chains.joints.size(); ++j) {
         const LoopJoint& joint = chains.joints[j];
         const Index row = chains.first_row[j], c = joint.constrained.cols();

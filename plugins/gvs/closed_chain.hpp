@@ -27,6 +27,11 @@
 /// J_b^T Phi_perp lambda = A^T lambda. ConstraintWrenches applies them in the inverse dynamics,
 /// so that its data.id is ID - A^T lambda and its data.did_dq the derivative of that at fixed
 /// lambda (D69 plus the wrenches' transport along the tree).
+///
+/// Validity: e = Phi_perp^T log(g_BA) jumps where a revolute or spherical joint's free rotation
+/// crosses pi (log picks the other branch), so a loop joint that turns through half a turn, a
+/// crank or a wheel, breaks Newton there. Welds and small free rotations are fine.
+
 #include "inverse_dynamics.hpp"
 
 #include <vector>

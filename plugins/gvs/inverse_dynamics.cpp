@@ -1,5 +1,8 @@
 #include "inverse_dynamics.hpp"
 
+#include <stdexcept>
+#include <string>
+
 namespace soma::gvs {
 namespace {
 
@@ -235,6 +238,21 @@ void backward_pass(const MultibodyModel& model, MultibodyData& d, bool derivativ
     }
 }
 
+/// Refuses a data struct built for another model (or a model grown since) and wrong sizes: O(1).
+void check_call(const MultibodyModel& model, const MultibodyData& data, const VectorX& q, const VectorX& qdot,
+                const VectorX& qddot) {
+    const Index n = model.dof_count;
+    if (q.size() != n || qdot.size() != n || qddot.size() != n)
+        throw std::invalid_argument("GVS inverse dynamics: q, qdot, qddot have " + std::to_string(q.size()) + ", " +
+                                    std::to_string(qdot.size()) + ", " + std::to_string(qddot.size()) +
+                                    " entries for a model of " + std::to_string(n) + " coordinates");
+    if (data.dof_count != n || data.edge_count != static_cast<Index>(model.edges.size()) ||
+        data.pose.size() != static_cast<std::size_t>(model.point_count()) ||
+        data.world_wrench.size() != model.world_wrench_points.size())
+        throw std::invalid_argument("GVS inverse dynamics: the data was built for another model (or the model "
+                                    "gained points, coordinates or loads since): build MultibodyData again");
+}
+
 Vec6 gravity_twist_of(const Vec3& gravity) {
     Vec6 g = Vec6::Zero();
     g.tail<3>() = gravity;
@@ -245,6 +263,8 @@ Vec6 gravity_twist_of(const Vec3& gravity) {
 
 void inverse_dynamics(const MultibodyModel& model, MultibodyData& data, const VectorX& q, const VectorX& qdot,
                       const VectorX& qddot, const Vec3& gravity, const KinematicLoads* loads) {
+    check_call(model, data, q, qdot, qddot);
+    data.derivatives_valid = false;
     const Vec6 g = gravity_twist_of(gravity);
     forward_pass(model, data, q, qdot, qddot, g, false);
     point_wrenches(model, data, g, false);
@@ -256,12 +276,15 @@ void inverse_dynamics(const MultibodyModel& model, MultibodyData& data, const Ve
 void inverse_dynamics_derivatives(const MultibodyModel& model, MultibodyData& data, const VectorX& q,
                                   const VectorX& qdot, const VectorX& qddot, const Vec3& gravity,
                                   const KinematicLoads* loads) {
+    check_call(model, data, q, qdot, qddot);
+    data.derivatives_valid = false;
     const Vec6 g = gravity_twist_of(gravity);
     forward_pass(model, data, q, qdot, qddot, g, true);
     point_wrenches(model, data, g, true);
     if (model.has_point_loads()) point_loads(model, data, gravity, true);
     if (loads != nullptr) loads->apply(model, data, true);
     backward_pass(model, data, true);
+    data.derivatives_valid = true;
 }
 
 }  // namespace soma::gvs

@@ -1,5 +1,6 @@
 #include "multibody_model.hpp"
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -17,6 +18,25 @@ Index MultibodyModel::add_point(Edge edge, Index parent, const Mat6& point_inert
     if (edge.kind != EdgeKind::fixed_transform && edge.phi_z1.cols() != edge.dof_count)
         throw std::invalid_argument("GVS tree: the edge's basis has " + std::to_string(edge.phi_z1.cols()) +
                                     " columns for " + std::to_string(edge.dof_count) + " coordinates");
+    if (edge.kind == EdgeKind::soft_interval) {
+        if (!(edge.h > 0.0) || !std::isfinite(edge.h))
+            throw std::invalid_argument("GVS tree: a soft interval needs a finite length h > 0, got " + std::to_string(edge.h));
+        if (edge.order == MagnusOrder::fourth && edge.phi_z2.cols() != edge.dof_count)
+            throw std::invalid_argument("GVS tree: a 4th-order soft interval needs the basis at both Zanna points (" +
+                                        std::to_string(edge.phi_z2.cols()) + " columns at z2 for " +
+                                        std::to_string(edge.dof_count) + " coordinates)");
+    }
+    if (!edge.phi_z1.allFinite() || !edge.phi_z2.allFinite() || !edge.xi_star_z1.allFinite() ||
+        !edge.xi_star_z2.allFinite())
+        throw std::invalid_argument("GVS tree: the edge's basis or reference strain is not finite");
+    // A fixed transform's R must be a rotation: Ad and the poses assume R^T R = I.
+    if (!edge.transform.p.allFinite() ||
+        !((edge.transform.R.transpose() * edge.transform.R - Mat3::Identity()).cwiseAbs().maxCoeff() <= 1e-10) ||
+        !(edge.transform.R.determinant() > 0.0))
+        throw std::invalid_argument("GVS tree: the edge's transform is not a finite rigid transform (R^T R = I, det R = 1)");
+    if (!point_inertia.allFinite() || !((point_inertia - point_inertia.transpose()).cwiseAbs().maxCoeff() <=
+                                        1e-12 * point_inertia.cwiseAbs().maxCoeff()))
+        throw std::invalid_argument("GVS tree: a point's inertia must be finite and symmetric");
     edge.parent = parent;
     edges.push_back(std::move(edge));
     inertia.push_back(point_inertia);
@@ -92,7 +112,38 @@ Index add_soft_rod(MultibodyModel& model, Index parent, const RodDiscretization&
     return first_point;
 }
 
+void check_dof_layout(const MultibodyModel& model) {
+    // Each edge's coordinates are a range of q: the intervals of one rod share the rod's range,
+    // different bodies and joints own disjoint ones, and every coordinate belongs to some edge
+    // (an unowned one would leave a zero row in M).
+    std::vector<int> owner(static_cast<std::size_t>(model.dof_count), -1);
+    for (std::size_t e = 0; e < model.edges.size(); ++e) {
+        const Edge& edge = model.edges[e];
+        for (Index i = edge.first_dof; i < edge.first_dof + edge.dof_count; ++i) {
+            int& o = owner[static_cast<std::size_t>(i)];
+            if (o >= 0) {
+                const Edge& other = model.edges[static_cast<std::size_t>(o)];
+                const bool same_rod = edge.kind == EdgeKind::soft_interval && other.kind == EdgeKind::soft_interval &&
+                                      edge.first_dof == other.first_dof && edge.dof_count == other.dof_count;
+                if (!same_rod)
+                    throw std::invalid_argument("GVS tree: coordinate " + std::to_string(i) + " belongs to edges " +
+                                                std::to_string(o) + " and " + std::to_string(e) +
+                                                ", which are not intervals of one rod");
+            } else {
+                o = static_cast<int>(e);
+            }
+        }
+    }
+    for (std::size_t i = 0; i < owner.size(); ++i)
+        if (owner[i] < 0)
+            throw std::invalid_argument("GVS tree: coordinate " + std::to_string(i) + " of " +
+                                        std::to_string(model.dof_count) + " belongs to no joint or rod");
+}
+
 MultibodyData::MultibodyData(const MultibodyModel& model) {
+    check_dof_layout(model);
+    dof_count = model.dof_count;
+    edge_count = static_cast<Index>(model.edges.size());
     const auto points = static_cast<std::size_t>(model.point_count());
     const std::size_t edges = model.edges.size();
     const Index n = model.dof_count;

@@ -109,7 +109,15 @@ Index add_soft_rod(MultibodyModel& model, Index parent, const RodDiscretization&
 /// for a model (no allocation per evaluation). Per-point quantities are in the point's frame;
 /// per-edge quantities in the edge's parent frame.
 struct MultibodyData {
+    /// \throws std::invalid_argument when the model's coordinates are not laid out as disjoint
+    /// ranges (shared only by the intervals of one rod) covering [0, dof_count).
     explicit MultibodyData(const MultibodyModel& model);
+
+    Index dof_count = 0;   ///< the model's, when this data was built (checked at every call)
+    Index edge_count = 0;
+    /// True after inverse_dynamics_derivatives (J_k in s_b, R^B, Q^B, Y^B filled), false after
+    /// inverse_dynamics: what reads the Jacobians checks it.
+    bool derivatives_valid = false;
 
     std::vector<VirtualJointKinematics> joint;  ///< per edge (fixed transforms: unused)
     std::vector<Pose> edge_transform;           ///< g_{p,c} per edge

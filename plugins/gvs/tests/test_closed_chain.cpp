@@ -364,3 +364,29 @@ TEST_CASE("GVS closed chain: a clamped-clamped rod under a uniform load, Euler-B
     CHECK(chain.lambda[1] == Approx(load * length * length / 12.0).epsilon(2e-5));  // measured 1.6e-6
     CHECK(std::abs(chain.lambda[0]) + std::abs(chain.lambda[2]) + std::abs(chain.lambda[4]) < 1e-10 * load);
 }
+
+TEST_CASE("loop joints: degenerate directions and stale Jacobians are refused", "[gvs]") {
+    CHECK_THROWS_WITH(revolute_directions(Vec3::Zero()), Catch::Contains("finite, non-zero vector"));
+    std::mt19937 rng(5);
+    const HybridTree tree(rng);
+    ClosedChainModel chains;
+    LoopJoint repeated;
+    repeated.point_a = 5;
+    repeated.point_b = 0;
+    repeated.constrained = Matrix6X::Zero(6, 2);
+    repeated.constrained(3, 0) = repeated.constrained(3, 1) = 1.0;  // the same direction twice
+    CHECK_THROWS_WITH(add_loop_joint(chains, tree.model, repeated), Catch::Contains("finite and independent"));
+    LoopJoint weld;
+    weld.point_a = 5;
+    weld.point_b = 0;
+    weld.constrained = weld_directions();
+    add_loop_joint(chains, tree.model, weld);
+    MultibodyData data(tree.model);
+    ClosedChainData out(tree.model, chains);
+    const VectorX zero = VectorX::Zero(tree.n);
+    inverse_dynamics(tree.model, data, zero, zero, zero, Vec3::Zero());
+    CHECK_THROWS_WITH(closed_chain_constraints(data, chains, zero, out),
+                      Catch::Contains("call inverse_dynamics_derivatives first"));
+    inverse_dynamics_derivatives(tree.model, data, zero, zero, zero, Vec3::Zero());
+    CHECK_NOTHROW(closed_chain_constraints(data, chains, zero, out));
+}

@@ -124,3 +124,48 @@ TEST_CASE("GVS inverse dynamics: a rigid pendulum on a revolute joint, by hand",
         CHECK(std::abs(data.did_dqdot(0, 0)) < 1e-13);
     }
 }
+
+TEST_CASE("GVS inverse dynamics: wrong sizes, a stale data struct and bad layouts are refused", "[gvs][rnea]") {
+    std::mt19937 rng(3);
+    HybridTree tree(rng);
+    MultibodyData data(tree.model);
+    const Index n = tree.n;
+    const VectorX zero = VectorX::Zero(n), short_vector = VectorX::Zero(n - 1);
+    CHECK_THROWS_WITH(inverse_dynamics(tree.model, data, short_vector, zero, zero, Vec3::Zero()),
+                      Catch::Contains("entries for a model of " + std::to_string(n) + " coordinates"));
+    // The model grew after the data was built: no out-of-bounds read, a clear error.
+    Edge extra;
+    tree.model.add_point(extra, 0, Mat6::Zero());
+    CHECK_THROWS_WITH(inverse_dynamics(tree.model, data, zero, zero, zero, Vec3::Zero()),
+                      Catch::Contains("the data was built for another model"));
+
+    // Layouts: a coordinate no edge owns (M would have a zero row), and two joints sharing one.
+    MultibodyModel orphan;
+    orphan.dof_count = 2;
+    Edge hinge;
+    hinge.kind = EdgeKind::rigid_joint;
+    hinge.dof_count = 1;
+    hinge.phi_z1 = Matrix6X::Zero(6, 1);
+    hinge.phi_z1(0, 0) = 1.0;
+    orphan.add_point(hinge, 0, Mat6::Identity());
+    CHECK_THROWS_WITH(MultibodyData(orphan), Catch::Contains("coordinate 1 of 2 belongs to no joint or rod"));
+    MultibodyModel shared;
+    shared.dof_count = 1;
+    shared.add_point(hinge, 0, Mat6::Identity());
+    shared.add_point(hinge, 1, Mat6::Identity());
+    CHECK_THROWS_WITH(MultibodyData(shared), Catch::Contains("which are not intervals of one rod"));
+
+    // Edges that cannot be evaluated are refused when added.
+    Edge skewed;
+    skewed.transform.R = 2.0 * Mat3::Identity();
+    CHECK_THROWS_WITH(shared.add_point(skewed, 0, Mat6::Zero()), Catch::Contains("not a finite rigid transform"));
+    Edge flat;
+    flat.kind = EdgeKind::soft_interval;
+    flat.dof_count = 1;
+    flat.phi_z1 = flat.phi_z2 = Matrix6X::Zero(6, 1);
+    flat.h = 0.0;
+    CHECK_THROWS_WITH(shared.add_point(flat, 0, Mat6::Zero()), Catch::Contains("finite length h > 0"));
+    Mat6 lopsided = Mat6::Identity();
+    lopsided(0, 1) = 1.0;
+    CHECK_THROWS_WITH(shared.add_point(Edge{}, 0, lopsided), Catch::Contains("finite and symmetric"));
+}
