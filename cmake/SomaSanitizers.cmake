@@ -92,9 +92,9 @@ function(soma_add_sanitizer_stage)
   set(sanitizer_env
     "ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1"
     "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
-  # Left out (docs/reliability.md, "Sanitizers"): no_allocation_tests replaces malloc, which ASan
-  # owns.
-  set(SOMA_SANITIZED_EXCLUDE "^(no_allocation_tests)$" CACHE STRING
+  # Left out (docs/reliability.md, "Sanitizers"): no_allocation_tests and gvs_no_allocation_tests
+  # replace malloc, which ASan owns.
+  set(SOMA_SANITIZED_EXCLUDE "^(no_allocation_tests|gvs_no_allocation_tests)$" CACHE STRING
       "ctest -E regex of sub-build tests the sanitizer stage does not run")
   add_test(NAME sanitized_tests
     COMMAND "${CMAKE_CTEST_COMMAND}" --test-dir "${CMAKE_BINARY_DIR}/sanitized" --output-on-failure -j2 -LE "fuzz|install"

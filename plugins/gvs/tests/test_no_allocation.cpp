@@ -1,0 +1,116 @@
+// "Nothing allocates per call" (plugins/gvs/README.md): every GVS algorithm that runs inside a
+// Newton iteration, measured by counting the process's heap allocations around repeated calls.
+// Its own executable because it replaces malloc (Eigen allocates with malloc, containers with
+// operator new, which calls malloc in libstdc++), as tests/kernel/test_no_allocation.cpp does.
+#include "actuation_matrix.hpp"
+#include "closed_chain.hpp"
+#include "gvs_test_trees.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <cstdlib>
+
+namespace {
+std::atomic<long> allocations{0};
+}
+
+extern "C" {
+void* __libc_malloc(std::size_t);
+void* __libc_calloc(std::size_t, std::size_t);
+void* __libc_realloc(void*, std::size_t);
+void* __libc_memalign(std::size_t, std::size_t);
+void* malloc(std::size_t size) {
+    ++allocations;
+    return __libc_malloc(size);
+}
+void* calloc(std::size_t n, std::size_t size) {
+    ++allocations;
+    return __libc_calloc(n, size);
+}
+void* realloc(void* p, std::size_t size) {
+    ++allocations;
+    return __libc_realloc(p, size);
+}
+int posix_memalign(void** out, std::size_t alignment, std::size_t size) {
+    ++allocations;
+    *out = __libc_memalign(alignment, size);
+    return *out ? 0 : 12;  // ENOMEM
+}
+void* aligned_alloc(std::size_t alignment, std::size_t size) {
+    ++allocations;
+    return __libc_memalign(alignment, size);
+}
+}
+
+using namespace soma;
+using namespace soma::gvs;
+using namespace soma::gvs::testing;
+
+namespace {
+
+/// Heap allocations made by \p call (run three times: the first call of a path may size nothing
+/// either, since every buffer is sized when the data is built).
+template <class Call>
+long allocations_of(Call&& call) {
+    const long before = allocations.load();
+    for (int i = 0; i < 3; ++i) call();
+    return allocations.load() - before;
+}
+
+}  // namespace
+
+TEST_CASE("GVS algorithms allocate nothing per call", "[gvs][allocation]") {
+    std::mt19937 rng(13);
+    HybridTree tree(rng);
+    const Index n = tree.n;
+    // Every point load of section 6, so their branches run too.
+    const Index slot = add_world_wrench(tree.model, HybridTree::link_point);
+    tree.model.wall = CylinderWall{0.05, 1e4, 1.5};
+    for (Index k = HybridTree::rod_a_first; k < HybridTree::rod_a_first + 5; ++k) add_wall_contact(tree.model, k, 0.01);
+    add_hydrodynamics(tree.model, HybridTree::body_point, 0.1 * Mat6::Identity(), 0.01 * Mat6::Identity(), 0.5);
+    ClosedChainModel chains;
+    LoopJoint weld;
+    weld.point_a = HybridTree::rod_b_first + 4;
+    weld.point_b = 0;
+    weld.constrained = weld_directions();
+    add_loop_joint(chains, tree.model, weld);
+
+    MultibodyData data(tree.model);
+    data.world_wrench[static_cast<std::size_t>(slot)] << 0.1, 0.0, 0.2, 1.0, -2.0, 0.5;
+    ClosedChainData chain_data(tree.model, chains);
+    chain_data.lambda.setConstant(0.3);
+    const ConstraintWrenches constraint_wrenches(chains, chain_data);
+    const VectorX q = random_vector(n, rng, 0.5), qdot = random_vector(n, rng, 1.0), qddot = random_vector(n, rng, 1.0);
+    const Vec3 gravity(0.0, 0.0, -9.81);
+
+    CHECK(allocations_of([&] { inverse_dynamics(tree.model, data, q, qdot, qddot, gravity, &constraint_wrenches); }) == 0);
+    CHECK(allocations_of([&] {
+              inverse_dynamics_derivatives(tree.model, data, q, qdot, qddot, gravity, &constraint_wrenches);
+          }) == 0);
+    CHECK(allocations_of([&] { closed_chain_constraints(data, chains, qdot, chain_data); }) == 0);
+    CHECK(allocations_of([&] { baumgarte_rows(data, chains, qdot, qddot, gravity, 0.1, chain_data); }) == 0);
+
+    // Actuation on a rod of the manipulator's shape and on a spherical joint.
+    const RodDiscretization rod(RodDescription{StrainBasis(BasisFamily::legendre, StrainModeSelection::angular_linear(4, 2), 0.5),
+                                               CircularProfile{[](double X) { return 0.03 - 0.03 * X; }},
+                                               RodMaterial{1e6, 0.5, 1000.0, 1e4},
+                                               5,
+                                               MagnusOrder::fourth,
+                                               {}});
+    const TendonActuation tendons(rod, {CableRoute::straight(0.0, 0.01), CableRoute::straight(0.008, -0.005)});
+    const VectorX rod_q = random_vector(rod.dof_count(), rng, 0.3), tension = VectorX::Constant(2, 5.0);
+    VectorX force = VectorX::Zero(rod.dof_count());
+    Eigen::MatrixXd jacobian = Eigen::MatrixXd::Zero(rod.dof_count(), rod.dof_count());
+    CHECK(allocations_of([&] { tendons.add_tension_force_and_derivative(rod_q, tension, force, jacobian); }) == 0);
+    Matrix6X ball = Matrix6X::Zero(6, 3);
+    ball.topRows<3>().setIdentity();
+    const JointActuation joint(ball);
+    const VectorX joint_q = random_vector(3, rng, 1.0), torque = random_vector(3, rng, 1.0);
+    VectorX joint_force = VectorX::Zero(3);
+    Eigen::MatrixXd joint_jacobian = Eigen::MatrixXd::Zero(3, 3);
+    CHECK(allocations_of([&] { joint.add_force_and_derivative(joint_q, torque, joint_force, joint_jacobian); }) == 0);
+
+    // The counter works: building a data struct allocates.
+    CHECK(allocations_of([&] { const MultibodyData other(tree.model); }) > 0);
+}
