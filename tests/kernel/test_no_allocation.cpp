@@ -8,45 +8,15 @@
 // docs/performance.md); this test is about everything else.
 #include "kernel_test_support.hpp"
 
+#include "counting_malloc.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
 
-namespace {
-std::atomic<long> allocations{0};
-}
-
-// Count every heap allocation of the process: Eigen allocates with malloc, C++ containers with
-// operator new (which calls malloc in libstdc++). glibc's own entry points do the work.
-extern "C" {
-void* __libc_malloc(std::size_t);
-void* __libc_calloc(std::size_t, std::size_t);
-void* __libc_realloc(void*, std::size_t);
-void* __libc_memalign(std::size_t, std::size_t);
-void* malloc(std::size_t size) {
-    ++allocations;
-    return __libc_malloc(size);
-}
-void* calloc(std::size_t n, std::size_t size) {
-    ++allocations;
-    return __libc_calloc(n, size);
-}
-void* realloc(void* p, std::size_t size) {
-    ++allocations;
-    return __libc_realloc(p, size);
-}
-int posix_memalign(void** out, std::size_t alignment, std::size_t size) {
-    ++allocations;
-    *out = __libc_memalign(alignment, size);
-    return *out ? 0 : 12;  // ENOMEM
-}
-void* aligned_alloc(std::size_t alignment, std::size_t size) {
-    ++allocations;
-    return __libc_memalign(alignment, size);
-}
-}
+using soma::testing::heap_allocations;
 
 using namespace soma;
 
@@ -175,9 +145,9 @@ Count one_step_of(const std::string& text) {
     }
     sim.begin_attempt();
     const long chord_before = sim.timings().chord_steps;
-    const long before = allocations.load();
+    const long before = heap_allocations.load();
     const StepReport report = sim.integrator().step(sim, 1e-3);
-    const long after = allocations.load();
+    const long after = heap_allocations.load();
     REQUIRE(report.converged);
     return {after - before, report.newton_iterations, sim.timings().chord_steps - chord_before};
 }
@@ -425,9 +395,9 @@ TEST_CASE("the open System calls allocate nothing once sized: evaluate, factoriz
         lambda += 0.5 * y.tail(rows.value.size());
     };
     iteration();  // the first call may size buffers
-    const long before = allocations.load();
+    const long before = heap_allocations.load();
     for (int i = 0; i < 3; ++i) iteration();
-    CHECK(allocations.load() - before == 0);
+    CHECK(heap_allocations.load() - before == 0);
 }
 
 TEST_CASE("Newton iterations allocate nothing in a contact scene (imc_contact with friction)", "[kernel][performance]") {

@@ -141,6 +141,28 @@ struct HybridTree {
     }
 };
 
+/// A point-like bob of mass \p m and inertia \p Ic (about its centre) on a massless arm of
+/// length \p l from a revolute joint about the world x axis; the arm hangs along -z at q = 0.
+struct Pendulum {
+    MultibodyModel model;
+    Index bob = 0;
+    Pendulum(double m, double l, double Ic) {
+        model.dof_count = 1;
+        Edge hinge;
+        hinge.kind = EdgeKind::rigid_joint;
+        hinge.dof_count = 1;
+        hinge.phi_z1 = Matrix6X::Zero(6, 1);
+        hinge.phi_z1(0, 0) = 1.0;
+        const Index joint = model.add_point(hinge, 0, Mat6::Zero());
+        Edge arm;
+        arm.transform.p = Vec3(0.0, 0.0, -l);
+        Mat6 inertia = Mat6::Zero();
+        inertia.topLeftCorner<3, 3>() = Ic * Mat3::Identity();
+        inertia.bottomRightCorner<3, 3>() = m * Mat3::Identity();
+        bob = model.add_point(arm, joint, inertia);
+    }
+};
+
 inline VectorX random_vector(Index n, std::mt19937& rng, double scale) {
     std::uniform_real_distribution<double> u(-1.0, 1.0);
     VectorX v(n);

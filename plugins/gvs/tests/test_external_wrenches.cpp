@@ -305,21 +305,9 @@ TEST_CASE("GVS external loads: a pendulum held by a constant world force, by han
     //   dID/dtheta = m g l cos - l cos f_z + l sin f_y.
     // A follower force would turn with the arm and give another dID/dtheta.
     const double m = 2.0, l = 0.5, Ic = 0.01, g = 9.81;
-    MultibodyModel model;
-    model.dof_count = 1;
-    Edge hinge;
-    hinge.kind = EdgeKind::rigid_joint;
-    hinge.dof_count = 1;
-    hinge.phi_z1 = Matrix6X::Zero(6, 1);
-    hinge.phi_z1(0, 0) = 1.0;
-    const Index joint = model.add_point(hinge, 0, Mat6::Zero());
-    Edge arm;
-    arm.transform.p = Vec3(0.0, 0.0, -l);
-    Mat6 inertia = Mat6::Zero();
-    inertia.topLeftCorner<3, 3>() = Ic * Mat3::Identity();
-    inertia.bottomRightCorner<3, 3>() = m * Mat3::Identity();
-    const Index bob = model.add_point(arm, joint, inertia);
-    const Index slot = add_world_wrench(model, bob);
+    Pendulum pendulum(m, l, Ic);
+    MultibodyModel& model = pendulum.model;
+    const Index slot = add_world_wrench(model, pendulum.bob);
     MultibodyData data(model);
     const double fy = 7.0, fz = -3.0, mux = 0.4;
     data.world_wrench[static_cast<std::size_t>(slot)] << mux, 0.2, -0.1, 0.5, fy, fz;

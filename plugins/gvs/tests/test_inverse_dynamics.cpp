@@ -97,21 +97,8 @@ TEST_CASE("GVS inverse dynamics: a rigid pendulum on a revolute joint, by hand",
     // revolute joint about the world x axis, gravity -z. With the arm along -z at theta = 0:
     //   ID = (I_c + m l^2) theta'' + m g l sin(theta).
     const double m = 2.0, l = 0.5, Ic = 0.01, g = 9.81;
-    MultibodyModel model;
-    model.dof_count = 1;
-    Edge hinge;
-    hinge.kind = EdgeKind::rigid_joint;
-    hinge.first_dof = 0;
-    hinge.dof_count = 1;
-    hinge.phi_z1 = Matrix6X::Zero(6, 1);
-    hinge.phi_z1(0, 0) = 1.0;
-    const Index joint = model.add_point(hinge, 0, Mat6::Zero());
-    Edge arm;
-    arm.transform.p = Vec3(0.0, 0.0, -l);
-    Mat6 inertia = Mat6::Zero();
-    inertia.topLeftCorner<3, 3>() = Ic * Mat3::Identity();
-    inertia.bottomRightCorner<3, 3>() = m * Mat3::Identity();
-    model.add_point(arm, joint, inertia);
+    const Pendulum pendulum(m, l, Ic);
+    const MultibodyModel& model = pendulum.model;
     MultibodyData data(model);
     for (const double theta : {0.0, 0.3, -1.2}) {
         const double theta_dot = 0.7, theta_ddot = -1.3;

@@ -6,42 +6,14 @@
 #include "closed_chain.hpp"
 #include "gvs_test_trees.hpp"
 
+#include "counting_malloc.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <atomic>
 #include <cstdlib>
 
-namespace {
-std::atomic<long> allocations{0};
-}
-
-extern "C" {
-void* __libc_malloc(std::size_t);
-void* __libc_calloc(std::size_t, std::size_t);
-void* __libc_realloc(void*, std::size_t);
-void* __libc_memalign(std::size_t, std::size_t);
-void* malloc(std::size_t size) {
-    ++allocations;
-    return __libc_malloc(size);
-}
-void* calloc(std::size_t n, std::size_t size) {
-    ++allocations;
-    return __libc_calloc(n, size);
-}
-void* realloc(void* p, std::size_t size) {
-    ++allocations;
-    return __libc_realloc(p, size);
-}
-int posix_memalign(void** out, std::size_t alignment, std::size_t size) {
-    ++allocations;
-    *out = __libc_memalign(alignment, size);
-    return *out ? 0 : 12;  // ENOMEM
-}
-void* aligned_alloc(std::size_t alignment, std::size_t size) {
-    ++allocations;
-    return __libc_memalign(alignment, size);
-}
-}
+using soma::testing::heap_allocations;
 
 using namespace soma;
 using namespace soma::gvs;
@@ -53,9 +25,9 @@ namespace {
 /// either, since every buffer is sized when the data is built).
 template <class Call>
 long allocations_of(Call&& call) {
-    const long before = allocations.load();
+    const long before = heap_allocations.load();
     for (int i = 0; i < 3; ++i) call();
-    return allocations.load() - before;
+    return heap_allocations.load() - before;
 }
 
 }  // namespace
