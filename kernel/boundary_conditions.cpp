@@ -105,6 +105,8 @@ void BoundaryConditions::build(const std::vector<std::unique_ptr<Element>>& elem
                     for (int c = 0; c < find_dof_group(groups, "edges")->dofs_per_item; ++c)
                         fix(element, element.group_dof("edges", edge.item, c), edge, fixed_path,
                             edges == &fixed_selection.region_edges);
+            for (const SelectedItem& coordinate : fixed_selection.coordinates)
+                fix(element, element.group_dof("coordinates", coordinate.item, 0), coordinate, fixed_path, false);
             for (const SelectedItem& frame : fixed_selection.rotations)
                 for (int c = 0; c < find_dof_group(groups, "rotations")->dofs_per_item; ++c)
                     fix(element, element.group_dof("rotations", frame.item, c), frame, fixed_path, false);
@@ -117,9 +119,11 @@ void BoundaryConditions::build(const std::vector<std::unique_ptr<Element>>& elem
             if (!selection.rotations.empty())
                 item.fail("rotations", "a rotation moves on a manifold: prescribed motion is defined for vector-space "
                                        "DOFs only; fix it instead (`fixed: {rotations: [...]}`)");
-            for (const char* group : {"nodes", "edges"}) {
+            for (const char* group : {"nodes", "edges", "coordinates"}) {
                 const bool of_nodes = std::string(group) == "nodes";
-                const auto& items = of_nodes ? selection.nodes : selection.listed_edges;
+                const auto& items = of_nodes                          ? selection.nodes
+                                    : std::string(group) == "edges" ? selection.listed_edges
+                                                                    : selection.coordinates;
                 if (items.empty()) continue;
                 const DofGroup* g = find_dof_group(groups, group);
                 // The components this entry moves: for nodes those it lists (all by default), for

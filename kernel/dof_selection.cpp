@@ -129,6 +129,11 @@ DofSelection select_dofs(const Element& element, const std::string& element_type
     const std::vector<char> listed_edges = listed_items(groups, element_type, entry, "edges");
     for (std::size_t e = 0; e < listed_edges.size(); ++e)
         if (listed_edges[e]) selection.listed_edges.push_back({static_cast<Index>(e), entry, "edges"});
+    if (entry.has("coordinates")) {
+        const std::vector<char> listed = listed_items(groups, element_type, entry, "coordinates");
+        for (std::size_t c = 0; c < listed.size(); ++c)
+            if (listed[c]) selection.coordinates.push_back({static_cast<Index>(c), entry, "coordinates"});
+    }
     if (entry.has("rotations")) {
         const std::vector<char> listed_rotations = listed_items(groups, element_type, entry, "rotations");
         for (std::size_t r = 0; r < listed_rotations.size(); ++r)

@@ -33,6 +33,7 @@ struct DofSelection {
     std::vector<SelectedItem> listed_edges;  ///< listed under `edges`
     std::vector<SelectedItem> region_edges;  ///< not listed, end nodes all in the regions (include_edges)
     std::vector<SelectedItem> rotations;     ///< listed under `rotations` (fixed only: frames on a manifold)
+    std::vector<SelectedItem> coordinates;   ///< listed under `coordinates` (a gvs robot's generalised coordinates)
     /// The components of each selected node the entry constrains (indices into the "nodes" group's
     /// components), in the order the entry lists them; all of them when it lists none.
     std::vector<int> node_components;

@@ -38,6 +38,22 @@ void Element::point_kinematics(Index point, const EvalContext& context, PointKin
     evaluate_point(*this, point, context, out);
 }
 void Element::add_point_geometric_stiffness(Index, const EvalContext&, const Vec3&, PointStiffness&) const {}
+void Element::point_states(const VectorX& q, const VectorX& v, std::span<Vec3> positions,
+                           std::span<Vec3> velocities) const {
+    const std::size_t count = geometry().point_dofs.size();
+    if (positions.size() != count || velocities.size() != count)
+        throw std::logic_error("element '" + name() + "': point_states needs one entry per point (" +
+                               std::to_string(count) + ")");
+    EvalContext context;
+    context.q = &q;
+    context.v = &v;
+    PointKinematics k;
+    for (std::size_t p = 0; p < count; ++p) {
+        evaluate_point(*this, static_cast<Index>(p), context, k);
+        positions[p] = k.position;
+        velocities[p] = k.velocity;
+    }
+}
 
 namespace {
 [[noreturn]] void no_frame(const Element& e, Index frame) {

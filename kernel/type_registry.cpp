@@ -177,6 +177,11 @@ void TypeRegistry::add_common_keys(TypeKind kind, ParameterSchema& schema) {
                                "orientation (index 0, its only frame), all three rotation DOFs; types without "
                                "rotation DOFs refuse this key. A rotation can be fixed, not prescribed")
                 .fallback(std::vector<long>{});
+            const std::string coordinate_doc =
+                "generalised coordinates by index (negative counts from the end), for element types whose DOFs are "
+                "coordinates rather than node positions (gvs: the joints' and rods' coordinates, link by link; "
+                "`soma inspect` names each); other types refuse this key";
+            fixed.integer_list("coordinates", coordinate_doc).fallback(std::vector<long>{});
             fixed.string_list("components", components_doc).fallback(std::vector<std::string>{});
             add_node_selectors(fixed, "The selected edge DOFs are fixed.");
             schema.map_list("fixed",
@@ -191,6 +196,9 @@ void TypeRegistry::add_common_keys(TypeKind kind, ParameterSchema& schema) {
                 "error.");
             prescribed.integer_list("nodes", "node indices (negative counts from the end)").fallback(std::vector<long>{});
             prescribed.integer_list("edges", edge_dof).fallback(std::vector<long>{});
+            prescribed.integer_list("coordinates", coordinate_doc + " (one expression each: a joint's angle in rad "
+                                                                    "or its displacement in m)")
+                .fallback(std::vector<long>{});
             prescribed.integer_list("rotations", "refused: a rotation moves on a manifold, so it can be fixed "
                                                  "(`fixed: {rotations: [...]}`), not prescribed")
                 .fallback(std::vector<long>{});
@@ -209,7 +217,8 @@ void TypeRegistry::add_common_keys(TypeKind kind, ParameterSchema& schema) {
                                    "expressions of t (muparser syntax: sin, cos, exp, min, max, ...), one per "
                                    "component of the selected items: 3 for nodes (x, y, z), or one per name in "
                                    "`components`; 1 for edges listed under `edges` (their edge DOF: twist in rad, or "
-                                   "xi); an entry selects nodes or listed edges, not both")
+                                   "xi) and for `coordinates`; an entry selects one of nodes, listed edges and "
+                                   "coordinates")
                 .require();
             schema.map_list("prescribed",
                             "prescribed motion: a list of entries, each following its expressions of t (per "

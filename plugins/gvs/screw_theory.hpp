@@ -55,6 +55,17 @@ inline Eigen::Matrix4d to_matrix(const Pose& g) {
     return m;
 }
 
+/// \brief [[a, b], [c, d]] from four 3 x 3 blocks, block by block (GCC leaves Eigen's comma
+/// initializer out of line in the inverse dynamics' loops).
+inline Mat6 from_blocks(const Mat3& a, const Mat3& b, const Mat3& c, const Mat3& d) {
+    Mat6 m;
+    m.topLeftCorner<3, 3>() = a;
+    m.topRightCorner<3, 3>() = b;
+    m.bottomLeftCorner<3, 3>() = c;
+    m.bottomRightCorner<3, 3>() = d;
+    return m;
+}
+
 /// \brief V^ = [[w~, v], [0, 0]] in se(3) (Mathew et al., Appendix A).
 inline Eigen::Matrix4d hat(const Vec6& V) {
     Eigen::Matrix4d m = Eigen::Matrix4d::Zero();
@@ -66,17 +77,13 @@ inline Eigen::Matrix4d hat(const Vec6& V) {
 /// \brief ad_V = [[w~, 0], [v~, w~]], the Lie bracket: (ad_{V1} V2)^ = [V1^, V2^] (Mathew et al., Appendix A).
 inline Mat6 ad(const Vec6& V) {
     const Mat3 w = skew(V.head<3>());
-    Mat6 m;
-    m << w, Mat3::Zero(), skew(V.tail<3>()), w;
-    return m;
+    return from_blocks(w, Mat3::Zero(), skew(V.tail<3>()), w);
 }
 
 /// \brief ad*_V = [[w~, v~], [0, w~]] = -ad_V^T (Mathew et al., eq. B1).
 inline Mat6 coad(const Vec6& V) {
     const Mat3 w = skew(V.head<3>());
-    Mat6 m;
-    m << w, skew(V.tail<3>()), Mat3::Zero(), w;
-    return m;
+    return from_blocks(w, skew(V.tail<3>()), Mat3::Zero(), w);
 }
 
 /// \brief adbar*_V = -[[w~, v~], [v~, 0]], which swaps the arguments of ad*:
@@ -84,37 +91,27 @@ inline Mat6 coad(const Vec6& V) {
 inline Mat6 coad_bar(const Vec6& V) {
     const Mat3 w = skew(V.head<3>());
     const Mat3 v = skew(V.tail<3>());
-    Mat6 m;
-    m << -w, -v, -v, Mat3::Zero();
-    return m;
+    return from_blocks(Mat3(-w), Mat3(-v), Mat3(-v), Mat3::Zero());
 }
 
 /// \brief Ad_g = [[R, 0], [p~ R, R]]: a twist of the local frame in the parent frame.
 inline Mat6 Ad(const Pose& g) {
-    Mat6 m;
-    m << g.R, Mat3::Zero(), skew(g.p) * g.R, g.R;
-    return m;
+    return from_blocks(g.R, Mat3::Zero(), Mat3(skew(g.p) * g.R), g.R);
 }
 
 /// \brief Ad_{g^{-1}} = Ad_g^{-1} = [[R^T, 0], [-R^T p~, R^T]].
 inline Mat6 Ad_inverse(const Pose& g) {
-    Mat6 m;
-    m << g.R.transpose(), Mat3::Zero(), -g.R.transpose() * skew(g.p), g.R.transpose();
-    return m;
+    return from_blocks(g.R.transpose(), Mat3::Zero(), Mat3(-g.R.transpose() * skew(g.p)), g.R.transpose());
 }
 
 /// \brief Ad*_g = [[R, p~ R], [0, R]] = Ad_g^{-T}: a wrench of the local frame in the parent frame.
 inline Mat6 coAd(const Pose& g) {
-    Mat6 m;
-    m << g.R, skew(g.p) * g.R, Mat3::Zero(), g.R;
-    return m;
+    return from_blocks(g.R, Mat3(skew(g.p) * g.R), Mat3::Zero(), g.R);
 }
 
 /// \brief Ad^{-*}_g = (Ad*_g)^{-1} = Ad_g^T = [[R^T, -R^T p~], [0, R^T]].
 inline Mat6 coAd_inverse(const Pose& g) {
-    Mat6 m;
-    m << g.R.transpose(), -g.R.transpose() * skew(g.p), Mat3::Zero(), g.R.transpose();
-    return m;
+    return from_blocks(g.R.transpose(), Mat3(-g.R.transpose() * skew(g.p)), Mat3::Zero(), g.R.transpose());
 }
 
 /// \brief f_r(theta), f_r'(theta)/theta and f_r''(theta), r = 1..4, the coefficients of the
@@ -250,9 +247,7 @@ struct AdPowers {
 };
 
 inline Mat6 lower_block_triangular(const Mat3& diagonal, const Mat3& lower) {
-    Mat6 m;
-    m << diagonal, Mat3::Zero(), lower, diagonal;
-    return m;
+    return from_blocks(diagonal, Mat3::Zero(), lower, diagonal);
 }
 
 inline void compute_ad_powers(const Vec6& Omega, AdPowers& out) {

@@ -117,10 +117,12 @@ void CsvSeries::resolve_probe(const SceneView& scene, const CsvProbe& probe) {
             const Index point = static_cast<Index>(node);
             writers_.push_back([element, point, velocity](const SceneView& s, const StepInfo&, std::vector<double>& row) {
                 const State& state = s.state();
-                if (element->geometry().mapped_points) {  // a rigid body's point: through its map
-                    const Vec3 x = velocity ? point_velocity(*element, point, state.q, state.v)
-                                            : point_position(*element, point, state.q);
-                    row.insert(row.end(), x.data(), x.data() + 3);
+                if (element->geometry().mapped_points) {  // a rigid body's or GVS robot's point: through its map
+                    const std::size_t count = element->geometry().point_dofs.size();
+                    std::vector<Vec3> x(count), xdot(count);
+                    element->point_states(state.q, state.v, x, xdot);
+                    const Vec3& value = velocity ? xdot[static_cast<std::size_t>(point)] : x[static_cast<std::size_t>(point)];
+                    row.insert(row.end(), value.data(), value.data() + 3);
                     return;
                 }
                 const auto& dofs = point_dofs(*element, point, state.q);

@@ -39,11 +39,17 @@ UnstructuredGrid VtkFrames::frame_grid(const SceneView& scene) {
         const std::int32_t id = static_cast<std::int32_t>(e);
         grid.comments.push_back(fmt::format("element_id {}: {}", e, element.name()));
 
+        // Mapped points (a rigid body's, a GVS robot's) through their map, so a body shows its orientation.
+        std::vector<Vec3> mapped_x, mapped_xdot;
+        if (geometry.mapped_points) {
+            mapped_x.resize(count);
+            mapped_xdot.resize(count);
+            element.point_states(state.q, state.v, mapped_x, mapped_xdot);
+        }
         for (std::size_t p = 0; p < count; ++p) {
-            if (geometry.mapped_points) {  // a rigid body's point: through its map, so the body shows its orientation
-                const Index point = static_cast<Index>(p);
-                const Vec3 x = point_position(element, point, state.q);
-                const Vec3 xdot = point_velocity(element, point, state.q, state.v);
+            if (geometry.mapped_points) {
+                const Vec3& x = mapped_x[p];
+                const Vec3& xdot = mapped_xdot[p];
                 grid.points.insert(grid.points.end(), x.data(), x.data() + 3);
                 velocity.insert(velocity.end(), xdot.data(), xdot.data() + 3);
             } else {

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <vector>
 
 namespace soma::validation {
 
@@ -66,14 +67,24 @@ std::pair<const Element*, Index> point(const Simulation& simulation, const std::
 }
 }  // namespace
 
+namespace {
+/// Position and velocity of every point of \p e (the outputs' path: mapped points of any element).
+std::pair<std::vector<Vec3>, std::vector<Vec3>> point_states(const Simulation& simulation, const Element& e) {
+    const std::size_t count = e.geometry().point_dofs.size();
+    std::vector<Vec3> x(count), xdot(count);
+    e.point_states(simulation.state().q, simulation.state().v, x, xdot);
+    return {x, xdot};
+}
+}  // namespace
+
 Vec3 node_position(const Simulation& simulation, const std::string& element, long node) {
     const auto [e, index] = point(simulation, element, node);
-    return point_position(*e, index, simulation.state().q);
+    return point_states(simulation, *e).first[static_cast<std::size_t>(index)];
 }
 
 Vec3 node_velocity(const Simulation& simulation, const std::string& element, long node) {
     const auto [e, index] = point(simulation, element, node);
-    return point_velocity(*e, index, simulation.state().q, simulation.state().v);
+    return point_states(simulation, *e).second[static_cast<std::size_t>(index)];
 }
 
 }  // namespace soma::validation

@@ -4,6 +4,7 @@
 // operator new, which calls malloc in libstdc++), as tests/kernel/test_no_allocation.cpp does.
 #include "actuation_matrix.hpp"
 #include "closed_chain.hpp"
+#include "gvs_element.hpp"
 #include "gvs_test_trees.hpp"
 
 #include "counting_malloc.hpp"
@@ -85,4 +86,66 @@ TEST_CASE("GVS algorithms allocate nothing per call", "[gvs][allocation]") {
 
     // The counter works: building a data struct allocates.
     CHECK(allocations_of([&] { const MultibodyData other(tree.model); }) > 0);
+}
+
+TEST_CASE("The gvs element's residual and Jacobian allocate nothing", "[gvs][allocation]") {
+    // A rigid link on a revolute joint with an actuated joint force, then a soft rod with a cable
+    // touching a cylinder wall: every branch of GvsElement::add_residual_and_jacobian.
+    GvsElementDescription d;
+    d.gravity = Vec3(0.0, 0.0, -9.81);
+    LinkDescription arm;
+    arm.name = "arm";
+    arm.joint = {JointType::revolute, Vec3::UnitY(), 0.0};
+    RigidLinkBody body;
+    body.mass = 0.3;
+    body.inertia = 1e-3 * Mat3::Identity();
+    body.end.p = Vec3(0.1, 0.0, 0.0);
+    arm.body = body;
+    d.robot.links.push_back(arm);
+    LinkDescription finger;
+    finger.name = "finger";
+    finger.parent = 0;
+    finger.body = SoftLinkBody{RodDescription{StrainBasis(BasisFamily::legendre, StrainModeSelection::angular_linear(2, 1), 0.2),
+                                              CircularProfile{[](double) { return 0.01; }},
+                                              RodMaterial{1e6, 0.5, 1000.0, 10.0}, 4, MagnusOrder::fourth, {}},
+                               {CableRoute::straight(0.0, 0.005)}};
+    d.robot.links.push_back(finger);
+    d.initial_tension = VectorX::Constant(1, 2.0);
+    d.wall = CylinderWall{0.05, 1e4, 1.5};
+    d.wall_links = {1};
+    GvsElement robot(std::move(d));
+    const Index n = robot.dof_count();
+    std::vector<Index> dofs(static_cast<std::size_t>(n));
+    for (Index i = 0; i < n; ++i) dofs[static_cast<std::size_t>(i)] = i;
+    robot.bind(dofs);
+    robot.set_actuation("joint_force", 0, 0, 0.4);
+
+    // One dense stencil over every DOF, scattered into a dense column-major matrix.
+    std::vector<Index> begin{0, n}, scatter_begin{0}, scatter(static_cast<std::size_t>(n * n));
+    for (Index i = 0; i < n * n; ++i) scatter[static_cast<std::size_t>(i)] = i;
+    VectorX residual = VectorX::Zero(n);
+    Eigen::MatrixXd jacobian = Eigen::MatrixXd::Zero(n, n);
+    Assembly assembly;
+    assembly.residual = residual.data();
+    assembly.jacobian_values = jacobian.data();
+    assembly.stencil_dof_begin = begin.data();
+    assembly.stencil_dofs = dofs.data();
+    assembly.stencil_scatter_begin = scatter_begin.data();
+    assembly.scatter = scatter.data();
+    struct OneStencil final : PatternBuilder {
+        StencilId add_stencil(std::span<const Index>) override { return 0; }
+    } pattern;
+    robot.declare_pattern(pattern);
+
+    std::mt19937 rng(5);
+    const VectorX q = random_vector(n, rng, 0.5), v = random_vector(n, rng, 1.0), a = random_vector(n, rng, 1.0);
+    EvalContext context;
+    context.q = &q;
+    context.v = &v;
+    context.a = &a;
+    context.coefficients = {1.0, 0.5, 0.25};
+    CHECK(allocations_of([&] { robot.add_residual_and_jacobian(context, assembly); }) == 0);
+    assembly.jacobian_values = nullptr;  // a residual-only evaluation (line-search trials)
+    CHECK(allocations_of([&] { robot.add_residual_and_jacobian(context, assembly); }) == 0);
+    CHECK(residual.allFinite());
 }

@@ -1,0 +1,49 @@
+#include "field_expression.hpp"
+
+#include <muParser.h>
+
+#include <memory>
+#include <numbers>
+#include <stdexcept>
+
+namespace soma::gvs {
+
+namespace {
+
+/// One parsed expression and the variable it reads (muparser keeps the address: it must not move).
+struct ParsedField {
+    double X = 0.0;
+    mu::Parser parser;
+};
+
+}  // namespace
+
+ScalarField parse_field(const std::string& text, double length) {
+    auto field = std::make_shared<ParsedField>();
+    try {
+        // muparser built with GCC defines _pi to 12 digits only: use the double pi.
+        field->parser.DefineConst("_pi", std::numbers::pi);
+        field->parser.DefineConst("_e", std::numbers::e);
+        field->parser.DefineConst("L", length);
+        field->parser.DefineVar("X", &field->X);
+        field->parser.SetExpr(text);
+        (void)field->parser.Eval();
+    } catch (const mu::Parser::exception_type& e) {
+        throw std::invalid_argument("'" + text + "': " + e.GetMsg() +
+                                    " (variables: X, the arc length from the rod's base in m, and L, the rod's "
+                                    "length; constants _pi, _e; functions sin, cos, exp, sqrt, abs, min, max, ...)");
+    }
+    return [field](double X) {
+        field->X = X;
+        return field->parser.Eval();
+    };
+}
+
+ScalarField derivative_of(ScalarField field, double length) {
+    const double h = 1e-3 * length;
+    return [field = std::move(field), h](double X) {
+        return (-field(X + 2 * h) + 8 * field(X + h) - 8 * field(X - h) + field(X - 2 * h)) / (12 * h);
+    };
+}
+
+}  // namespace soma::gvs

@@ -1,0 +1,26 @@
+#pragma once
+/// \file field_expression.hpp
+/// \brief Fields of the arc length written in a scene, f(X) with X in [0, L] (a section's radius, a
+/// cable's offset, a custom basis function), parsed by muparser.
+///
+/// Variables: X (m, from the rod's base) and L (the rod's length, m); constants _pi and _e (the
+/// double nearest pi and e) and muparser's functions (sin, cos, exp, sqrt, min, max, `a ? b : c`, ...).
+/// These fields are evaluated when a rod is discretised, never in a Newton iteration.
+
+#include "rod_discretization.hpp"
+
+#include <string>
+
+namespace soma::gvs {
+
+/// \brief Parses \p text as a function of X for a rod of length \p length and evaluates it once at
+/// X = 0, so that syntax errors and unknown names surface now.
+/// \throws std::invalid_argument "'text': muparser's message (variables: X, L; ...)".
+ScalarField parse_field(const std::string& text, double length);
+
+/// \brief f'(X) by the fourth-order central difference with step 1e-3 L (truncation ~1e-12 f'''''
+/// L^4, round-off ~1e-13 |f| / L), for fields whose derivative the scene does not write (a cable's
+/// route). \p field must be defined a little beyond [0, L] (2e-3 L), as expressions are.
+ScalarField derivative_of(ScalarField field, double length);
+
+}  // namespace soma::gvs

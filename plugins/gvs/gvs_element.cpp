@@ -1,0 +1,326 @@
+#include "gvs_element.hpp"
+
+#include "inverse_dynamics.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace soma::gvs {
+
+namespace {
+
+constexpr const char* kTension = "cable_tension";
+constexpr const char* kJointForce = "joint_force";
+
+/// The radius of the circle a section's points show and touch with: a circle's own, else the
+/// radius of the circle of the same area (a rectangle's contact is approximate, as in the paper's
+/// spheres, Mathew et al., section 6.2).
+double section_radius(const SoftLinkBody& body, double X, const SectionConstants& section) {
+    if (const auto* circle = std::get_if<CircularProfile>(&body.rod.section)) return circle->radius(X);
+    return std::sqrt(section.area / M_PI);
+}
+
+}  // namespace
+
+GvsElement::GvsElement(GvsElementDescription description)
+    : description_(std::move(description)),
+      tree_(build_link_tree(description_.robot)),
+      data_(tree_.model),
+      output_data_(tree_.model) {
+    const auto& links = description_.robot.links;
+    const Index n = tree_.model.dof_count;
+    const Index points = tree_.model.point_count();
+
+    // Cables, in link order.
+    Index cables = 0;
+    cable_first_.assign(links.size(), 0);
+    for (std::size_t l = 0; l < links.size(); ++l) {
+        cable_first_[l] = cables;
+        if (const auto* soft = std::get_if<SoftLinkBody>(&links[l].body)) {
+            for (std::size_t c = 0; c < soft->cables.size(); ++c) cable_link_.push_back(static_cast<Index>(l));
+            cables += static_cast<Index>(soft->cables.size());
+        }
+    }
+    tension_.setZero(cables);
+    if (description_.initial_tension.size() != 0) {
+        if (description_.initial_tension.size() != cables)
+            throw std::invalid_argument("the robot has " + std::to_string(cables) + " cables, but " +
+                                        std::to_string(description_.initial_tension.size()) + " tensions are given");
+        for (Index c = 0; c < cables; ++c)
+            if (!(description_.initial_tension[c] >= 0.0) || !std::isfinite(description_.initial_tension[c]))
+                throw std::invalid_argument("cable " + std::to_string(c) + ": a tension must be finite and >= 0 N");
+        tension_ = description_.initial_tension;
+    }
+
+    // Joints: every coordinate can be driven by a force (eq. D66; 0 by default).
+    joint_force_.setZero(n);
+    joint_actuation_.resize(links.size());
+    for (std::size_t l = 0; l < links.size(); ++l) {
+        const LinkLayout& layout = tree_.links[l];
+        if (layout.joint_dof_count == 0) continue;
+        joint_actuation_[l].emplace(layout.joint_basis);
+        for (Index k = 0; k < layout.joint_dof_count; ++k) joint_coordinates_.push_back(layout.joint_first_dof + k);
+    }
+
+    // The wall (Mathew et al., section 6.2): a sphere of the section's radius at every point of
+    // the links that touch it.
+    if (description_.wall) {
+        tree_.model.wall = *description_.wall;
+        for (const Index l : description_.wall_links) {
+            const auto lu = static_cast<std::size_t>(l);
+            const auto* soft = l >= 0 && lu < links.size() ? std::get_if<SoftLinkBody>(&links[lu].body) : nullptr;
+            if (!soft) throw std::invalid_argument("wall contact: link " + std::to_string(l) + " is not a soft link");
+            const LinkLayout& layout = tree_.links[lu];
+            for (Index k = 1; k < layout.rod->point_count(); ++k) {
+                const auto kk = static_cast<std::size_t>(k);
+                add_wall_contact(tree_.model, layout.first_point + k - 1,
+                                 section_radius(*soft, layout.rod->X[kk], layout.rod->section[kk]));
+            }
+        }
+        data_ = MultibodyData(tree_.model);
+        output_data_ = MultibodyData(tree_.model);
+    }
+
+    // DOF names, for Newton's diagnostics.
+    dof_names_.resize(static_cast<std::size_t>(n));
+    for (std::size_t l = 0; l < links.size(); ++l) {
+        const LinkLayout& layout = tree_.links[l];
+        const std::string stem = "link '" + links[l].name + "' ";
+        for (Index k = 0; k < layout.joint_dof_count; ++k)
+            dof_names_[static_cast<std::size_t>(layout.joint_first_dof + k)] =
+                stem + joint_type_name(links[l].joint.type) + " joint coordinate " + std::to_string(k);
+        if (!layout.rod) continue;
+        const StrainBasis& basis = layout.rod->basis;
+        for (int c = 0; c < kStrainComponents; ++c)
+            for (Index j = 0; j < basis.component_dof_count(c); ++j)
+                dof_names_[static_cast<std::size_t>(layout.rod_first_dof + basis.component_offset(c) + j)] =
+                    stem + std::string(strain_component_name(c)) + " mode " + std::to_string(j);
+    }
+
+    // Points for output: every point of the tree; edges join each point to its parent.
+    const auto np = static_cast<std::size_t>(points);
+    geometry_.mapped_points = true;
+    geometry_.point_dofs.assign(np, {-1, -1, -1});
+    geometry_.point_mass = tree_.point_mass;
+    geometry_.point_length.assign(np, 0.0);
+    geometry_.point_radius.assign(np, 0.0);
+    for (std::size_t e = 0; e < tree_.model.edges.size(); ++e)
+        geometry_.edges.push_back({tree_.model.edges[e].parent, static_cast<Index>(e + 1)});
+    for (std::size_t l = 0; l < links.size(); ++l) {
+        const auto* soft = std::get_if<SoftLinkBody>(&links[l].body);
+        if (!soft) continue;
+        const LinkLayout& layout = tree_.links[l];
+        for (Index k = 1; k < layout.rod->point_count(); ++k) {
+            const auto kk = static_cast<std::size_t>(k);
+            geometry_.point_radius[static_cast<std::size_t>(layout.first_point + k - 1)] =
+                section_radius(*soft, layout.rod->X[kk], layout.rod->section[kk]);
+            geometry_.point_length[static_cast<std::size_t>(layout.first_point + k - 1)] = layout.rod->weight[kk];
+        }
+    }
+
+    q_.setZero(n);
+    v_.setZero(n);
+    a_.setZero(n);
+    residual_.setZero(n);
+    actuation_force_.setZero(n);
+    scaled_.setZero(std::max(cables, n));
+    jacobian_.setZero(n, n);
+    actuation_jacobian_.setZero(n, n);
+    output_q_.setZero(n);
+    output_v_.setZero(n);
+    output_zero_.setZero(n);
+
+    inverse_dynamics(tree_.model, output_data_, tree_.initial_q, output_zero_, output_zero_, Vec3::Zero());
+    for (const Pose& g : output_data_.pose) initial_points_.push_back(g.p);
+}
+
+void GvsElement::initial_state(VectorX& q_local, VectorX& v_local) const {
+    q_local = tree_.initial_q;
+    v_local.setZero(tree_.model.dof_count);
+}
+
+std::vector<DofGroup> GvsElement::dof_groups() const {
+    return {{"coordinates", 1, tree_.model.dof_count, {"q"}}};
+}
+
+Index GvsElement::group_dof(const std::string& group, Index item, int component) const {
+    if (group != "coordinates" || item < 0 || item >= tree_.model.dof_count || component != 0)
+        throw std::logic_error("gvs: the only DOF group is 'coordinates', one component per generalised coordinate");
+    return item;
+}
+
+std::string GvsElement::describe_dof(Index local) const { return dof_names_[static_cast<std::size_t>(local)]; }
+
+void GvsElement::on_bind() {}
+
+void GvsElement::declare_pattern(PatternBuilder& pattern) { stencil_ = pattern.add_stencil(global_dofs()); }
+
+void GvsElement::gather(const EvalContext& context) {
+    const Index n = tree_.model.dof_count;
+    for (Index i = 0; i < n; ++i) {
+        const Index g = global_dof(i);
+        q_[i] = (*context.q)[g];
+        v_[i] = context.v ? (*context.v)[g] : 0.0;
+        a_[i] = context.a ? (*context.a)[g] : 0.0;
+    }
+}
+
+void GvsElement::add_residual_and_jacobian(const EvalContext& context, Assembly& assembly) {
+    gather(context);
+    const double load = context.load_factor;
+    const Vec3 gravity = load * description_.gravity;
+    const bool jacobian = assembly.wants_jacobian();
+    if (jacobian)
+        inverse_dynamics_derivatives(tree_.model, data_, q_, v_, a_, gravity);
+    else
+        inverse_dynamics(tree_.model, data_, q_, v_, a_, gravity);
+
+    // tau_a = B(q) u: cables pulled with tensions T (u = -T, actuation_matrix.hpp) and joint forces.
+    actuation_force_.setZero();
+    if (jacobian) actuation_jacobian_.setZero();
+    for (std::size_t l = 0; l < tree_.links.size(); ++l) {
+        const LinkLayout& layout = tree_.links[l];
+        if (layout.tendons) {
+            const Index f = layout.rod_first_dof, n = layout.rod_dof_count;
+            const Index c = layout.tendons->cable_count();
+            auto tension = scaled_.head(c);
+            tension = load * tension_.segment(cable_first_[l], c);
+            if (jacobian)
+                layout.tendons->add_tension_force_and_derivative(q_.segment(f, n), tension,
+                                                                 actuation_force_.segment(f, n),
+                                                                 actuation_jacobian_.block(f, f, n, n));
+            else
+                layout.tendons->add_tension_force(q_.segment(f, n), tension, actuation_force_.segment(f, n));
+        }
+        if (joint_actuation_[l]) {
+            const Index f = layout.joint_first_dof, n = layout.joint_dof_count;
+            auto u = scaled_.head(n);
+            u = load * joint_force_.segment(f, n);
+            if (u.isZero(0.0)) continue;  // dB/dq u = 0 too
+            if (jacobian)
+                joint_actuation_[l]->add_force_and_derivative(q_.segment(f, n), u, actuation_force_.segment(f, n),
+                                                              actuation_jacobian_.block(f, f, n, n));
+            else
+                joint_actuation_[l]->add_force(q_.segment(f, n), u, actuation_force_.segment(f, n));
+        }
+    }
+
+    // F = ID + K q + D qdot - B u (Mathew et al., eq. 35).
+    residual_ = data_.id - actuation_force_;
+    residual_.noalias() += tree_.stiffness * q_;
+    residual_.noalias() += tree_.damping * v_;
+    assembly.add_residual(stencil_, residual_);
+    if (!jacobian) return;
+    const JacobianCoefficients& c = context.coefficients;
+    jacobian_ = c.c_q * (data_.did_dq + tree_.stiffness - actuation_jacobian_) +
+                c.c_v * (data_.did_dqdot + tree_.damping) + c.c_a * data_.mass;
+    assembly.add_jacobian(stencil_, jacobian_, 1.0);
+}
+
+void GvsElement::output_kinematics(const VectorX& q, const VectorX* v) const {
+    const Index n = tree_.model.dof_count;
+    for (Index i = 0; i < n; ++i) {
+        output_q_[i] = q[global_dof(i)];
+        output_v_[i] = v ? (*v)[global_dof(i)] : 0.0;
+    }
+    inverse_dynamics(tree_.model, output_data_, output_q_, output_v_, output_zero_, Vec3::Zero());
+}
+
+double GvsElement::kinetic_energy(const EvalContext& context) const {
+    output_kinematics(*context.q, context.v);
+    // T = 1/2 sum_k eta_k^T M_k eta_k, the Kane form of 1/2 qdot^T M qdot (Mathew et al., eq. 34).
+    double energy = 0.0;
+    for (std::size_t k = 0; k < output_data_.eta.size(); ++k)
+        energy += 0.5 * output_data_.eta[k].dot(tree_.model.inertia[k] * output_data_.eta[k]);
+    return energy;
+}
+
+double GvsElement::potential_energy(const EvalContext& context) const {
+    output_kinematics(*context.q, nullptr);
+    // Elastic 1/2 q^T K q, and the weight's -g . (m x_k + R_k (m c)_k) at each point.
+    double energy = 0.5 * output_q_.dot(tree_.stiffness * output_q_);
+    const Vec3 g = context.load_factor * description_.gravity;
+    for (std::size_t k = 0; k < output_data_.pose.size(); ++k) {
+        const Pose& pose = output_data_.pose[k];
+        energy -= g.dot(tree_.point_mass[k] * pose.p + pose.R * tree_.point_gravity_moment[k]);
+    }
+    return energy;
+}
+
+void GvsElement::point_kinematics(Index point, const EvalContext&, PointKinematics&) const {
+    throw std::invalid_argument(
+        "element '" + name() + "' (gvs): the scene's point forces, contacts and joints cannot act on its point " +
+        std::to_string(point) + " yet: a GVS point depends on every coordinate from the base to it, more than the "
+        "kernel's point map holds. Its gravity is the element's own `gravity` key and its wall contact its `wall` "
+        "key; list the other elements under the force's `elements` key");
+}
+
+void GvsElement::point_states(const VectorX& q, const VectorX& v, std::span<Vec3> positions,
+                              std::span<Vec3> velocities) const {
+    if (positions.size() != geometry_.point_dofs.size() || velocities.size() != positions.size())
+        throw std::logic_error("gvs: point_states needs one entry per point");
+    output_kinematics(q, &v);
+    for (std::size_t k = 0; k < positions.size(); ++k) {
+        const Pose& pose = output_data_.pose[k];
+        positions[k] = pose.p;
+        velocities[k] = pose.R * output_data_.eta[k].tail<3>();  // eta = [omega; v] in the point's frame
+    }
+}
+
+std::vector<ActuationChannel> GvsElement::actuation_channels() const {
+    std::vector<ActuationChannel> channels;
+    if (cable_count() > 0)
+        channels.push_back({kTension, cable_count(), {"T"}, "N",
+                            "tension of each cable (>= 0; links in order, a link's cables in order)"});
+    if (!joint_coordinates_.empty())
+        channels.push_back({kJointForce, static_cast<Index>(joint_coordinates_.size()), {"u"}, "N m or N",
+                            "force along each joint coordinate (links in order; Mathew et al., eq. D66): a revolute "
+                            "joint's torque, a prismatic joint's force"});
+    return channels;
+}
+
+void GvsElement::check_channel(const std::string& channel, Index item, int component) const {
+    const Index count = channel == kTension     ? cable_count()
+                        : channel == kJointForce ? static_cast<Index>(joint_coordinates_.size())
+                                                 : -1;
+    if (count < 0 || item < 0 || item >= count || component != 0)
+        throw std::logic_error("gvs element '" + name() + "': no item " + std::to_string(item) + " component " +
+                               std::to_string(component) + " in channel '" + channel + "'");
+}
+
+double GvsElement::actuation(const std::string& channel, Index item, int component) const {
+    check_channel(channel, item, component);
+    if (channel == kTension) return tension_[item];
+    return joint_force_[joint_coordinates_[static_cast<std::size_t>(item)]];
+}
+
+void GvsElement::set_actuation(const std::string& channel, Index item, int component, double value) {
+    check_channel(channel, item, component);
+    if (!std::isfinite(value))
+        throw std::domain_error("gvs element '" + name() + "': " + channel + " " + std::to_string(item) +
+                                " set to a value that is not finite");
+    if (channel == kTension) {
+        // A cable cannot push (actuation_matrix.hpp): a controller's negative value is an input error.
+        if (value < 0.0)
+            throw std::domain_error("gvs element '" + name() + "': cable " + std::to_string(item) +
+                                    " set to a negative tension " + std::to_string(value) + " N (a cable cannot push)");
+        tension_[item] = value;
+        return;
+    }
+    joint_force_[joint_coordinates_[static_cast<std::size_t>(item)]] = value;
+}
+
+Vec3 GvsElement::actuation_point(const std::string& channel, Index item) const {
+    check_channel(channel, item, 0);
+    if (channel == kTension) {
+        const auto link = static_cast<std::size_t>(cable_link_[static_cast<std::size_t>(item)]);
+        return initial_points_[static_cast<std::size_t>(tree_.links[link].first_point)];
+    }
+    const Index dof = joint_coordinates_[static_cast<std::size_t>(item)];
+    for (const LinkLayout& layout : tree_.links)
+        if (dof >= layout.joint_first_dof && dof < layout.joint_first_dof + layout.joint_dof_count)
+            return initial_points_[static_cast<std::size_t>(layout.first_point)];
+    return Vec3::Zero();
+}
+
+}  // namespace soma::gvs

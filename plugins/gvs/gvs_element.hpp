@@ -1,0 +1,111 @@
+#pragma once
+/// \file gvs_element.hpp
+/// \brief A hybrid soft-rigid robot as one element: soft links as Geometric Variable Strain
+/// Cosserat rods and rigid links on rigid joints, in a tree (Mathew et al., sections 2-6).
+///
+/// Its DOFs are the generalised coordinates q: the joints' coordinates and the rods' strain
+/// coordinates (link_tree.hpp), a vector space. The residual is the paper's equation of motion
+/// (eq. 35) with the actuation on the left,
+///
+///     F(q, qdot, qddot) = ID(q, qdot, qddot) + K q + D qdot - B(q) u
+///
+/// where ID = M qddot - F(q, qdot) is the recursive inverse dynamics with gravity and the
+/// wall contact (eqs. 8, 57), K and D the rods' generalised stiffness and damping (D64, D65) and B u
+/// the cables' and the joints' generalised forces (D60, D66). Its Jacobian is exact, from one
+/// forward and one backward pass (eqs. 23, 29, 34, 36):
+///
+///     J = c_q (dID/dq + K - (dB/dq) u) + c_v (dID/dqdot + D) + c_a M,
+///
+/// one dense block over all coordinates (every point depends on every coordinate before it).
+/// Statics (v = a = 0) solves ID(q, 0, 0) + K q - B u = 0 (eq. 13).
+///
+/// Loads scale with the statics load factor: gravity, the cable tensions and the joint forces.
+/// The points (the root, every joint frame and rod point) are mapped points for output;
+/// the kernel's point forces cannot act on them yet (point_kinematics refuses: a point depends
+/// on up to every coordinate, more than the kernel's point map holds).
+
+#include "link_tree.hpp"
+
+#include "soma/element.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace soma::gvs {
+
+struct GvsElementDescription {
+    RobotDescription robot;
+    Vec3 gravity = Vec3::Zero();          ///< m/s^2, world
+    VectorX initial_tension;              ///< one per cable (N, >= 0), links in order; empty: 0
+    std::optional<CylinderWall> wall;     ///< Hertz contact with a cylinder about the world z axis (section 6.2)
+    std::vector<Index> wall_links;        ///< the soft links whose points touch it (spheres of the section's radius)
+};
+
+class GvsElement final : public Element {
+public:
+    /// \throws std::invalid_argument "link 'name': ..." for what the tree refuses (link_tree.hpp), or
+    ///   for tensions of the wrong number, negative or not finite, or a wall link that is not soft.
+    explicit GvsElement(GvsElementDescription description);
+
+    Index dof_count() const override { return tree_.model.dof_count; }
+    void initial_state(VectorX& q_local, VectorX& v_local) const override;
+    std::vector<DofGroup> dof_groups() const override;
+    Index group_dof(const std::string& group, Index item, int component) const override;
+    std::string describe_dof(Index local) const override;
+    const Geometry& geometry() const override { return geometry_; }
+    double kinetic_energy(const EvalContext& context) const override;
+    double potential_energy(const EvalContext& context) const override;
+    bool symmetric_jacobian() const override { return false; }
+
+    void point_kinematics(Index point, const EvalContext& context, PointKinematics& out) const override;
+    void point_states(const VectorX& q, const VectorX& v, std::span<Vec3> positions,
+                      std::span<Vec3> velocities) const override;
+
+    std::vector<ActuationChannel> actuation_channels() const override;
+    double actuation(const std::string& channel, Index item, int component) const override;
+    void set_actuation(const std::string& channel, Index item, int component, double value) override;
+    Vec3 actuation_point(const std::string& channel, Index item) const override;
+
+    void declare_pattern(PatternBuilder& pattern) override;
+    void add_residual_and_jacobian(const EvalContext& context, Assembly& assembly) override;
+
+    const LinkTree& tree() const { return tree_; }
+    /// Number of cables over all links.
+    Index cable_count() const { return static_cast<Index>(tension_.size()); }
+
+protected:
+    void on_bind() override;
+
+private:
+    /// Copies the element's coordinates (and rates) out of the global vectors; null: zero.
+    void gather(const EvalContext& context);
+    /// Fills output_data_'s kinematics at (q, v) (global vectors).
+    void output_kinematics(const VectorX& q, const VectorX* v) const;
+    void check_channel(const std::string& channel, Index item, int component) const;
+
+    GvsElementDescription description_;
+    LinkTree tree_;
+    MultibodyData data_;                  // the Newton iterations'
+    mutable MultibodyData output_data_;   // energies and outputs (const queries)
+    Geometry geometry_;
+    std::vector<std::string> dof_names_;
+    std::vector<Vec3> initial_points_;    // point positions at q0, for actuation points
+
+    // Actuation: cables of link l are tension_[cable_first_[l], + cable count); joint forces at
+    // their coordinates in joint_force_ (zero elsewhere).
+    VectorX tension_;
+    std::vector<Index> cable_first_;
+    std::vector<Index> cable_link_;
+    std::vector<Index> joint_coordinates_;  // local DOFs of the joints' coordinates, in order
+    VectorX joint_force_;
+    std::vector<std::optional<JointActuation>> joint_actuation_;  // per link
+
+    // Buffers (sized once).
+    VectorX q_, v_, a_, residual_, actuation_force_, scaled_;
+    Eigen::MatrixXd jacobian_, actuation_jacobian_;
+    mutable VectorX output_q_, output_v_, output_zero_;
+    StencilId stencil_ = 0;
+};
+
+}  // namespace soma::gvs

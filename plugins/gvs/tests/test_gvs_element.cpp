@@ -1,0 +1,274 @@
+// The `gvs` element (gvs_element.hpp): a hybrid robot (a rigid link on a revolute joint, a soft
+// rod with two cables on a spherical joint, a rigid tip body on a helical joint, a second rod
+// branching from the base on a free joint, the first rod touching a cylinder wall) assembled
+// through the kernel's residual contract:
+//  - the combined Jacobian c_q dF/dq + c_v dF/dv + c_a dF/da against central differences of F;
+//  - at rest and without actuation F is the gradient of the potential energy (weight and
+//    elasticity), and the kinetic energy is 1/2 v^T M v;
+//  - the DoF layout (joints, then rod coordinates, link by link) and the refusal of bad input.
+#include "gvs_element.hpp"
+#include "field_expression.hpp"
+
+#include "soma/testing/dense_assembly.hpp"
+#include "soma/testing/test_scene.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <Eigen/Geometry>
+
+#include <random>
+
+using namespace soma;
+using namespace soma::gvs;
+
+namespace {
+
+RodDescription rod(double length, double radius, const StrainModeSelection& modes) {
+    return RodDescription{StrainBasis(BasisFamily::legendre, modes, length),
+                          CircularProfile{[radius, length](double X) { return radius * (1.0 - 0.3 * X / length); }},
+                          RodMaterial{2.0e6, 0.45, 1100.0, 50.0}, 4, MagnusOrder::fourth, {}};
+}
+
+GvsElementDescription hybrid_robot(bool with_wall) {
+    GvsElementDescription d;
+    d.robot.base.R = Eigen::AngleAxisd(0.3, Vec3(0.2, 1.0, 0.1).normalized()).toRotationMatrix();
+    d.robot.base.p = Vec3(0.1, -0.2, 0.3);
+    d.gravity = Vec3(0.3, -0.5, -9.81);
+
+    LinkDescription arm;  // 0: a rigid arm on a revolute joint
+    arm.name = "arm";
+    arm.joint = {JointType::revolute, Vec3(0.0, 1.0, 0.2), 0.0};
+    RigidLinkBody arm_body;
+    arm_body.mass = 0.4;
+    arm_body.inertia = Vec3(2e-3, 3e-3, 1e-3).asDiagonal();
+    arm_body.center_of_mass = Vec3(0.05, 0.01, 0.0);
+    arm_body.end.p = Vec3(0.1, 0.0, 0.01);
+    arm.body = arm_body;
+    d.robot.links.push_back(arm);
+
+    LinkDescription finger;  // 1: a soft rod with two cables on a spherical joint
+    finger.name = "finger";
+    finger.parent = 0;
+    finger.offset.p = Vec3(0.0, 0.0, 0.02);
+    finger.joint.type = JointType::spherical;
+    SoftLinkBody finger_body{rod(0.2, 0.01, StrainModeSelection::angular_linear(2, 1)), {}};
+    finger_body.cables.push_back(CableRoute::straight(0.0, 0.006));
+    const double L = 0.2;
+    const ScalarField y = parse_field("0.005*sin(2*_pi*X/L)", L), z = parse_field("0.005*cos(2*_pi*X/L)", L);
+    finger_body.cables.push_back(CableRoute{y, z, derivative_of(y, L), derivative_of(z, L)});
+    finger.body = finger_body;
+    d.robot.links.push_back(finger);
+
+    LinkDescription tip;  // 2: a rigid tip body on a helical joint at the finger's end
+    tip.name = "tip";
+    tip.parent = 1;
+    tip.joint = {JointType::helical, Vec3(1.0, 0.0, 0.0), 0.01};
+    RigidLinkBody tip_body;
+    tip_body.mass = 0.05;
+    tip_body.inertia = Vec3(1e-5, 2e-5, 2e-5).asDiagonal();
+    tip_body.center_of_mass = Vec3(0.01, 0.0, 0.002);
+    tip.body = tip_body;
+    d.robot.links.push_back(tip);
+
+    LinkDescription tail;  // 3: a Kirchhoff rod from the base on a free joint
+    tail.name = "tail";
+    tail.parent = -1;
+    tail.joint.type = JointType::free;
+    tail.body = SoftLinkBody{rod(0.15, 0.008, StrainModeSelection::kirchhoff(1)), {}};
+    d.robot.links.push_back(tail);
+
+    d.initial_tension = Eigen::Vector2d(3.0, 1.5);
+    if (with_wall) {
+        d.wall = CylinderWall{0.05, 2.0e4, 1.5};
+        d.wall_links = {1};
+    }
+    return d;
+}
+
+VectorX random_vector(Index n, std::mt19937& rng, double scale) {
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    VectorX v(n);
+    for (Index i = 0; i < n; ++i) v[i] = scale * u(rng);
+    return v;
+}
+
+}  // namespace
+
+TEST_CASE("gvs element: DoF layout, link by link (joint, then rod)", "[gvs][element]") {
+    GvsElement robot(hybrid_robot(false));
+    const LinkTree& tree = robot.tree();
+    // arm: 1 (revolute); finger: 3 (spherical) + 6 * 2 (order 1 linear) + 3 * 3 (order 2 angular)...
+    // angular_linear(2, 1): 3 angular components x 3 + 3 linear x 2 = 15; tip: 1; tail: 6 + 4 x 2 = 14.
+    CHECK(tree.links[0].joint_first_dof == 0);
+    CHECK(tree.links[1].joint_first_dof == 1);
+    CHECK(tree.links[1].joint_dof_count == 3);
+    CHECK(tree.links[1].rod_first_dof == 4);
+    CHECK(tree.links[1].rod_dof_count == 15);
+    CHECK(tree.links[2].joint_first_dof == 19);
+    CHECK(tree.links[3].joint_first_dof == 20);
+    CHECK(tree.links[3].rod_dof_count == 8);
+    CHECK(robot.dof_count() == 34);
+    CHECK(robot.cable_count() == 2);
+    // Points: base, arm joint, arm end, finger offset, finger joint, 5 rod points (4 Gauss + tip),
+    // tip joint, tail joint, 5 rod points.
+    CHECK(robot.geometry().point_dofs.size() == 17);
+    CHECK(robot.describe_dof(6) == "link 'finger' torsion mode 2");
+    CHECK(robot.describe_dof(19) == "link 'tip' helical joint coordinate 0");
+}
+
+TEST_CASE("gvs element: the combined Jacobian is c_q dF/dq + c_v dF/dv + c_a dF/da (central differences)",
+          "[gvs][element]") {
+    for (const bool wall : {false, true}) {
+        GvsElement robot(hybrid_robot(wall));
+        testing::TestScene scene = testing::TestScene::bound_in_order({&robot});
+        const Index n = robot.dof_count();
+        testing::DenseAssembly dense(n);
+        robot.declare_pattern(dense.pattern());
+
+        std::mt19937 rng(wall ? 7 : 3);
+        VectorX q = random_vector(n, rng, 0.3), v = random_vector(n, rng, 0.5), a = random_vector(n, rng, 2.0);
+        if (wall) q.segment(4, 15) *= 4.0;  // bend the finger into the wall
+        EvalContext context;
+        context.q = &q;
+        context.v = &v;
+        context.a = &a;
+        context.load_factor = 0.8;
+        context.coefficients = {1.0, 0.0, 0.0};
+        const auto residual_at = [&](const VectorX& qq, const VectorX& vv, const VectorX& aa) {
+            EvalContext c = context;
+            c.q = &qq;
+            c.v = &vv;
+            c.a = &aa;
+            return dense.evaluate(robot, c, false).first;
+        };
+        // F is quadratic in v (Coriolis) and linear in a, so central differences in v and a are
+        // exact but for round-off: a long step keeps that (1e-16 |F| / h) small where the wall
+        // makes |F| large. In q, h = 1e-6: truncation ~h^2 |F'''| and round-off ~1e-16 |F| / h,
+        // both near 1e-9 relative here.
+        const double h = 1e-6, h_rate = 0.1;
+        Eigen::MatrixXd dq(n, n), dv(n, n), da(n, n);
+        for (Index j = 0; j < n; ++j) {
+            VectorX p = q, m = q;
+            p[j] += h;
+            m[j] -= h;
+            dq.col(j) = (residual_at(p, v, a) - residual_at(m, v, a)) / (2 * h);
+            p = v;
+            m = v;
+            p[j] += h_rate;
+            m[j] -= h_rate;
+            dv.col(j) = (residual_at(q, p, a) - residual_at(q, m, a)) / (2 * h_rate);
+            p = a;
+            m = a;
+            p[j] += h_rate;
+            m[j] -= h_rate;
+            da.col(j) = (residual_at(q, v, p) - residual_at(q, v, m)) / (2 * h_rate);
+        }
+        const std::array<JacobianCoefficients, 3> pure{{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
+        const std::array<const Eigen::MatrixXd*, 3> fd{&dq, &dv, &da};
+        for (std::size_t k = 0; k < 3; ++k) {
+            context.coefficients = pure[k];
+            const Eigen::MatrixXd J = dense.evaluate(robot, context).second;
+            INFO("wall " << wall << ", derivative " << k);
+            CHECK((J - *fd[k]).norm() <= 1e-7 * fd[k]->norm());
+        }
+        // The weights combine linearly (the element evaluates the three in one pass).
+        context.coefficients = {0.7, 0.2, 0.05};
+        const Eigen::MatrixXd J = dense.evaluate(robot, context).second;
+        CHECK((J - (0.7 * dq + 0.2 * dv + 0.05 * da)).norm() <= 1e-7 * J.norm());
+        // The wall is touched in the wall case, so its force and derivative were exercised.
+        if (wall) {
+            robot.set_actuation("cable_tension", 0, 0, 0.0);
+            robot.set_actuation("cable_tension", 1, 0, 0.0);
+            std::vector<Vec3> x(robot.geometry().point_dofs.size()), xdot(x.size());
+            robot.point_states(q, v, x, xdot);
+            double outermost = 0.0;
+            for (Index k = robot.tree().links[1].first_point; k <= robot.tree().links[1].end_point; ++k)
+                outermost = std::max(outermost, x[static_cast<std::size_t>(k)].head<2>().norm() +
+                                                    robot.geometry().point_radius[static_cast<std::size_t>(k)]);
+            CHECK(outermost > 0.05);
+        }
+    }
+}
+
+TEST_CASE("gvs element: at rest F is the gradient of the potential energy; T = 1/2 v^T M v", "[gvs][element]") {
+    GvsElementDescription d = hybrid_robot(false);
+    d.initial_tension.setZero();  // cables do non-conservative work
+    GvsElement robot(std::move(d));
+    testing::TestScene scene = testing::TestScene::bound_in_order({&robot});
+    const Index n = robot.dof_count();
+    testing::DenseAssembly dense(n);
+    robot.declare_pattern(dense.pattern());
+    std::mt19937 rng(11);
+    const VectorX q = random_vector(n, rng, 0.4), zero = VectorX::Zero(n), v = random_vector(n, rng, 0.7);
+    EvalContext context;
+    context.q = &q;
+    context.v = &zero;
+    context.a = &zero;
+    const VectorX F = dense.evaluate(robot, context, false).first;
+    VectorX gradient(n);
+    const double h = 1e-6;
+    for (Index j = 0; j < n; ++j) {
+        VectorX p = q, m = q;
+        p[j] += h;
+        m[j] -= h;
+        EvalContext cp = context, cm = context;
+        cp.q = &p;
+        cm.q = &m;
+        gradient[j] = (robot.potential_energy(cp) - robot.potential_energy(cm)) / (2 * h);
+    }
+    CHECK((F - gradient).norm() <= 1e-7 * F.norm());
+
+    context.coefficients = {0.0, 0.0, 1.0};
+    const Eigen::MatrixXd M = dense.evaluate(robot, context).second;
+    context.v = &v;
+    CHECK(robot.kinetic_energy(context) == Approx(0.5 * v.dot(M * v)).epsilon(1e-12));
+}
+
+TEST_CASE("gvs element: actuation channels and bad input are refused with what is wrong", "[gvs][element]") {
+    GvsElement robot(hybrid_robot(false));
+    const auto channels = robot.actuation_channels();
+    REQUIRE(channels.size() == 2);
+    CHECK(channels[0].name == "cable_tension");
+    CHECK(channels[0].count == 2);
+    CHECK(channels[1].name == "joint_force");
+    CHECK(channels[1].count == 1 + 3 + 1 + 6);
+    CHECK(robot.actuation("cable_tension", 1, 0) == 1.5);
+    CHECK_THROWS_WITH(robot.set_actuation("cable_tension", 0, 0, -1.0), Catch::Contains("cannot push"));
+    CHECK_THROWS_AS(robot.set_actuation("cable_tension", 2, 0, 1.0), std::logic_error);
+
+    GvsElementDescription d = hybrid_robot(false);
+    d.initial_tension = Vec3(1, 2, 3);
+    CHECK_THROWS_WITH(GvsElement(d), Catch::Contains("2 cables, but 3 tensions"));
+    d = hybrid_robot(false);
+    d.robot.links[0].joint.axis.setZero();
+    CHECK_THROWS_WITH(GvsElement(d), Catch::StartsWith("link 'arm': a revolute joint needs a finite, non-zero axis"));
+    d = hybrid_robot(false);
+    d.robot.links[3].parent = 3;
+    CHECK_THROWS_WITH(GvsElement(d), Catch::Contains("its parent must be the base or an earlier link"));
+    d = hybrid_robot(false);
+    d.robot.links[0].initial_joint = Eigen::Vector2d(0.1, 0.2);
+    CHECK_THROWS_WITH(GvsElement(d), Catch::Contains("2 values, the revolute joint has 1"));
+    d = hybrid_robot(false);
+    d.wall = CylinderWall{0.05, 1e4, 1.5};
+    d.wall_links = {0};
+    CHECK_THROWS_WITH(GvsElement(d), Catch::Contains("link 0 is not a soft link"));
+
+    CHECK_THROWS_WITH(parse_field("0.01*(1 + X", 1.0), Catch::Contains("'0.01*(1 + X'"));
+    CHECK_THROWS_WITH(parse_field("r*X", 1.0), Catch::Contains("variables: X"));
+    // The kernel's point forces cannot act on a GVS point yet: said, not silently wrong.
+    testing::TestScene scene = testing::TestScene::bound_in_order({&robot});
+    PointKinematics k;
+    EvalContext context;
+    context.q = &scene.state().q;
+    CHECK_THROWS_WITH(robot.point_kinematics(3, context, k), Catch::Contains("own `gravity` key"));
+}
+
+TEST_CASE("gvs element: field expressions and their derivatives", "[gvs][element]") {
+    const ScalarField f = parse_field("0.03 - 0.015*X/L + 0.002*sin(4*_pi*X/L)", 0.5);
+    const ScalarField df = derivative_of(f, 0.5);
+    for (const double X : {0.0, 0.13, 0.5}) {
+        CHECK(f(X) == Approx(0.03 - 0.03 * X + 0.002 * std::sin(8 * M_PI * X)).epsilon(1e-15));
+        // Fourth-order differences with h = 5e-4: error ~ h^4 f^(5) / 30 ~ 1e-13 here.
+        CHECK(df(X) == Approx(-0.03 + 0.016 * M_PI * std::cos(8 * M_PI * X)).margin(1e-10));
+    }
+}

@@ -1,0 +1,264 @@
+// Validation: the `gvs` element (plugins/gvs) in scenes, against closed forms, the discrete rod,
+// and itself under changes that should not matter.
+//
+//  - A Kirchhoff cantilever (L = 0.5 m, radius 1 cm, E = 1 GPa, rho = 1000) under its own weight
+//    (statics): the tip deflection of Euler-Bernoulli theory, w = q L^4 / (8 E I). The load keeps the
+//    tip within 0.6% of L, where the geometric nonlinearity changes w by about (w/L)^2 ~ 4e-5 and the
+//    quadratic curvature q (L - X)^2 / (2 E I) is in the basis: the tolerance 1e-4 covers both. The
+//    answer does not move with the number of load steps or the linear solver, and the same
+//    cantilever as a discrete_rod agrees within its own discretisation error.
+//  - A rod bent by one straight cable of tension T at offset e (statics, no gravity): a uniform
+//    curvature kappa = T e / (E I), so the tip lies on the circle of that curvature (inextensible
+//    Kirchhoff rod: the closed form is exact, the tolerance is Newton's).
+//  - The paper's scenes in configs/gvs/ have the paper's DoF counts (Mathew et al., Table 3).
+//  - Dynamics of the cable-driven manipulator: implicit midpoint and Newmark (both second order)
+//    agree, and implicit Euler converges to them at first order in dt.
+//  - Bad input: an expression error points at its key; the scene's gravity force acting on a gvs
+//    element is refused with the reason.
+#include "scene_runner.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <numbers>
+#include <string>
+
+using namespace soma;
+using namespace soma::validation;
+
+namespace {
+
+constexpr double kLength = 0.5, kRadius = 0.01, kYoung = 1.0e9, kDensity = 1000.0, kGravity = 9.81;
+const double kSecondMoment = std::numbers::pi * std::pow(kRadius, 4) / 4.0;
+const double kArea = std::numbers::pi * kRadius * kRadius;
+
+std::string gvs_cantilever(const std::string& integrator, const std::string& extra_soft = "",
+                           const std::string& gravity = "[0, 0, -9.81]", const std::string& solver = "eigen_lu") {
+    return "simulation: {duration: 1.0}\n" + integrator + "linear_solver: {type: " + solver +
+           "}\n"
+           "elements:\n"
+           "  - name: rod\n"
+           "    type: gvs\n"
+           "    gravity: " + gravity + "\n"
+           "    links:\n"
+           "      - name: beam\n"
+           "        soft:\n"
+           "          length: 0.5\n"
+           "          section: {circular: {radius: 0.01}}\n"
+           "          young_modulus: 1.0e9\n"
+           "          poisson_ratio: 0.5\n"
+           "          density: 1000\n"
+           "          strains: {torsion: 2, bending_y: 4, bending_z: 4}\n" + extra_soft;
+}
+
+std::string statics(int load_steps) {
+    return "integrator: {type: statics, dt: " + num(1.0 / load_steps) +
+           ", ramp_time: 1.0, newton: {absolute_tolerance: 1.0e-11}, adaptive: {enabled: false}}\n";
+}
+
+Vec3 gvs_tip(const Simulation& simulation, const std::string& element = "rod") { return node_position(simulation, element, -1); }
+
+}  // namespace
+
+TEST_CASE("gvs cantilever under its own weight: Euler-Bernoulli tip deflection, whatever the load steps and solver",
+          "[validation][gvs]") {
+    const double q = kDensity * kArea * kGravity;
+    const double expected = q * std::pow(kLength, 4) / (8.0 * kYoung * kSecondMoment);  // 3.07 mm
+    double reference = 0.0;
+    for (const auto& [steps, solver] : {std::pair{1, "eigen_lu"}, {4, "eigen_lu"}, {1, "eigen_ldlt"}, {2, "petsc"}}) {
+        auto simulation = build_scene(gvs_cantilever(statics(steps), "", "[0, 0, -9.81]", solver));
+        run_to_end(*simulation);
+        const Vec3 tip = gvs_tip(*simulation);
+        INFO("load steps " << steps << ", solver " << solver);
+        CHECK(-tip.z() == Approx(expected).epsilon(1e-4));
+        if (reference == 0.0) reference = tip.z();
+        // Same equilibrium: Newton's tolerance (1e-11 N) over the stiffness, far below 1e-9 relative.
+        CHECK(tip.z() == Approx(reference).epsilon(1e-9));
+    }
+
+    // The same cantilever as a discrete_rod, clamped by its first two nodes and first edge (so
+    // its free length starts at node 1: the rod runs from -h to L). Its clamp puts the error at
+    // first order in the node spacing h (measured: 2.0e-2, 1.0e-2 relative at 101, 201 nodes), so
+    // the two runs' Richardson extrapolation 2 w(h/2) - w(h) is compared: 2e-4 from the GVS answer
+    // (measured), within 1e-3.
+    const auto discrete_tip = [](int nodes) {
+        const double h = kLength / (nodes - 2);
+        auto discrete = build_scene("simulation: {duration: 1.0}\n" + statics(1) +
+                                    "linear_solver: {type: eigen_ldlt}\n"
+                                    "elements:\n"
+                                    "  - name: rod\n"
+                                    "    type: discrete_rod\n"
+                                    "    geometry: {line: {from: [" + num(-h) + ", 0, 0], to: [0.5, 0, 0], nodes: " +
+                                    std::to_string(nodes) + "}}\n"
+                                    "    cross_section: {circle: {radius: 0.01}}\n"
+                                    "    material: {density: 1000, youngs_modulus: 1.0e9, poisson_ratio: 0.5}\n"
+                                    "    fixed: {nodes: [0, 1], edges: [0]}\n"
+                                    "forces:\n"
+                                    "  - {type: gravity, acceleration: [0, 0, -9.81]}\n");
+        run_to_end(*discrete);
+        return node_position(*discrete, "rod", -1).z();
+    };
+    const double coarse = discrete_tip(101), fine = discrete_tip(201);
+    CHECK((coarse - reference) / (fine - reference) == Approx(2.0).epsilon(0.1));  // first order
+    CHECK(2.0 * fine - coarse == Approx(reference).epsilon(1e-3));
+}
+
+TEST_CASE("gvs rod bent by a cable: the circle of curvature T e / (E I)", "[validation][gvs]") {
+    const double tension = 2.0, offset = 0.005;
+    const double kappa = tension * offset / (kYoung * kSecondMoment);  // 1.27 1/m: a quarter-circle-ish bend
+    for (const int steps : {1, 5}) {
+        auto simulation = build_scene(gvs_cantilever(
+            statics(steps), "          cables: [{y: 0, z: " + num(offset) + ", tension: " + num(tension) + "}]\n", "[0, 0, 0]"));
+        run_to_end(*simulation);
+        const Vec3 tip = gvs_tip(*simulation);
+        INFO("load steps " << steps);
+        // Towards the cable (+z), on the circle of radius 1 / kappa tangent to x at the base.
+        CHECK(tip.x() == Approx(std::sin(kappa * kLength) / kappa).epsilon(1e-9));
+        CHECK(tip.z() == Approx((1.0 - std::cos(kappa * kLength)) / kappa).epsilon(1e-9));
+        CHECK(std::abs(tip.y()) < 1e-12);
+    }
+}
+
+TEST_CASE("gvs: the paper's scenes have its DoF counts (Mathew et al., Table 3)", "[validation][gvs]") {
+    const char* source = std::getenv("SOMA_SOURCE_DIR");
+    REQUIRE(source != nullptr);
+    const std::filesystem::path configs = std::filesystem::path(source) / "configs" / "gvs";
+    // File, element, DoF, points. The manipulator's points are the paper's n_p (the base, 5 or 10
+    // Gauss points, the tip). The serial robot's are the base, each rigid link's joint and end
+    // frames and the soft link's 6 points (21; the paper counts 22, a point more per link at X = 0
+    // of the soft link's fixed joint).
+    for (const auto& [file, element, dofs, points] : {std::tuple{"cable_manipulator.yaml", "manipulator", 24, 7},
+                                                        std::tuple{"serial_robot.yaml", "robot", 27, 21},
+                                                        std::tuple{"contact_scenario.yaml", "manipulator", 24, 12}}) {
+        INFO(file);
+        auto simulation = std::make_unique<Simulation>(load_scene_file(configs / file), plugin_registry());
+        const Element* e = simulation->find_element(element);
+        REQUIRE(e != nullptr);
+        CHECK(e->dof_count() == dofs);
+        CHECK(static_cast<int>(e->geometry().point_dofs.size()) == points);
+    }
+}
+
+TEST_CASE("gvs dynamics: implicit midpoint and Newmark agree; implicit Euler converges to them at first order",
+          "[validation][gvs]") {
+    // The manipulator of configs/gvs/cable_manipulator.yaml for 1 s, cable 0 pulled from rest to
+    // 8 N: a swing of about 3 cm.
+    const auto tip_at_end = [](const std::string& type, double dt) {
+        auto simulation = build_scene(
+            "simulation: {duration: 1.0}\n"
+            "integrator: {type: " + type + ", dt: " + num(dt) +
+            ", newton: {absolute_tolerance: 1.0e-10}, adaptive: {enabled: false}}\n"
+            "elements:\n"
+            "  - name: rod\n"
+            "    type: gvs\n"
+            "    base_orientation: [0.7071067811865476, 0, 0.7071067811865476, 0]\n"
+            "    gravity: [0, 0, -9.81]\n"
+            "    links:\n"
+            "      - name: beam\n"
+            "        soft:\n"
+            "          length: 0.5\n"
+            "          section: {circular: {radius: \"0.03 - 0.015*X/L\"}}\n"
+            "          young_modulus: 1.0e6\n"
+            "          density: 1000\n"
+            "          damping: 1.0e4\n"
+            "          strains: {torsion: 4, bending_y: 4, bending_z: 4, elongation: 2, shear_y: 2, shear_z: 2}\n"
+            "          cables: [{y: 0, z: \"0.03 - 0.015*X/L\"}]\n"
+            "controllers:\n"
+            "  - {type: actuation, element: rod, channel: cable_tension, values: [\"8*sin(_pi*t/2)^2\"]}\n");
+        run_to_end(*simulation);
+        return gvs_tip(*simulation);
+    };
+    const Vec3 midpoint = tip_at_end("implicit_midpoint", 1e-3);
+    const Vec3 midpoint_fine = tip_at_end("implicit_midpoint", 5e-4);
+    const Vec3 newmark = tip_at_end("newmark", 1e-3);
+    const Vec3 euler = tip_at_end("implicit_euler", 2e-3), euler_fine = tip_at_end("implicit_euler", 1e-3);
+    const double swing = (midpoint_fine - Vec3(0, 0, -0.5)).norm();
+    CHECK(swing > 0.01);
+    // Second order: halving dt changes the midpoint answer by ~3/4 of its error (~(dt omega)^2 of
+    // the swing); Newmark (trapezoidal) differs from it by the same order.
+    CHECK((midpoint - midpoint_fine).norm() < 1e-4 * swing);
+    CHECK((newmark - midpoint_fine).norm() < 1e-4 * swing);
+    // First order: the error halves with dt (ratio 2 within 10%).
+    const double e_coarse = (euler - midpoint_fine).norm(), e_fine = (euler_fine - midpoint_fine).norm();
+    CHECK(e_coarse / e_fine == Approx(2.0).epsilon(0.1));
+}
+
+TEST_CASE("gvs: bad input is refused at its key", "[validation][gvs]") {
+    try {
+        build_scene(gvs_cantilever(statics(1), "          cables: [{y: 0, z: \"0.005*(1 + X\"}]\n"));
+        FAIL("an unbalanced expression was accepted");
+    } catch (const std::exception& error) {
+        const std::string what = error.what();
+        CHECK(what.find("test.yaml:17:") != std::string::npos);  // the cable's z
+        CHECK(what.find("'0.005*(1 + X'") != std::string::npos);
+    }
+    try {
+        build_scene(gvs_cantilever(statics(1)) + "forces:\n  - {type: gravity}\n");
+        FAIL("the kernel's gravity force was applied to a gvs element");
+    } catch (const std::exception& error) {
+        CHECK(std::string(error.what()).find("own `gravity` key") != std::string::npos);
+    }
+}
+
+TEST_CASE("gvs rigid pendulum: the angle equation; prescribed and fixed joint coordinates", "[validation][gvs]") {
+    // A 1 kg body (inertia 2e-3 kg m^2 about its centre, 0.2 m below a revolute joint about x),
+    // released at 0.5 rad: theta'' = -(m g l / I_pivot) sin(theta), integrated independently with
+    // RK4 (step 1e-4 s: its error ~1e-12). The implicit midpoint rule at dt = 1e-3 s errs by
+    // ~omega t (omega dt)^2 / 24 of the amplitude, 2e-5 rad over 1.5 s (omega = 6.9 rad/s).
+    const auto pendulum = [](const std::string& joint_entries) {
+        return "simulation: {duration: 1.5}\n"
+               "integrator: {type: implicit_midpoint, dt: 1.0e-3, newton: {absolute_tolerance: 1.0e-12}, "
+               "adaptive: {enabled: false}}\n"
+               "elements:\n"
+               "  - name: pendulum\n"
+               "    type: gvs\n"
+               "    gravity: [0, 0, -9.81]\n"
+               "    links:\n"
+               "      - name: bob\n"
+               "        joint: {type: revolute, axis: [1, 0, 0], initial: [0.5]}\n"
+               "        rigid: {mass: 1.0, inertia: [2.0e-3, 2.0e-3, 2.0e-3, 0, 0, 0], center_of_mass: [0, 0, -0.2]}\n" +
+               joint_entries;
+    };
+    auto simulation = build_scene(pendulum(""));
+    run_to_end(*simulation);
+    const double m = 1.0, g = 9.81, l = 0.2, pivot_inertia = 2.0e-3 + m * l * l;
+    double theta = 0.5, omega = 0.0;
+    const double h = 1e-4;
+    const auto rate = [&](double th) { return -(m * g * l / pivot_inertia) * std::sin(th); };
+    for (int k = 0; k < 15000; ++k) {
+        const double k1t = omega, k1w = rate(theta);
+        const double k2t = omega + 0.5 * h * k1w, k2w = rate(theta + 0.5 * h * k1t);
+        const double k3t = omega + 0.5 * h * k2w, k3w = rate(theta + 0.5 * h * k2t);
+        const double k4t = omega + h * k3w, k4w = rate(theta + h * k3t);
+        theta += h / 6.0 * (k1t + 2 * k2t + 2 * k3t + k4t);
+        omega += h / 6.0 * (k1w + 2 * k2w + 2 * k3w + k4w);
+    }
+    const Element* e = simulation->find_element("pendulum");
+    CHECK(simulation->state().q[e->global_dof(0)] == Approx(theta).margin(1e-4));
+    CHECK(simulation->state().v[e->global_dof(0)] == Approx(omega).margin(1e-3));
+
+    // A prescribed joint follows its expression exactly; a fixed one stays.
+    auto driven = build_scene(pendulum("    prescribed: [{coordinates: [0], displacement: [\"0.3*sin(2*t)\"]}]\n"));
+    run_to_end(*driven);
+    const Element* d = driven->find_element("pendulum");
+    CHECK(driven->state().q[d->global_dof(0)] == Approx(0.5 + 0.3 * std::sin(3.0)).epsilon(1e-14));
+    auto held = build_scene(pendulum("    fixed: {coordinates: [-1]}\n"));
+    run_to_end(*held);
+    CHECK(held->state().q[held->find_element("pendulum")->global_dof(0)] == 0.5);
+    // Element types without coordinates refuse the key.
+    try {
+        build_scene("simulation: {duration: 1.0}\n" + statics(1) +
+                    "elements:\n"
+                    "  - name: rod\n"
+                    "    type: discrete_rod\n"
+                    "    geometry: {line: {from: [0, 0, 0], to: [0.5, 0, 0], nodes: 5}}\n"
+                    "    cross_section: {circle: {radius: 0.01}}\n"
+                    "    material: {density: 1000, youngs_modulus: 1.0e9, poisson_ratio: 0.5}\n"
+                    "    fixed: {coordinates: [0]}\n");
+        FAIL("a discrete_rod accepted `coordinates`");
+    } catch (const std::exception& error) {
+        CHECK(std::string(error.what()).find("has no coordinates") != std::string::npos);
+    }
+}
