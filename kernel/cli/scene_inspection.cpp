@@ -89,16 +89,24 @@ std::vector<Table> element_tables(const Simulation& simulation, const Element& e
     const std::vector<std::string> axes = node_group && node_group->component_names.size() == 3
                                               ? node_group->component_names
                                               : std::vector<std::string>{"x", "y", "z"};
-    for (Index p = 0; p < static_cast<Index>(geometry.point_dofs.size()); ++p) {
+    // Every point's position once: mapped points (a rigid body's, a GVS robot's) through the
+    // element's map, in one call; edges and triangles read them (a mapped point has no DOFs to read).
+    const std::size_t point_count = geometry.point_dofs.size();
+    std::vector<Vec3> position(point_count), velocity(point_count);
+    if (geometry.mapped_points)
+        element.point_states(q, simulation.state().v, position, velocity);
+    else
+        for (std::size_t p = 0; p < point_count; ++p) position[p] = point_position(geometry, q, static_cast<Index>(p));
+    const auto at = [&](Index p) { return position[static_cast<std::size_t>(p)]; };
+    for (Index p = 0; p < static_cast<Index>(point_count); ++p) {
         Item item;
         item.index = p;
-        if (geometry.mapped_points) {  // a rigid body's point: no DOFs of its own, it moves with the body
-            item.x = soma::point_position(element, p, q);
+        item.x = at(p);
+        if (geometry.mapped_points) {  // no DOFs of its own: it moves with the body
             item.dofs = "(moves with the body)";
             nodes.items.push_back(std::move(item));
             continue;
         }
-        item.x = point_position(geometry, q, p);
         item.dofs = joined(axes);
         const auto& d = geometry.point_dofs[static_cast<std::size_t>(p)];
         item.held = held_text(dofs, {{axes[0], d[0]}, {axes[1], d[1]}, {axes[2], d[2]}});
@@ -115,7 +123,7 @@ std::vector<Table> element_tables(const Simulation& simulation, const Element& e
         Item item;
         item.index = e;
         item.nodes = {a, b};
-        item.x = 0.5 * (point_position(geometry, q, a) + point_position(geometry, q, b));
+        item.x = 0.5 * (at(a) + at(b));
         if (edges_dofs) {
             item.dofs = joined(edges_dofs->component_names);
             item.held = held_text(dofs, group_components(element, *edges_dofs, e));
@@ -129,8 +137,7 @@ std::vector<Table> element_tables(const Simulation& simulation, const Element& e
         Item item;
         item.index = t;
         item.nodes = {tri[0], tri[1], tri[2]};
-        item.x = (point_position(geometry, q, tri[0]) + point_position(geometry, q, tri[1]) +
-                  point_position(geometry, q, tri[2])) / 3.0;
+        item.x = (at(tri[0]) + at(tri[1]) + at(tri[2])) / 3.0;
         triangles.items.push_back(std::move(item));
     }
 

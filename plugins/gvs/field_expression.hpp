@@ -9,6 +9,7 @@
 
 #include "rod_discretization.hpp"
 
+#include <functional>
 #include <string>
 
 namespace soma::gvs {
@@ -17,6 +18,14 @@ namespace soma::gvs {
 /// X = 0, so that syntax errors and unknown names surface now.
 /// \throws std::invalid_argument "'text': muparser's message (variables: X, L; ...)".
 ScalarField parse_field(const std::string& text, double length);
+
+/// A function of time written in a scene, f(t) (a load's component).
+using TimeFunction = std::function<double(double)>;
+
+/// \brief Parses \p text as a function of the time t (s) and evaluates it once at t = 0.
+/// Evaluating it allocates nothing (muparser runs its compiled bytecode).
+/// \throws std::invalid_argument "'text': muparser's message (variables: t; ...)".
+TimeFunction parse_time_function(const std::string& text);
 
 /// \brief f'(X) by the fourth-order central difference with step 1e-3 L (truncation ~1e-12 f'''''
 /// L^4, round-off ~1e-13 |f| / L), for fields whose derivative the scene does not write (a cable's

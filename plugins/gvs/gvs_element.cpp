@@ -3,6 +3,7 @@
 #include "inverse_dynamics.hpp"
 
 #include <cmath>
+#include <numbers>
 #include <stdexcept>
 
 namespace soma::gvs {
@@ -77,9 +78,52 @@ GvsElement::GvsElement(GvsElementDescription description)
                                  section_radius(*soft, layout.rod->X[kk], layout.rod->section[kk]));
             }
         }
-        data_ = MultibodyData(tree_.model);
-        output_data_ = MultibodyData(tree_.model);
     }
+
+    // World wrenches (Mathew et al., eq. 53) at a link's frame or end.
+    for (const WorldWrenchLoad& load : description_.wrenches) {
+        if (load.link < 0 || static_cast<std::size_t>(load.link) >= links.size())
+            throw std::invalid_argument("world wrench: link " + std::to_string(load.link) + " does not exist");
+        const LinkLayout& layout = tree_.links[static_cast<std::size_t>(load.link)];
+        wrench_slots_.push_back(add_world_wrench(tree_.model, load.at_end ? layout.end_point : layout.frame_point));
+    }
+
+    // The fluid (section 6.3): drag-lift, added mass and buoyancy at the immersed points.
+    buoyancy_ratio_.assign(static_cast<std::size_t>(points), 0.0);
+    const double rho_w = description_.fluid_density;
+    for (std::size_t l = 0; l < links.size(); ++l) {
+        const LinkLayout& layout = tree_.links[l];
+        const auto immersed = [&](Index point, const Mat6& drag, const Mat6& added_mass, double ratio) {
+            if (!(rho_w > 0.0))
+                throw std::invalid_argument("link '" + links[l].name + "': it is immersed (its `fluid`), but the "
+                                            "element's fluid_density is not set");
+            add_hydrodynamics(tree_.model, point, drag, added_mass, ratio);
+            buoyancy_ratio_[static_cast<std::size_t>(point)] = ratio;
+        };
+        if (const auto* soft = std::get_if<SoftLinkBody>(&links[l].body); soft && soft->fluid) {
+            const RodDiscretization& rod = *layout.rod;
+            const SoftLinkFluid& f = *soft->fluid;
+            const double ratio = rho_w / soft->rod.material.density;  // rho_w / rho_b
+            for (Index k = 1; k < rod.point_count(); ++k) {
+                const auto kk = static_cast<std::size_t>(k);
+                if (rod.weight[kk] == 0.0) continue;  // the tip: no length, no load
+                const double r = section_radius(*soft, rod.X[kk], rod.section[kk]), w = rod.weight[kk];
+                Vec6 drag, added;
+                drag << 0.0, 0.0, 0.0, 0.5 * rho_w * 2.0 * r * std::numbers::pi * f.tangential_drag_coefficient * w,
+                    0.5 * rho_w * 2.0 * r * f.drag_coefficient * w, 0.5 * rho_w * 2.0 * r * f.drag_coefficient * w;
+                const double across = f.added_mass_coefficient * rho_w * std::numbers::pi * r * r * w;
+                added << 0.0, 0.0, 0.0, 0.0, across, across;
+                immersed(layout.first_point + k - 1, drag.asDiagonal(), added.asDiagonal(), ratio);
+            }
+        } else if (const auto* rigid = std::get_if<RigidLinkBody>(&links[l].body); rigid && rigid->fluid) {
+            if (!(rigid->mass > 0.0))
+                throw std::invalid_argument("link '" + links[l].name + "': an immersed rigid link needs a mass > 0");
+            const RigidLinkFluid& f = *rigid->fluid;
+            immersed(layout.frame_point, f.drag.asDiagonal(), f.added_mass.asDiagonal(), rho_w * f.volume / rigid->mass);
+        }
+    }
+    data_ = MultibodyData(tree_.model);
+    output_data_ = MultibodyData(tree_.model);
 
     // DOF names, for Newton's diagnostics.
     dof_names_.resize(static_cast<std::size_t>(n));
@@ -170,6 +214,10 @@ void GvsElement::add_residual_and_jacobian(const EvalContext& context, Assembly&
     const double load = context.load_factor;
     const Vec3 gravity = load * description_.gravity;
     const bool jacobian = assembly.wants_jacobian();
+    for (std::size_t w = 0; w < wrench_slots_.size(); ++w) {
+        Vec6& wrench = data_.world_wrench[static_cast<std::size_t>(wrench_slots_[w])];
+        for (int c = 0; c < 6; ++c) wrench[c] = load * description_.wrenches[w].wrench[static_cast<std::size_t>(c)](context.t);
+    }
     if (jacobian)
         inverse_dynamics_derivatives(tree_.model, data_, q_, v_, a_, gravity);
     else
@@ -242,7 +290,8 @@ double GvsElement::potential_energy(const EvalContext& context) const {
     const Vec3 g = context.load_factor * description_.gravity;
     for (std::size_t k = 0; k < output_data_.pose.size(); ++k) {
         const Pose& pose = output_data_.pose[k];
-        energy -= g.dot(tree_.point_mass[k] * pose.p + pose.R * tree_.point_gravity_moment[k]);
+        // The buoyancy takes rho_w / rho_b of the weight back (section 6.3).
+        energy -= (1.0 - buoyancy_ratio_[k]) * g.dot(tree_.point_mass[k] * pose.p + pose.R * tree_.point_gravity_moment[k]);
     }
     return energy;
 }

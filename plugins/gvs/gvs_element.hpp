@@ -19,11 +19,14 @@
 /// one dense block over all coordinates (every point depends on every coordinate before it).
 /// Statics (v = a = 0) solves ID(q, 0, 0) + K q - B u = 0 (eq. 13).
 ///
-/// Loads scale with the statics load factor: gravity, the cable tensions and the joint forces.
+/// Loads scale with the statics load factor: gravity, the cable tensions, the joint forces and the
+/// world wrenches. In a fluid (section 6.3) each immersed point also carries drag-lift, added mass
+/// and buoyancy; the kinetic energy then includes the added mass's.
 /// The points (the root, every joint frame and rod point) are mapped points for output;
 /// the kernel's point forces cannot act on them yet (point_kinematics refuses: a point depends
 /// on up to every coordinate, more than the kernel's point map holds).
 
+#include "field_expression.hpp"
 #include "link_tree.hpp"
 
 #include "soma/element.hpp"
@@ -34,12 +37,22 @@
 
 namespace soma::gvs {
 
+/// \brief A wrench given in the world frame at a link's frame or end frame, a function of time
+/// (Mathew et al., section 6.1, eq. 53): the parallel robot's load on its platform.
+struct WorldWrenchLoad {
+    Index link = 0;
+    bool at_end = true;                          ///< the link's end frame (else its frame)
+    std::array<TimeFunction, 6> wrench;          ///< moment (N m), then force (N), world axes
+};
+
 struct GvsElementDescription {
     RobotDescription robot;
     Vec3 gravity = Vec3::Zero();          ///< m/s^2, world
     VectorX initial_tension;              ///< one per cable (N, >= 0), links in order; empty: 0
     std::optional<CylinderWall> wall;     ///< Hertz contact with a cylinder about the world z axis (section 6.2)
     std::vector<Index> wall_links;        ///< the soft links whose points touch it (spheres of the section's radius)
+    std::vector<WorldWrenchLoad> wrenches;
+    double fluid_density = 0.0;           ///< rho_w (kg/m^3) for the links that declare a fluid (section 6.3)
 };
 
 class GvsElement final : public Element {
@@ -91,6 +104,7 @@ private:
     Geometry geometry_;
     std::vector<std::string> dof_names_;
     std::vector<Vec3> initial_points_;    // point positions at q0, for actuation points
+    std::vector<double> buoyancy_ratio_;  // rho_w / rho_b per point (0 out of the fluid), for the potential energy
 
     // Actuation: cables of link l are tension_[cable_first_[l], + cable count); joint forces at
     // their coordinates in joint_force_ (zero elsewhere).
@@ -100,6 +114,7 @@ private:
     std::vector<Index> joint_coordinates_;  // local DOFs of the joints' coordinates, in order
     VectorX joint_force_;
     std::vector<std::optional<JointActuation>> joint_actuation_;  // per link
+    std::vector<Index> wrench_slots_;  // per description_.wrenches: its entry of MultibodyData::world_wrench
 
     // Buffers (sized once).
     VectorX q_, v_, a_, residual_, actuation_force_, scaled_;

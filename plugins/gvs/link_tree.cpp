@@ -167,7 +167,7 @@ LinkTree build_link_tree(const RobotDescription& robot) {
                 if (link.initial_joint.size() != 0)
                     tree.initial_q.segment(layout.joint_first_dof, layout.joint_dof_count) = link.initial_joint;
             }
-            layout.first_point = at;
+            layout.frame_point = layout.first_point = at;
             if (const auto* rigid = std::get_if<RigidLinkBody>(&link.body)) {
                 if (!(rigid->mass >= 0.0) || !std::isfinite(rigid->mass)) fail(link, "the mass must be finite and >= 0");
                 if (!rigid->inertia.allFinite() || !rigid->center_of_mass.allFinite())

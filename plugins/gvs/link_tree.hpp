@@ -41,18 +41,39 @@ Matrix6X joint_basis(const JointDescription& joint);
 /// \brief Name of a joint type as a scene writes it ("revolute", ...).
 const char* joint_type_name(JointType type);
 
+/// \brief How a rigid link meets the fluid (Mathew et al., section 6.3), in the link frame at its
+/// origin: the drag-lift wrench 𝓓 |v| eta (eq. 62) and the added mass, both diagonal (angular
+/// part first), and the volume it displaces (buoyancy).
+struct RigidLinkFluid {
+    Vec6 drag = Vec6::Zero();        ///< diag 𝓓: moments in N m s^2 (per |v| omega), forces in kg/m (per |v| v)
+    Vec6 added_mass = Vec6::Zero();  ///< diag 𝓜_A (kg m^2, kg)
+    double volume = 0.0;             ///< m^3
+};
+
 /// \brief A rigid link's body: mass properties in the link frame and where its end frame is.
 struct RigidLinkBody {
     double mass = 0.0;                    ///< kg, >= 0 (0: a massless connector)
     Mat3 inertia = Mat3::Zero();          ///< about the centre of mass, link axes (kg m^2)
     Vec3 center_of_mass = Vec3::Zero();   ///< link frame (m)
     Pose end;                             ///< the end frame (where children attach) in the link frame
+    std::optional<RigidLinkFluid> fluid;  ///< immersed: its drag, added mass and volume
+};
+
+/// \brief How a soft link meets the fluid: Morison's cross-flow drag and added mass of a slender
+/// body of local radius r per unit length (section 6.3; the paper gives no coefficients):
+/// drag 1/2 rho_w (2 r) [pi C_t, C_d, C_d] on the section's (x, y, z) velocity, added mass
+/// C_a rho_w pi r^2 across the rod (y, z), nothing on rotations.
+struct SoftLinkFluid {
+    double drag_coefficient = 1.2;             ///< C_d, cross-flow
+    double tangential_drag_coefficient = 0.0;  ///< C_t, along the rod (skin friction)
+    double added_mass_coefficient = 1.0;       ///< C_a (1 for a circular cylinder)
 };
 
 /// \brief A soft link: a Cosserat rod along the link frame's x axis, and the cables routed through it.
 struct SoftLinkBody {
     RodDescription rod;
     std::vector<CableRoute> cables;
+    std::optional<SoftLinkFluid> fluid;  ///< immersed: its drag and added mass
 };
 
 struct LinkDescription {
@@ -74,6 +95,7 @@ struct RobotDescription {
 struct LinkLayout {
     Index joint_first_dof = 0, joint_dof_count = 0;
     Index rod_first_dof = 0, rod_dof_count = 0;  ///< soft links only
+    Index frame_point = 0;                       ///< the link frame (after the joint; a rod's base)
     Index first_point = 0;                       ///< the link's first point (its frame, or the rod's first point)
     Index end_point = 0;                         ///< the link's end frame
     std::optional<RodDiscretization> rod;        ///< soft links only

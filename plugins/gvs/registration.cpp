@@ -49,6 +49,17 @@ ParameterSchema rigid_schema() {
     s.real_list("end_orientation", "the end frame's orientation in the link frame, a unit quaternion [w, x, y, z]")
         .exact_size(4)
         .fallback(std::vector<double>{1, 0, 0, 0});
+    ParameterSchema fluid("fluid", "the link is immersed in the element's fluid (Mathew et al., section 6.3): drag-lift "
+                                   "wrench -D |v| eta at the link frame's origin (eta = [omega; v] in the link frame, "
+                                   "eq. 62), added mass, and buoyancy rho_w V g at the centre of mass");
+    fluid.real_list("drag", "diag D: [rotations x, y, z (N m s^2), translations x, y, z (N s^2/m^2 = kg/m)]")
+        .exact_size(6)
+        .require();
+    fluid.real_list("added_mass", "diag of the added mass: [rotations (kg m^2), translations (kg)]")
+        .exact_size(6)
+        .fallback(std::vector<double>{0, 0, 0, 0, 0, 0});
+    fluid.real("volume", "volume displaced (buoyancy)").unit("m^3").non_negative().require();
+    s.map("fluid", "immersion in the element's fluid (needs fluid_density)", std::move(fluid));
     return s;
 }
 
@@ -122,6 +133,15 @@ ParameterSchema soft_schema() {
         .range(2, 4)
         .fallback(4L);
     s.map_list("cables", "cables routed through the rod", cable_schema());
+    ParameterSchema fluid("fluid", "the rod is immersed in the element's fluid (Mathew et al., section 6.3, with "
+                                   "Morison's slender-body coefficients: the paper gives none): per unit length, drag "
+                                   "1/2 rho_w (2 r) [pi C_t, C_d, C_d] |v| v on the section's velocity (x along the "
+                                   "rod), added mass C_a rho_w pi r^2 across the rod, buoyancy rho_w / rho of the "
+                                   "weight");
+    fluid.real("drag_coefficient", "C_d, cross-flow").non_negative().fallback(1.2);
+    fluid.real("tangential_drag_coefficient", "C_t, along the rod").non_negative().fallback(0.0);
+    fluid.real("added_mass_coefficient", "C_a (1 for a circular cylinder)").non_negative().fallback(1.0);
+    s.map("fluid", "immersion in the element's fluid (needs fluid_density)", std::move(fluid));
     return s;
 }
 
@@ -173,6 +193,20 @@ ParameterSchema gvs_schema() {
     s.vec3("gravity", "gravitational acceleration acting on the robot (world)").unit("m/s^2").require();
     s.map_list("links", "the links, parents before children", link_schema()).non_empty().require();
     s.map("wall", "contact with a cylinder wall", wall_schema());
+    ParameterSchema wrench("wrench", "a wrench given in world axes at a link's frame or end frame (Mathew et al., "
+                                     "section 6.1, eq. 53), functions of time");
+    wrench.string("link", "the link it acts on").require();
+    wrench.string("at", "where: end (the link's end frame; a rod's tip) or frame (the link frame; a rod's base)")
+        .one_of_strings({"end", "frame"})
+        .fallback(std::string("end"));
+    wrench.string_list("force", "three expressions of t (N, world x, y, z)")
+        .exact_size(3)
+        .fallback(std::vector<std::string>{"0", "0", "0"});
+    wrench.string_list("moment", "three expressions of t (N m, world x, y, z)")
+        .exact_size(3)
+        .fallback(std::vector<std::string>{"0", "0", "0"});
+    s.map_list("wrenches", "world-frame wrenches on links (they scale with the statics load factor)", std::move(wrench));
+    s.real("fluid_density", "rho_w of the fluid the links with a `fluid` block are immersed in").unit("kg/m^3").non_negative().fallback(0.0);
     return s;
 }
 
@@ -321,16 +355,54 @@ std::unique_ptr<Element> make_gvs(const Parameters& p) {
             body.inertia << I[0], I[3], I[4], I[3], I[1], I[5], I[4], I[5], I[2];
             body.center_of_mass = r.vec3("center_of_mass");
             body.end = pose_from(r, "end_position", "end_orientation");
+            if (r.has("fluid")) {
+                const Parameters f = r.block("fluid");
+                const auto drag = f.real_list("drag"), added = f.real_list("added_mass");
+                RigidLinkFluid fluid;
+                fluid.drag = Eigen::Map<const Vec6>(drag.data());
+                fluid.added_mass = Eigen::Map<const Vec6>(added.data());
+                fluid.volume = f.real("volume");
+                if (!(fluid.drag.minCoeff() >= 0.0)) f.fail("drag", "every coefficient must be >= 0");
+                if (!(fluid.added_mass.minCoeff() >= 0.0)) f.fail("added_mass", "every entry must be >= 0");
+                if (!(body.mass > 0.0)) r.fail("mass", "an immersed rigid link needs a mass > 0");
+                if (!(p.real("fluid_density") > 0.0)) f.fail("volume", "the element's fluid_density is not set");
+                body.fluid = fluid;
+            }
             link.body = body;
         } else {
             const Parameters s = b.block("soft");
             link.body = soft_body(s);
+            if (s.has("fluid")) {
+                const Parameters f = s.block("fluid");
+                if (!(p.real("fluid_density") > 0.0)) f.fail("drag_coefficient", "the element's fluid_density is not set");
+                std::get<SoftLinkBody>(link.body).fluid = SoftLinkFluid{
+                    f.real("drag_coefficient"), f.real("tangential_drag_coefficient"), f.real("added_mass_coefficient")};
+            }
             for (const Parameters& cable : s.blocks("cables")) tensions.push_back(cable.real("tension"));
         }
         index_of[link.name] = static_cast<Index>(i);
         d.robot.links.push_back(std::move(link));
     }
     d.initial_tension = Eigen::Map<const VectorX>(tensions.data(), static_cast<Index>(tensions.size()));
+    d.fluid_density = p.real("fluid_density");
+    for (const Parameters& w : p.blocks("wrenches")) {
+        WorldWrenchLoad load;
+        const std::string name = w.string("link");
+        const auto it = index_of.find(name);
+        if (it == index_of.end()) w.fail("link", "no link is named '" + name + "'");
+        load.link = it->second;
+        load.at_end = w.string("at") == "end";
+        const auto moment = w.string_list("moment"), force = w.string_list("force");
+        for (std::size_t c = 0; c < 6; ++c) {
+            const std::string& text = c < 3 ? moment[c] : force[c - 3];
+            try {
+                load.wrench[c] = parse_time_function(text);
+            } catch (const std::invalid_argument& e) {
+                w.fail(c < 3 ? "moment" : "force", e.what());
+            }
+        }
+        d.wrenches.push_back(std::move(load));
+    }
     if (p.has("wall")) {
         const Parameters w = p.block("wall");
         d.wall = CylinderWall{w.real("radius"), w.real("stiffness"), w.real("exponent")};

@@ -245,6 +245,37 @@ TEST_CASE("soma inspect lists a rod's nodes and edges with indices, positions an
     }
 }
 
+TEST_CASE("soma inspect lists mapped points through the element's map (rigid bodies, gvs robots)", "[cli][inspect]") {
+    // A rigid box's points and a gvs robot's have no DOFs of their own: their positions come from
+    // the map (this used to read q at DOF -1 for the box's triangle centroids, an assertion).
+    const std::string scene = scene_file("mapped.yaml", R"(simulation: {duration: 0.01}
+integrator: {type: implicit_euler, dt: 0.01}
+elements:
+  - name: box
+    type: rigid_body
+    position: [1, 0, 0]
+    shape: {box: {size: [0.2, 0.2, 0.2]}}
+    density: 100
+  - name: arm
+    type: gvs
+    gravity: [0, 0, -9.81]
+    links:
+      - name: link
+        joint: {type: revolute, axis: [0, 0, 1], initial: [1.5707963267948966]}
+        rigid: {mass: 1, inertia: [1.0e-3, 1.0e-3, 1.0e-3, 0, 0, 0], end_position: [0.5, 0, 0]}
+)");
+    const Result r = run_soma("inspect " + scene + " -f csv", false);
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    // The box's 12 triangles (centroids through its corners); the arm's end is 0.5 m along y
+    // (turned a quarter about z).
+    const auto triangles = lines_starting(r.output, "box,triangle,");
+    REQUIRE(triangles.size() == 12);
+    CHECK_THAT(triangles[0], Catch::StartsWith("box,triangle,0,2,4,5,0.966666666666666"));
+    CHECK_THAT(lines_starting(r.output, "arm,node,2,")[0], Contains(",0.5,0,,(moves with the body)"));
+    CHECK_THAT(r.output, Contains("arm,coordinates,0,"));
+}
+
 TEST_CASE("soma inspect refuses an unknown element and bad options", "[cli][inspect][errors]") {
     const std::string scene = scene_file("valid.yaml", kValidScene);
     const Result r = run_soma("inspect " + scene + " --element bem");

@@ -11,6 +11,8 @@
 //    curvature kappa = T e / (E I), so the tip lies on the circle of that curvature (inextensible
 //    Kirchhoff rod: the closed form is exact, the tolerance is Newton's).
 //  - The paper's scenes in configs/gvs/ have the paper's DoF counts (Mathew et al., Table 3).
+//  - Loads: a world force at a cantilever's tip (P L^3 / (3 E I)); a body sinking through water on
+//    a prismatic joint reaches the terminal speed of its drag, buoyancy and added mass.
 //  - Dynamics of the cable-driven manipulator: implicit midpoint and Newmark (both second order)
 //    agree, and implicit Euler converges to them at first order in dt.
 //  - Bad input: an expression error points at its key; the scene's gravity force acting on a gvs
@@ -128,10 +130,12 @@ TEST_CASE("gvs: the paper's scenes have its DoF counts (Mathew et al., Table 3)"
     // File, element, DoF, points. The manipulator's points are the paper's n_p (the base, 5 or 10
     // Gauss points, the tip). The serial robot's are the base, each rigid link's joint and end
     // frames and the soft link's 6 points (21; the paper counts 22, a point more per link at X = 0
-    // of the soft link's fixed joint).
+    // of the soft link's fixed joint). The vehicle's: the base, the body, per shaft its offset,
+    // joint and end, per hook its offset and the flagellum's 6 points (50; the paper's n_p is 80).
     for (const auto& [file, element, dofs, points] : {std::tuple{"cable_manipulator.yaml", "manipulator", 24, 7},
                                                         std::tuple{"serial_robot.yaml", "robot", 27, 21},
-                                                        std::tuple{"contact_scenario.yaml", "manipulator", 24, 12}}) {
+                                                        std::tuple{"contact_scenario.yaml", "manipulator", 24, 12},
+                                                        std::tuple{"underwater_vehicle.yaml", "vehicle", 80, 50}}) {
         INFO(file);
         auto simulation = std::make_unique<Simulation>(load_scene_file(configs / file), plugin_registry());
         const Element* e = simulation->find_element(element);
@@ -261,4 +265,43 @@ TEST_CASE("gvs rigid pendulum: the angle equation; prescribed and fixed joint co
     } catch (const std::exception& error) {
         CHECK(std::string(error.what()).find("has no coordinates") != std::string::npos);
     }
+}
+
+TEST_CASE("gvs loads: a world force at the tip; a body sinking through water reaches its terminal speed",
+          "[validation][gvs]") {
+    // P = 0.2 N down at the tip (`wrenches`), no gravity: w = P L^3 / (3 E I) = 1.06 mm, 2e-3 of L,
+    // where the geometric nonlinearity is ~(w/L)^2 = 5e-6: tolerance 1e-4.
+    auto tip_load = build_scene(gvs_cantilever(statics(2), "", "[0, 0, 0]") +
+                                "    wrenches: [{link: beam, at: end, force: [\"0\", \"0\", \"-0.2\"]}]\n");
+    run_to_end(*tip_load);
+    CHECK(-gvs_tip(*tip_load).z() == Approx(0.2 * std::pow(kLength, 3) / (3.0 * kYoung * kSecondMoment)).epsilon(1e-4));
+
+    // A 2 kg body displacing 1 L of water (net weight 1 kg g) on a vertical prismatic joint, drag
+    // D = 5 kg/m, added mass 0.5 kg: (m + m_a) v' = (m - rho_w V) g - D v |v|, so
+    // v(t) = -v_t tanh(D v_t t / (m + m_a)), v_t = sqrt((m - rho_w V) g / D) = 1.40 m/s. The implicit
+    // midpoint rule at 1 ms is second order: ~1e-7 relative here, tolerance 1e-5.
+    const auto sinker = [](double duration) {
+        auto simulation = build_scene("simulation: {duration: " + num(duration) +
+                                      "}\n"
+                                      "integrator: {type: implicit_midpoint, dt: 1.0e-3, newton: {absolute_tolerance: "
+                                      "1.0e-12}, adaptive: {enabled: false}}\n"
+                                      "elements:\n"
+                                      "  - name: sinker\n"
+                                      "    type: gvs\n"
+                                      "    gravity: [0, 0, -9.81]\n"
+                                      "    fluid_density: 1000\n"
+                                      "    links:\n"
+                                      "      - name: body\n"
+                                      "        joint: {type: prismatic, axis: [0, 0, 1]}\n"
+                                      "        rigid:\n"
+                                      "          mass: 2.0\n"
+                                      "          inertia: [1.0e-3, 1.0e-3, 1.0e-3, 0, 0, 0]\n"
+                                      "          fluid: {drag: [0, 0, 0, 0, 0, 5.0], added_mass: [0, 0, 0, 0, 0, 0.5], "
+                                      "volume: 1.0e-3}\n");
+        run_to_end(*simulation);
+        return simulation->state().v[simulation->find_element("sinker")->global_dof(0)];
+    };
+    const double terminal = std::sqrt(1.0 * kGravity / 5.0);
+    CHECK(sinker(0.2) == Approx(-terminal * std::tanh(5.0 * terminal * 0.2 / 2.5)).epsilon(1e-5));
+    CHECK(sinker(4.0) == Approx(-terminal).epsilon(1e-6));
 }

@@ -29,6 +29,8 @@ RodDescription rod(double length, double radius, const StrainModeSelection& mode
                           RodMaterial{2.0e6, 0.45, 1100.0, 50.0}, 4, MagnusOrder::fourth, {}};
 }
 
+enum class Loads { none, wall, wrench_and_fluid };
+
 GvsElementDescription hybrid_robot(bool with_wall) {
     GvsElementDescription d;
     d.robot.base.R = Eigen::AngleAxisd(0.3, Vec3(0.2, 1.0, 0.1).normalized()).toRotationMatrix();
@@ -85,6 +87,26 @@ GvsElementDescription hybrid_robot(bool with_wall) {
     return d;
 }
 
+/// The hybrid robot with the loads of \p loads: the wall on the finger, or a world wrench at the
+/// tip body and at the tail's base and the arm and the finger immersed in water.
+GvsElementDescription hybrid_robot(Loads loads) {
+    GvsElementDescription d = hybrid_robot(loads == Loads::wall);
+    if (loads != Loads::wrench_and_fluid) return d;
+    WorldWrenchLoad tip{2, true, {}};
+    const std::array<double, 6> values{0.01, -0.02, 0.005, 0.3, 0.1, -0.2};
+    for (std::size_t c = 0; c < 6; ++c) tip.wrench[c] = [v = values[c]](double t) { return v * (1.0 + t); };
+    d.wrenches.push_back(tip);
+    WorldWrenchLoad base{3, false, {}};
+    for (std::size_t c = 0; c < 6; ++c) base.wrench[c] = [v = values[5 - c]](double) { return v; };
+    d.wrenches.push_back(base);
+    d.fluid_density = 1000.0;
+    std::get<SoftLinkBody>(d.robot.links[1].body).fluid = SoftLinkFluid{1.2, 0.05, 1.0};
+    std::get<RigidLinkBody>(d.robot.links[0].body).fluid =
+        RigidLinkFluid{(Vec6() << 1e-3, 2e-3, 1e-3, 2.0, 3.0, 1.0).finished(),
+                       (Vec6() << 1e-4, 1e-4, 2e-4, 0.1, 0.2, 0.3).finished(), 2e-4};
+    return d;
+}
+
 VectorX random_vector(Index n, std::mt19937& rng, double scale) {
     std::uniform_real_distribution<double> u(-1.0, 1.0);
     VectorX v(n);
@@ -118,14 +140,15 @@ TEST_CASE("gvs element: DoF layout, link by link (joint, then rod)", "[gvs][elem
 
 TEST_CASE("gvs element: the combined Jacobian is c_q dF/dq + c_v dF/dv + c_a dF/da (central differences)",
           "[gvs][element]") {
-    for (const bool wall : {false, true}) {
-        GvsElement robot(hybrid_robot(wall));
+    for (const Loads loads : {Loads::none, Loads::wall, Loads::wrench_and_fluid}) {
+        const bool wall = loads == Loads::wall;
+        GvsElement robot(hybrid_robot(loads));
         testing::TestScene scene = testing::TestScene::bound_in_order({&robot});
         const Index n = robot.dof_count();
         testing::DenseAssembly dense(n);
         robot.declare_pattern(dense.pattern());
 
-        std::mt19937 rng(wall ? 7 : 3);
+        std::mt19937 rng(wall ? 7 : loads == Loads::none ? 3 : 9);
         VectorX q = random_vector(n, rng, 0.3), v = random_vector(n, rng, 0.5), a = random_vector(n, rng, 2.0);
         if (wall) q.segment(4, 15) *= 4.0;  // bend the finger into the wall
         EvalContext context;
@@ -133,6 +156,7 @@ TEST_CASE("gvs element: the combined Jacobian is c_q dF/dq + c_v dF/dv + c_a dF/
         context.v = &v;
         context.a = &a;
         context.load_factor = 0.8;
+        context.t = 0.3;
         context.coefficients = {1.0, 0.0, 0.0};
         const auto residual_at = [&](const VectorX& qq, const VectorX& vv, const VectorX& aa) {
             EvalContext c = context;
@@ -141,11 +165,12 @@ TEST_CASE("gvs element: the combined Jacobian is c_q dF/dq + c_v dF/dv + c_a dF/
             c.a = &aa;
             return dense.evaluate(robot, c, false).first;
         };
-        // F is quadratic in v (Coriolis) and linear in a, so central differences in v and a are
-        // exact but for round-off: a long step keeps that (1e-16 |F| / h) small where the wall
+        // Without drag F is quadratic in v (Coriolis) and linear in a, so central differences in v
+        // and a are exact but for round-off: a long step keeps that (1e-16 |F| / h) small where the wall
         // makes |F| large. In q, h = 1e-6: truncation ~h^2 |F'''| and round-off ~1e-16 |F| / h,
         // both near 1e-9 relative here.
-        const double h = 1e-6, h_rate = 0.1;
+        // With drag, F holds |v| eta, which is not a polynomial in v: a short step there.
+        const double h = 1e-6, h_rate = loads == Loads::wrench_and_fluid ? 1e-5 : 0.1;
         Eigen::MatrixXd dq(n, n), dv(n, n), da(n, n);
         for (Index j = 0; j < n; ++j) {
             VectorX p = q, m = q;
@@ -168,7 +193,7 @@ TEST_CASE("gvs element: the combined Jacobian is c_q dF/dq + c_v dF/dv + c_a dF/
         for (std::size_t k = 0; k < 3; ++k) {
             context.coefficients = pure[k];
             const Eigen::MatrixXd J = dense.evaluate(robot, context).second;
-            INFO("wall " << wall << ", derivative " << k);
+            INFO("loads " << static_cast<int>(loads) << ", derivative " << k);
             CHECK((J - *fd[k]).norm() <= 1e-7 * fd[k]->norm());
         }
         // The weights combine linearly (the element evaluates the three in one pass).
