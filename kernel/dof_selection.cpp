@@ -146,8 +146,8 @@ DofSelection select_dofs(const Element& element, const std::string& element_type
     if (!regions.empty() && !nodes)
         regions.front().block.fail(
             "", fmt::format("element type '{}' has no nodes: a region selects nodes and the edges between them; "
-                            "select this element's DOFs by index (`edges: [...]`)",
-                            element_type));
+                            "select this element's DOFs by index (`{}: [...]`)",
+                            element_type, find_dof_group(groups, "coordinates") ? "coordinates" : "edges"));
     const Index node_count = nodes ? nodes->count : 0;
     // Which region first holds each node (-1: none).
     std::vector<int> holder(static_cast<std::size_t>(node_count), -1);

@@ -228,7 +228,11 @@ void Simulation::build_constraints(const Parameters& root, const TypeRegistry& r
         const auto* entry = registry.find(TypeKind::constraint, block.type_name());
         std::unique_ptr<Constraint> constraint = factory_of<Constraint>(*entry)(block);
         constraint->set_name(block.has("name") ? block.string("name") : block.type_name());
-        constraint->bind(*this);
+        try {
+            constraint->bind(*this);
+        } catch (const std::invalid_argument& error) {
+            block.fail("", error.what());
+        }
         constraints_.add(std::move(constraint), block);
     }
 }
@@ -395,7 +399,13 @@ void Simulation::build_forces(const Parameters& root, const TypeRegistry& regist
         const auto* entry = registry.find(TypeKind::force, block.type_name());
         std::unique_ptr<Force> force = factory_of<Force>(*entry)(block);
         force->set_name(block.has("name") ? block.string("name") : block.type_name());
-        force->bind(*this);
+        // What a force cannot do with the scene's elements (an element whose points it cannot
+        // reach) is reported at the force; located errors (Parameters::fail) pass through.
+        try {
+            force->bind(*this);
+        } catch (const std::invalid_argument& error) {
+            block.fail("", error.what());
+        }
         contributors_.push_back(force.get());
         forces_.push_back(std::move(force));
     }

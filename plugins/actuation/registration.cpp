@@ -57,7 +57,9 @@ ParameterSchema actuation_schema() {
     s.string("channel", "actuation channel of that element: discrete_rod has natural_curvature (kappa1, kappa2) "
                         "and natural_twist (tau), one item per bend-twist spring (actuation point: the spring's "
                         "center node); hinge_shell has natural_hinge_angle (phi, rad, in (-pi, pi)), one item per "
-                        "hinge (actuation point: the hinge edge's midpoint); an unknown name is reported with the "
+                        "hinge (actuation point: the hinge edge's midpoint); gvs has cable_tension (T, N, >= 0), one "
+                        "item per cable (actuation point: its link's base), and joint_force (u, N m or N), one item "
+                        "per joint coordinate (actuation point: the joint); an unknown name is reported with the "
                         "element's channels")
         .require();
     s.integer_list("items", "item indices to drive; negative indices count from the end (-1: last item). Default: "

@@ -48,7 +48,15 @@ TimeFunction parse_time_function(const std::string& text) { return parse(text, "
 
 ScalarField derivative_of(ScalarField field, double length) {
     const double h = 1e-3 * length;
-    return [field = std::move(field), h](double X) {
+    return [field = std::move(field), h, length](double X) {
+        // Fourth-order stencils that stay in [0, L] (a route such as sqrt(X) is not defined below 0):
+        // one-sided within 2h of an end, central elsewhere.
+        if (X - 2 * h < 0.0)
+            return (-25 * field(X) + 48 * field(X + h) - 36 * field(X + 2 * h) + 16 * field(X + 3 * h) -
+                    3 * field(X + 4 * h)) / (12 * h);
+        if (X + 2 * h > length)
+            return (25 * field(X) - 48 * field(X - h) + 36 * field(X - 2 * h) - 16 * field(X - 3 * h) +
+                    3 * field(X - 4 * h)) / (12 * h);
         return (-field(X + 2 * h) + 8 * field(X + h) - 8 * field(X - h) + field(X - 2 * h)) / (12 * h);
     };
 }

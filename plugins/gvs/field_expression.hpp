@@ -27,9 +27,10 @@ using TimeFunction = std::function<double(double)>;
 /// \throws std::invalid_argument "'text': muparser's message (variables: t; ...)".
 TimeFunction parse_time_function(const std::string& text);
 
-/// \brief f'(X) by the fourth-order central difference with step 1e-3 L (truncation ~1e-12 f'''''
-/// L^4, round-off ~1e-13 |f| / L), for fields whose derivative the scene does not write (a cable's
-/// route). \p field must be defined a little beyond [0, L] (2e-3 L), as expressions are.
+/// \brief f'(X) by fourth-order differences with step h = 1e-3 L (central, or one-sided within 2h
+/// of an end, so that only [0, L] is sampled): truncation ~h^4 |f^(5)| / 30 (3e-10 absolute,
+/// 8e-10 relative on the manipulator's helical cables), round-off ~1e-13 |f| / L. For fields whose
+/// derivative the scene does not write (a cable's route).
 ScalarField derivative_of(ScalarField field, double length);
 
 }  // namespace soma::gvs

@@ -74,8 +74,9 @@ GvsElement::GvsElement(GvsElementDescription description)
             const LinkLayout& layout = tree_.links[lu];
             for (Index k = 1; k < layout.rod->point_count(); ++k) {
                 const auto kk = static_cast<std::size_t>(k);
-                add_wall_contact(tree_.model, layout.first_point + k - 1,
-                                 section_radius(*soft, layout.rod->X[kk], layout.rod->section[kk]));
+                // A rod tapered to a point has no sphere at its tip.
+                const double radius = section_radius(*soft, layout.rod->X[kk], layout.rod->section[kk]);
+                if (radius > 0.0) add_wall_contact(tree_.model, layout.first_point + k - 1, radius);
             }
         }
     }
@@ -287,6 +288,13 @@ double GvsElement::potential_energy(const EvalContext& context) const {
     output_kinematics(*context.q, nullptr);
     // Elastic 1/2 q^T K q, and the weight's -g . (m x_k + R_k (m c)_k) at each point.
     double energy = 0.5 * output_q_.dot(tree_.stiffness * output_q_);
+    // The wall's Hertz energy k_c delta^(p+1) / (p + 1) per sphere (its force is -k_c delta^p u, eq. 57).
+    const CylinderWall& wall = tree_.model.wall;
+    for (const WallContact& contact : tree_.model.wall_contacts) {
+        const Vec3& x = output_data_.pose[static_cast<std::size_t>(contact.point)].p;
+        const double delta = x.head<2>().norm() + contact.sphere_radius - wall.radius;
+        if (delta > 0.0) energy += wall.stiffness * std::pow(delta, wall.exponent + 1.0) / (wall.exponent + 1.0);
+    }
     const Vec3 g = context.load_factor * description_.gravity;
     for (std::size_t k = 0; k < output_data_.pose.size(); ++k) {
         const Pose& pose = output_data_.pose[k];
@@ -368,7 +376,7 @@ Vec3 GvsElement::actuation_point(const std::string& channel, Index item) const {
     const Index dof = joint_coordinates_[static_cast<std::size_t>(item)];
     for (const LinkLayout& layout : tree_.links)
         if (dof >= layout.joint_first_dof && dof < layout.joint_first_dof + layout.joint_dof_count)
-            return initial_points_[static_cast<std::size_t>(layout.first_point)];
+            return initial_points_[static_cast<std::size_t>(layout.frame_point)];
     return Vec3::Zero();
 }
 

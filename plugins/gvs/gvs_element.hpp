@@ -84,6 +84,7 @@ public:
     void add_residual_and_jacobian(const EvalContext& context, Assembly& assembly) override;
 
     const LinkTree& tree() const { return tree_; }
+    const GvsElementDescription& description() const { return description_; }
     /// Number of cables over all links.
     Index cable_count() const { return static_cast<Index>(tension_.size()); }
 

@@ -114,6 +114,11 @@ LinkTree build_link_tree(const RobotDescription& robot) {
                            " values, the " + joint_type_name(link.joint.type) + " joint has " +
                            std::to_string(layout.joint_dof_count));
         if (!link.initial_joint.allFinite()) fail(link, "the initial joint coordinates must be finite");
+        // Exponential coordinates of a rotation are singular at |w| = 2 pi (T(xi) is not invertible).
+        if ((link.joint.type == JointType::spherical || link.joint.type == JointType::free) &&
+            link.initial_joint.size() != 0 && !(link.initial_joint.head<3>().norm() < 2.0 * M_PI))
+            fail(link, std::string("the initial rotation of a ") + joint_type_name(link.joint.type) +
+                           " joint must be below 2 pi in size (exponential coordinates are singular there)");
         if (const auto* soft = std::get_if<SoftLinkBody>(&link.body)) {
             try {
                 layout.rod.emplace(soft->rod);

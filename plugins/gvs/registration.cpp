@@ -1,12 +1,14 @@
 // Registers `gvs`: a hybrid soft-rigid robot of GVS Cosserat rods, rigid links and rigid joints.
 #include "field_expression.hpp"
 #include "gvs_element.hpp"
+#include "loop_joint_constraint.hpp"
 
 #include "soma/api.hpp"
 #include "soma/registry.hpp"
 
 #include <Eigen/Geometry>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -162,7 +164,8 @@ ParameterSchema link_schema() {
 }
 
 ParameterSchema wall_schema() {
-    ParameterSchema s("wall", "Hertz contact of the soft links' points, spheres of the section's radius, with the "
+    ParameterSchema s("wall", "Hertz contact of the soft links' points, spheres of the section's radius (a "
+                              "rectangle's: the radius of the circle of its area), with the "
                               "inside of a cylinder about the world z axis: f = k_c delta^p towards the axis for an "
                               "overlap delta (Mathew et al., section 6.2, eq. 57)");
     s.real("radius", "r_cyl").unit("m").positive().require();
@@ -175,17 +178,18 @@ ParameterSchema wall_schema() {
 ParameterSchema gvs_schema() {
     ParameterSchema s(
         "gvs",
-        "A hybrid soft-rigid robot in the Geometric Variable Strain model (Mathew et al., 'Reduced order modeling of "
-        "hybrid soft-rigid robots using global, local, and state-dependent strain parameterization', 2025): a tree "
+        "A hybrid soft-rigid robot in the Geometric Variable Strain model (Mathew, Boyer, Lebastard, Renda, "
+        "'Analytical Derivatives for Efficient Mechanical Simulations of Hybrid Soft Rigid Robots'): a tree "
         "of links, each a rigid joint from its parent's end frame followed by a rigid body or a soft Cosserat rod "
         "whose strain is a combination of basis functions. DOFs: the joints' coordinates and the rods' strain "
         "coordinates, link by link (group `coordinates`). The residual is the recursive inverse dynamics plus the "
         "rods' elasticity and damping minus the actuation, with its exact Jacobian (eqs. 23, 29, 34, 35). "
         "Actuation channels: cable_tension (one item per cable, N) and joint_force (one item per joint "
-        "coordinate). Points (output): the base, every joint frame and every rod point (Gauss points and tip). "
-        "The scene's point forces (gravity, floor contact, point loads, contact, joints) cannot act on a gvs "
-        "element yet: its gravity is its own `gravity` key. Closed chains and prescribed joint coordinates are not "
-        "available yet.");
+        "coordinate); joint coordinates are prescribed or fixed by the `coordinates` key of `prescribed` and "
+        "`fixed` (`soma inspect` lists what each coordinate is). Points (output): the base, every offset, joint and "
+        "end frame, and every rod point (Gauss points and tip). The scene's point forces (gravity, floor contact, "
+        "point loads, contact, joints) cannot act on a gvs element yet: its gravity is its own `gravity` key, its "
+        "loads are `wrenches`, `wall` and `fluid`. Closed chains are not available yet.");
     s.vec3("base_position", "origin of the base frame (world)").unit("m").fallback(Vec3(0, 0, 0));
     s.real_list("base_orientation", "orientation of the base frame (world), a unit quaternion [w, x, y, z]")
         .exact_size(4)
@@ -241,6 +245,9 @@ SoftLinkBody soft_body(const Parameters& p) {
         const std::string key(strain_component_name(c));
         if (strains.has(key)) modes.order[static_cast<std::size_t>(c)] = static_cast<int>(strains.integer(key));
     }
+    if (*std::max_element(modes.order.begin(), modes.order.end()) < 0)
+        p.fail("strains", "a soft link needs at least one active strain component (torsion, bending_y, bending_z, "
+                          "elongation, shear_y, shear_z) with its order");
     CustomBasisFunctions custom;
     if (p.has("custom_functions")) {
         if (family != BasisFamily::custom) p.fail("custom_functions", "is read only with basis: custom");
@@ -408,6 +415,9 @@ std::unique_ptr<Element> make_gvs(const Parameters& p) {
         d.wall = CylinderWall{w.real("radius"), w.real("stiffness"), w.real("exponent")};
         for (const std::string& name : w.string_list("links")) {
             const auto it = index_of.find(name);
+            if (it != index_of.end() &&
+                std::find(d.wall_links.begin(), d.wall_links.end(), it->second) != d.wall_links.end())
+                w.fail("links", "link '" + name + "' is listed twice");
             if (it == index_of.end()) w.fail("links", "no link is named '" + name + "'");
             if (!std::holds_alternative<SoftLinkBody>(d.robot.links[static_cast<std::size_t>(it->second)].body))
                 w.fail("links", "link '" + name + "' is rigid: only soft links touch the wall");
@@ -428,6 +438,53 @@ std::unique_ptr<Element> make_gvs(const Parameters& p) {
     }
 }
 
+ParameterSchema loop_end_schema(const std::string& name, const std::string& doc) {
+    ParameterSchema s(name, doc);
+    s.string("link", "a link of the element, or `base` (the robot's base frame, fixed)").require();
+    s.string("at", "the link's frame (for a rod: its base) or its end frame (a rod's tip)")
+        .one_of_strings({"frame", "end"})
+        .fallback(std::string("frame"));
+    s.vec3("offset_position", "origin of the joint's frame in that frame").unit("m").fallback(Vec3(0, 0, 0));
+    s.real_list("offset_orientation", "the joint frame's orientation in that frame, a unit quaternion [w, x, y, z]")
+        .exact_size(4)
+        .fallback(std::vector<double>{1, 0, 0, 0});
+    return s;
+}
+
+ParameterSchema loop_joint_schema() {
+    ParameterSchema s(
+        "gvs_loop_joint",
+        "A closed chain of a gvs robot: frames a and b, fixed to two links, joined by a weld (6 rows), a revolute joint "
+        "(5: all but the rotation about `axis`) or a spherical joint (3: the translations), solved with Lagrange "
+        "multipliers (Mathew et al., section 5.2, the index-3 form of eq. 52): rows e = Phi_perp^T log(g_BA), "
+        "position Jacobian de/dq, force Jacobian A and the constraint's curvature d(A^T lambda)/dq, all exact. The "
+        "frames must coincide in the initial configuration (but for the free directions), and a free rotation must "
+        "stay within half a turn of it (log(g_BA) changes branch at pi). Integrators: statics, implicit_euler, "
+        "implicit_midpoint.");
+    s.string("element", "the gvs element").require();
+    s.string("joint", "weld, revolute or spherical").one_of_strings({"weld", "revolute", "spherical"}).require();
+    s.vec3("axis", "revolute: the free rotation's axis in frame b").fallback(Vec3(0, 0, 1));
+    s.map("a", "frame a", loop_end_schema("a", "frame a: where on the robot")).require();
+    s.map("b", "frame b (the constrained directions are in this frame)", loop_end_schema("b", "frame b: where on the robot"))
+        .require();
+    return s;
+}
+
+LoopJointEnd loop_end(const Parameters& p) {
+    return LoopJointEnd{p.string("link"), p.string("at") == "end", pose_from(p, "offset_position", "offset_orientation")};
+}
+
 }  // namespace
 
-SOMA_PLUGIN("gvs") { registry.add_element(gvs_schema(), make_gvs); }
+SOMA_PLUGIN("gvs") {
+    registry.add_element(gvs_schema(), make_gvs);
+    registry.add_constraint(loop_joint_schema(), [](const Parameters& p) -> std::unique_ptr<Constraint> {
+        LoopJointSettings s;
+        s.element = p.string("element");
+        s.joint = p.string("joint");
+        s.axis = p.vec3("axis");
+        s.a = loop_end(p.block("a"));
+        s.b = loop_end(p.block("b"));
+        return std::make_unique<LoopJointConstraint>(std::move(s), p);
+    });
+}

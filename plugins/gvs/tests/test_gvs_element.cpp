@@ -7,6 +7,8 @@
 //    elasticity), and the kinetic energy is 1/2 v^T M v;
 //  - the DoF layout (joints, then rod coordinates, link by link) and the refusal of bad input.
 #include "gvs_element.hpp"
+#include "loop_joint_constraint.hpp"
+#include "inverse_dynamics.hpp"
 #include "field_expression.hpp"
 
 #include "soma/testing/dense_assembly.hpp"
@@ -216,7 +218,9 @@ TEST_CASE("gvs element: the combined Jacobian is c_q dF/dq + c_v dF/dv + c_a dF/
 }
 
 TEST_CASE("gvs element: at rest F is the gradient of the potential energy; T = 1/2 v^T M v", "[gvs][element]") {
-    GvsElementDescription d = hybrid_robot(false);
+  for (const bool wall : {false, true}) {
+    INFO("wall " << wall);
+    GvsElementDescription d = hybrid_robot(wall);
     d.initial_tension.setZero();  // cables do non-conservative work
     GvsElement robot(std::move(d));
     testing::TestScene scene = testing::TestScene::bound_in_order({&robot});
@@ -224,7 +228,9 @@ TEST_CASE("gvs element: at rest F is the gradient of the potential energy; T = 1
     testing::DenseAssembly dense(n);
     robot.declare_pattern(dense.pattern());
     std::mt19937 rng(11);
-    const VectorX q = random_vector(n, rng, 0.4), zero = VectorX::Zero(n), v = random_vector(n, rng, 0.7);
+    VectorX q = random_vector(n, rng, 0.4);
+    const VectorX zero = VectorX::Zero(n), v = random_vector(n, rng, 0.7);
+    if (wall) q.segment(4, 15) *= 4.0;  // the finger pressed into the wall (as in the Jacobian test)
     EvalContext context;
     context.q = &q;
     context.v = &zero;
@@ -242,11 +248,19 @@ TEST_CASE("gvs element: at rest F is the gradient of the potential energy; T = 1
         gradient[j] = (robot.potential_energy(cp) - robot.potential_energy(cm)) / (2 * h);
     }
     CHECK((F - gradient).norm() <= 1e-7 * F.norm());
+    if (wall) {  // the finger does touch: the wall's energy is part of the check
+        GvsElementDescription free = hybrid_robot(false);
+        free.initial_tension.setZero();
+        GvsElement untouched(std::move(free));
+        testing::TestScene other = testing::TestScene::bound_in_order({&untouched});
+        CHECK(robot.potential_energy(context) > untouched.potential_energy(context) + 1e-6);
+    }
 
     context.coefficients = {0.0, 0.0, 1.0};
     const Eigen::MatrixXd M = dense.evaluate(robot, context).second;
     context.v = &v;
     CHECK(robot.kinetic_energy(context) == Approx(0.5 * v.dot(M * v)).epsilon(1e-12));
+  }
 }
 
 TEST_CASE("gvs element: actuation channels and bad input are refused with what is wrong", "[gvs][element]") {
@@ -289,11 +303,68 @@ TEST_CASE("gvs element: actuation channels and bad input are refused with what i
 }
 
 TEST_CASE("gvs element: field expressions and their derivatives", "[gvs][element]") {
+    // A route defined on [0, L] only: the differences stay inside.
+    const ScalarField root = parse_field("sqrt(X)", 1.0);
+    CHECK(std::isfinite(derivative_of(root, 1.0)(0.0)));
+    CHECK(derivative_of(root, 1.0)(0.25) == Approx(1.0).epsilon(1e-9));
     const ScalarField f = parse_field("0.03 - 0.015*X/L + 0.002*sin(4*_pi*X/L)", 0.5);
     const ScalarField df = derivative_of(f, 0.5);
-    for (const double X : {0.0, 0.13, 0.5}) {
+    for (const double X : {0.0, 0.0007, 0.13, 0.4995, 0.5}) {
         CHECK(f(X) == Approx(0.03 - 0.03 * X + 0.002 * std::sin(8 * M_PI * X)).epsilon(1e-15));
-        // Fourth-order differences with h = 5e-4: error ~ h^4 f^(5) / 30 ~ 1e-13 here.
-        CHECK(df(X) == Approx(-0.03 + 0.016 * M_PI * std::cos(8 * M_PI * X)).margin(1e-10));
+        // Fourth-order differences with h = 5e-4 and |f^(5)| <= 0.002 (8 pi)^5 = 2e4: error at most
+        // h^4 |f^(5)| / 30 = 4e-11 central, h^4 |f^(5)| / 5 = 2.5e-10 one-sided at the ends.
+        CHECK(df(X) == Approx(-0.03 + 0.016 * M_PI * std::cos(8 * M_PI * X)).margin(3e-10));
+    }
+}
+
+TEST_CASE("gvs loop joint: de/dq and the curvature d(A^T lambda)/dq against central differences", "[gvs][element]") {
+    // A weld from the tail's tip to a frame fixed to the base where that tip is at q0, then a random
+    // q (e != 0 there) and random multipliers.
+    GvsElementDescription d = hybrid_robot(false);
+    GvsElement robot(d);
+    testing::TestScene scene = testing::TestScene::bound_in_order({&robot});
+    robot.set_name("robot");
+    const LinkTree& tree = robot.tree();
+    MultibodyData data(tree.model);
+    const VectorX q0 = scene.state().q, zero = VectorX::Zero(robot.dof_count());
+    inverse_dynamics(tree.model, data, q0, zero, zero, Vec3::Zero());
+    const Pose tail_tip = data.pose[static_cast<std::size_t>(tree.links[3].end_point)];
+    for (const std::string joint : {"weld", "revolute", "spherical"}) {
+        INFO(joint);
+        LoopJointSettings settings;
+        settings.element = "robot";
+        settings.joint = joint;
+        settings.axis = Vec3(0.3, 1.0, -0.2);
+        settings.a = LoopJointEnd{"tail", true, Pose{}};
+        settings.b = LoopJointEnd{"base", false, compose(inverse(d.robot.base), tail_tip)};
+        LoopJointConstraint loop(settings, Parameters());
+        loop.bind(scene);
+        const Index rows = loop.row_count(), n = robot.dof_count();
+        CHECK(rows == (joint == "weld" ? 6 : joint == "revolute" ? 5 : 3));
+        ConstraintEvaluation out{VectorX(rows), Eigen::MatrixXd(rows, n), Eigen::MatrixXd(rows, n),
+                                 Eigen::MatrixXd(n, n)};
+        std::mt19937 rng(17);
+        const VectorX q = q0 + random_vector(n, rng, 0.2), lambda = random_vector(rows, rng, 3.0);
+        EvalContext context;
+        context.q = &q;
+        loop.evaluate(context, lambda.data(), out);
+        const ConstraintEvaluation at_q = out;
+        Eigen::MatrixXd de(rows, n), dforce(n, n);
+        const double h = 1e-6;
+        for (Index j = 0; j < n; ++j) {
+            VectorX p = q, m = q;
+            p[j] += h;
+            m[j] -= h;
+            context.q = &p;
+            loop.evaluate(context, lambda.data(), out);
+            const VectorX e_p = out.value, f_p = out.force_jacobian.transpose() * lambda;
+            context.q = &m;
+            loop.evaluate(context, lambda.data(), out);
+            de.col(j) = (e_p - out.value) / (2 * h);
+            dforce.col(j) = (f_p - out.force_jacobian.transpose() * lambda) / (2 * h);
+        }
+        CHECK(at_q.value.norm() > 1e-3);  // away from closure: de/dq differs from A there
+        CHECK((at_q.position_jacobian - de).norm() <= 1e-7 * de.norm());
+        CHECK((at_q.curvature - dforce).norm() <= 1e-7 * dforce.norm());
     }
 }

@@ -1,0 +1,90 @@
+#include "loop_joint_constraint.hpp"
+
+#include "soma/scene_view.hpp"
+
+#include <cmath>
+#include <sstream>
+
+namespace soma::gvs {
+
+LoopJointConstraint::LoopJointConstraint(LoopJointSettings settings, Parameters parameters)
+    : settings_(std::move(settings)), parameters_(std::move(parameters)) {}
+
+std::pair<Index, Pose> LoopJointConstraint::resolve(const LoopJointEnd& end, const std::string& key) const {
+    if (end.link == "base") return {0, end.offset};
+    const auto& links = element_->description().robot.links;
+    for (std::size_t l = 0; l < links.size(); ++l)
+        if (links[l].name == end.link) {
+            const LinkLayout& layout = element_->tree().links[l];
+            return {end.at_end ? layout.end_point : layout.frame_point, end.offset};
+        }
+    std::string names = "base";
+    for (const auto& link : links) names += ", " + link.name;
+    parameters_.block(key).fail("link", "element '" + settings_.element + "' has no link '" + end.link +
+                                            "' (its links: " + names + ")");
+}
+
+void LoopJointConstraint::bind(const SceneView& scene) {
+    const Element* element = scene.find_element(settings_.element);
+    if (!element) parameters_.fail("element", "no element is named '" + settings_.element + "'");
+    element_ = dynamic_cast<const GvsElement*>(element);
+    if (!element_) parameters_.fail("element", "element '" + settings_.element + "' is not a gvs robot");
+
+    bare_ = element_->tree().model;
+    bare_.world_wrench_points.clear();
+    bare_.wall_contacts.clear();
+    bare_.hydrodynamics.clear();
+
+    LoopJoint joint;
+    std::tie(joint.point_a, joint.offset_a) = resolve(settings_.a, "a");
+    std::tie(joint.point_b, joint.offset_b) = resolve(settings_.b, "b");
+    if (joint.point_a == joint.point_b) parameters_.fail("b", "both ends are at the same point of the robot");
+    if (settings_.joint == "weld")
+        joint.constrained = weld_directions();
+    else if (settings_.joint == "spherical")
+        joint.constrained = spherical_directions();
+    else {
+        try {
+            joint.constrained = revolute_directions(settings_.axis);
+        } catch (const std::invalid_argument& e) {
+            parameters_.fail("axis", e.what());
+        }
+    }
+    add_loop_joint(chains_, bare_, std::move(joint));
+    data_.emplace(bare_);
+    chain_data_.emplace(bare_, chains_);
+    dofs_ = element_->global_dofs();
+    q_.setZero(bare_.dof_count);
+    zero_.setZero(bare_.dof_count);
+
+    // The initial state must close the loop: a scene whose frames do not meet would be pulled
+    // together by the first step's solve, far from anything the scene describes.
+    const std::vector<double> no_force(static_cast<std::size_t>(chains_.row_count), 0.0);
+    rows_at(scene.state().q, no_force.data());
+    const double gap = chain_data_->e.cwiseAbs().maxCoeff();
+    if (!(gap <= 1e-9)) {
+        std::ostringstream text;
+        text << "the loop is not closed in the initial configuration: its largest error is " << gap
+             << " (m or rad; frames a and b must coincide, but for the joint's free directions)";
+        parameters_.fail("a", text.str());
+    }
+}
+
+void LoopJointConstraint::rows_at(const VectorX& q, const double* lambda) const {
+    for (Index i = 0; i < bare_.dof_count; ++i) q_[i] = q[element_->global_dof(i)];
+    for (Index r = 0; r < chains_.row_count; ++r) chain_data_->lambda[r] = lambda[r];
+    // At rest, without gravity and loads, ID of the bare tree is the loop's -A^T lambda alone.
+    const ConstraintWrenches wrenches(chains_, *chain_data_);
+    inverse_dynamics_derivatives(bare_, *data_, q_, zero_, zero_, Vec3::Zero(), &wrenches);
+    closed_chain_constraints(*data_, chains_, zero_, *chain_data_);
+}
+
+void LoopJointConstraint::evaluate(const EvalContext& context, const double* lambda, ConstraintEvaluation& out) const {
+    rows_at(*context.q, lambda);
+    out.value = chain_data_->e;
+    out.force_jacobian = chain_data_->A;
+    out.position_jacobian = chain_data_->de_dq;
+    out.curvature = -data_->did_dq;
+}
+
+}  // namespace soma::gvs

@@ -1,0 +1,71 @@
+#pragma once
+/// \file loop_joint_constraint.hpp
+/// \brief A closed chain of a GVS robot as a kernel Constraint: a loop joint between two frames of
+/// one `gvs` element (Mathew et al., section 5.2, eqs. 46-52, index-3 form of eq. 52).
+///
+/// Rows, with frames a and b fixed to two points of the robot's tree (closed_chain.hpp):
+///
+///     C    = e = Phi_perp^T log(g_BA)^vee                 (eq. 47c)
+///     G_q  = de/dq = Phi_perp^T T^{-1}(log g_BA) (Ad_{g_BA} J_a - J_b)    (D80)
+///     G_f  = A = Phi_perp^T (Ad_{g_BA} J_a - J_b)         (eq. 47a): the constraint force A^T lambda
+///     d(A^T lambda)/dq at fixed lambda                    (D69 and the wrenches' transport)
+///
+/// The curvature comes from the inverse dynamics of the robot's bare tree (no loads) at rest and
+/// without gravity, with the loop's wrenches as its only load: that ID is exactly -A^T lambda, and
+/// its dID/dq the curvature's negative. One derivative pass per evaluation; nothing allocates.
+///
+/// Validity (closed_chain.hpp): e jumps where a revolute or spherical loop joint's free rotation
+/// crosses pi; the scene's joint must stay within half a turn of its initial relative rotation.
+
+#include "closed_chain.hpp"
+#include "gvs_element.hpp"
+
+#include "soma/constraint.hpp"
+#include "soma/parameters.hpp"
+
+#include <string>
+
+namespace soma::gvs {
+
+/// \brief One end of a loop joint as a scene names it.
+struct LoopJointEnd {
+    std::string link;   ///< a link's name, or "base" (the robot's base frame, fixed)
+    bool at_end = false;  ///< the link's end frame (else its frame)
+    Pose offset;        ///< the joint's frame in that frame
+};
+
+struct LoopJointSettings {
+    std::string element;
+    std::string joint = "weld";  ///< weld, revolute, spherical
+    Vec3 axis = Vec3::UnitZ();   ///< revolute: the free axis, in frame b
+    LoopJointEnd a, b;
+};
+
+class LoopJointConstraint final : public Constraint {
+public:
+    /// \p parameters: the validated block, for located errors at bind().
+    LoopJointConstraint(LoopJointSettings settings, Parameters parameters);
+
+    void bind(const SceneView& scene) override;
+    Index row_count() const override { return chains_.row_count; }
+    const std::vector<Index>& dofs() const override { return dofs_; }
+    void evaluate(const EvalContext& context, const double* lambda, ConstraintEvaluation& out) const override;
+
+private:
+    /// The point of the tree and the offset an end names.
+    std::pair<Index, Pose> resolve(const LoopJointEnd& end, const std::string& key) const;
+    /// Fills the bare tree's kinematics and the rows at global q (the loop's wrenches with lambda).
+    void rows_at(const VectorX& q, const double* lambda) const;
+
+    LoopJointSettings settings_;
+    Parameters parameters_;
+    const GvsElement* element_ = nullptr;
+    MultibodyModel bare_;  // the robot's tree without its loads
+    ClosedChainModel chains_;
+    std::vector<Index> dofs_;
+    mutable std::optional<MultibodyData> data_;
+    mutable std::optional<ClosedChainData> chain_data_;
+    mutable VectorX q_, zero_;
+};
+
+}  // namespace soma::gvs
