@@ -132,10 +132,13 @@ TEST_CASE("gvs: the paper's scenes have its DoF counts (Mathew et al., Table 3)"
     // frames and the soft link's 6 points (21; the paper counts 22, a point more per link at X = 0
     // of the soft link's fixed joint). The vehicle's: the base, the body, per shaft its offset,
     // joint and end, per hook its offset and the flagellum's 6 points (50; the paper's n_p is 80).
+    // The parallel robot's: the base, per pillar its offset (and joint) and 6 points, the platform's
+    // offset and joint (26, as the paper's n_p).
     for (const auto& [file, element, dofs, points] : {std::tuple{"cable_manipulator.yaml", "manipulator", 24, 7},
                                                         std::tuple{"serial_robot.yaml", "robot", 27, 21},
                                                         std::tuple{"contact_scenario.yaml", "manipulator", 24, 12},
-                                                        std::tuple{"underwater_vehicle.yaml", "vehicle", 80, 50}}) {
+                                                        std::tuple{"underwater_vehicle.yaml", "vehicle", 80, 50},
+                                                        std::tuple{"parallel_robot.yaml", "robot", 63, 26}}) {
         INFO(file);
         auto simulation = std::make_unique<Simulation>(load_scene_file(configs / file), plugin_registry());
         const Element* e = simulation->find_element(element);
