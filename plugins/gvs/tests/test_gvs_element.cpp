@@ -10,6 +10,7 @@
 #include "loop_joint_constraint.hpp"
 #include "inverse_dynamics.hpp"
 #include "field_expression.hpp"
+#include "gvs_test_trees.hpp"
 
 #include "soma/testing/dense_assembly.hpp"
 #include "soma/testing/test_scene.hpp"
@@ -109,12 +110,7 @@ GvsElementDescription hybrid_robot(Loads loads) {
     return d;
 }
 
-VectorX random_vector(Index n, std::mt19937& rng, double scale) {
-    std::uniform_real_distribution<double> u(-1.0, 1.0);
-    VectorX v(n);
-    for (Index i = 0; i < n; ++i) v[i] = scale * u(rng);
-    return v;
-}
+using soma::gvs::testing::random_vector;
 
 }  // namespace
 
@@ -145,9 +141,9 @@ TEST_CASE("gvs element: the combined Jacobian is c_q dF/dq + c_v dF/dv + c_a dF/
     for (const Loads loads : {Loads::none, Loads::wall, Loads::wrench_and_fluid}) {
         const bool wall = loads == Loads::wall;
         GvsElement robot(hybrid_robot(loads));
-        testing::TestScene scene = testing::TestScene::bound_in_order({&robot});
+        soma::testing::TestScene scene = soma::testing::TestScene::bound_in_order({&robot});
         const Index n = robot.dof_count();
-        testing::DenseAssembly dense(n);
+        soma::testing::DenseAssembly dense(n);
         robot.declare_pattern(dense.pattern());
 
         std::mt19937 rng(wall ? 7 : loads == Loads::none ? 3 : 9);
@@ -223,9 +219,9 @@ TEST_CASE("gvs element: at rest F is the gradient of the potential energy; T = 1
     GvsElementDescription d = hybrid_robot(wall);
     d.initial_tension.setZero();  // cables do non-conservative work
     GvsElement robot(std::move(d));
-    testing::TestScene scene = testing::TestScene::bound_in_order({&robot});
+    soma::testing::TestScene scene = soma::testing::TestScene::bound_in_order({&robot});
     const Index n = robot.dof_count();
-    testing::DenseAssembly dense(n);
+    soma::testing::DenseAssembly dense(n);
     robot.declare_pattern(dense.pattern());
     std::mt19937 rng(11);
     VectorX q = random_vector(n, rng, 0.4);
@@ -252,7 +248,7 @@ TEST_CASE("gvs element: at rest F is the gradient of the potential energy; T = 1
         GvsElementDescription free = hybrid_robot(false);
         free.initial_tension.setZero();
         GvsElement untouched(std::move(free));
-        testing::TestScene other = testing::TestScene::bound_in_order({&untouched});
+        soma::testing::TestScene other = soma::testing::TestScene::bound_in_order({&untouched});
         CHECK(robot.potential_energy(context) > untouched.potential_energy(context) + 1e-6);
     }
 
@@ -295,7 +291,7 @@ TEST_CASE("gvs element: actuation channels and bad input are refused with what i
     CHECK_THROWS_WITH(parse_field("0.01*(1 + X", 1.0), Catch::Contains("'0.01*(1 + X'"));
     CHECK_THROWS_WITH(parse_field("r*X", 1.0), Catch::Contains("variables: X"));
     // The kernel's point forces cannot act on a GVS point yet: said, not silently wrong.
-    testing::TestScene scene = testing::TestScene::bound_in_order({&robot});
+    soma::testing::TestScene scene = soma::testing::TestScene::bound_in_order({&robot});
     PointKinematics k;
     EvalContext context;
     context.q = &scene.state().q;
@@ -322,7 +318,7 @@ TEST_CASE("gvs loop joint: de/dq and the curvature d(A^T lambda)/dq against cent
     // q (e != 0 there) and random multipliers.
     GvsElementDescription d = hybrid_robot(false);
     GvsElement robot(d);
-    testing::TestScene scene = testing::TestScene::bound_in_order({&robot});
+    soma::testing::TestScene scene = soma::testing::TestScene::bound_in_order({&robot});
     robot.set_name("robot");
     const LinkTree& tree = robot.tree();
     MultibodyData data(tree.model);
