@@ -38,6 +38,16 @@ void Element::point_kinematics(Index point, const EvalContext& context, PointKin
     evaluate_point(*this, point, context, out);
 }
 void Element::add_point_geometric_stiffness(Index, const EvalContext&, const Vec3&, PointStiffness&) const {}
+void Element::point_state(Index point, const VectorX& q, const VectorX& v, Vec3& x, Vec3& xdot) const {
+    EvalContext context;
+    context.q = &q;
+    context.v = &v;
+    PointKinematics k;
+    evaluate_point(*this, point, context, k);
+    x = k.position;
+    xdot = k.velocity;
+}
+
 void Element::point_states(const VectorX& q, const VectorX& v, std::span<Vec3> positions,
                            std::span<Vec3> velocities) const {
     const std::size_t count = geometry().point_dofs.size();

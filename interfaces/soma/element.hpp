@@ -129,6 +129,9 @@ public:
     /// come from one recursive pass (a GVS robot) computes them at once.
     virtual void point_states(const VectorX& q, const VectorX& v, std::span<Vec3> positions,
                               std::span<Vec3> velocities) const;
+    /// \brief Position \p x and velocity \p xdot of point \p point at (q, v), global vectors (an
+    /// output probe). The default evaluates point_kinematics (identity points read q and v).
+    virtual void point_state(Index point, const VectorX& q, const VectorX& v, Vec3& x, Vec3& xdot) const;
     /// \brief Adds to \p stiffness (point_kinematics' dof_count square, Newton coordinates) the
     /// derivative of J^T f with respect to the point's DOFs for a fixed world force \p f (SOFA's
     /// applyDJT): the geometric stiffness of a force applied through the map. Identity: nothing.

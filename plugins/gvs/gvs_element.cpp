@@ -89,22 +89,33 @@ GvsElement::GvsElement(GvsElementDescription description)
         wrench_slots_.push_back(add_world_wrench(tree_.model, load.at_end ? layout.end_point : layout.frame_point));
     }
 
-    // The fluid (section 6.3): drag-lift, added mass and buoyancy at the immersed points.
-    buoyancy_ratio_.assign(static_cast<std::size_t>(points), 0.0);
+    // The fluid (section 6.3): drag-lift, added mass and buoyancy at the immersed points. A point
+    // that carries several links (a rigid link on its parent's frame) gets the sum of theirs; the
+    // buoyancy of each is the weight of the fluid it displaces, at its centroid.
+    const auto np_ = static_cast<std::size_t>(points);
+    buoyant_mass_.assign(np_, 0.0);
+    buoyant_moment_.assign(np_, Vec3::Zero());
     const double rho_w = description_.fluid_density;
+    std::vector<Mat6> point_drag(np_, Mat6::Zero()), point_added(np_, Mat6::Zero()), point_displaced(np_, Mat6::Zero());
+    std::vector<char> immersed(np_, 0);
     for (std::size_t l = 0; l < links.size(); ++l) {
         const LinkLayout& layout = tree_.links[l];
-        const auto immersed = [&](Index point, const Mat6& drag, const Mat6& added_mass, double ratio) {
+        const auto immerse = [&](Index point, const Mat6& drag, const Mat6& added_mass, double displaced_mass,
+                                 const Vec3& centroid) {
             if (!(rho_w > 0.0))
                 throw std::invalid_argument("link '" + links[l].name + "': it is immersed (its `fluid`), but the "
                                             "element's fluid_density is not set");
-            add_hydrodynamics(tree_.model, point, drag, added_mass, ratio);
-            buoyancy_ratio_[static_cast<std::size_t>(point)] = ratio;
+            const auto p = static_cast<std::size_t>(point);
+            point_drag[p] += drag;
+            point_added[p] += added_mass;
+            point_displaced[p] += spatial_inertia(displaced_mass, Mat3::Zero(), centroid);
+            buoyant_mass_[p] += displaced_mass;
+            buoyant_moment_[p] += displaced_mass * centroid;
+            immersed[p] = 1;
         };
         if (const auto* soft = std::get_if<SoftLinkBody>(&links[l].body); soft && soft->fluid) {
             const RodDiscretization& rod = *layout.rod;
             const SoftLinkFluid& f = *soft->fluid;
-            const double ratio = rho_w / soft->rod.material.density;  // rho_w / rho_b
             for (Index k = 1; k < rod.point_count(); ++k) {
                 const auto kk = static_cast<std::size_t>(k);
                 if (rod.weight[kk] == 0.0) continue;  // the tip: no length, no load
@@ -114,15 +125,18 @@ GvsElement::GvsElement(GvsElementDescription description)
                     0.5 * rho_w * 2.0 * r * f.drag_coefficient * w, 0.5 * rho_w * 2.0 * r * f.drag_coefficient * w;
                 const double across = f.added_mass_coefficient * rho_w * std::numbers::pi * r * r * w;
                 added << 0.0, 0.0, 0.0, 0.0, across, across;
-                immersed(layout.first_point + k - 1, drag.asDiagonal(), added.asDiagonal(), ratio);
+                immerse(layout.first_point + k - 1, drag.asDiagonal(), added.asDiagonal(),
+                        rho_w * rod.section[kk].area * w, Vec3::Zero());
             }
         } else if (const auto* rigid = std::get_if<RigidLinkBody>(&links[l].body); rigid && rigid->fluid) {
-            if (!(rigid->mass > 0.0))
-                throw std::invalid_argument("link '" + links[l].name + "': an immersed rigid link needs a mass > 0");
             const RigidLinkFluid& f = *rigid->fluid;
-            immersed(layout.frame_point, f.drag.asDiagonal(), f.added_mass.asDiagonal(), rho_w * f.volume / rigid->mass);
+            immerse(layout.frame_point, f.drag.asDiagonal(), f.added_mass.asDiagonal(), rho_w * f.volume,
+                    rigid->center_of_mass);
         }
     }
+    for (std::size_t p = 0; p < np_; ++p)
+        if (immersed[p])
+            add_point_hydrodynamics(tree_.model, static_cast<Index>(p), point_drag[p], point_added[p], point_displaced[p]);
     data_ = MultibodyData(tree_.model);
     output_data_ = MultibodyData(tree_.model);
 
@@ -298,8 +312,9 @@ double GvsElement::potential_energy(const EvalContext& context) const {
     const Vec3 g = context.load_factor * description_.gravity;
     for (std::size_t k = 0; k < output_data_.pose.size(); ++k) {
         const Pose& pose = output_data_.pose[k];
-        // The buoyancy takes rho_w / rho_b of the weight back (section 6.3).
-        energy -= (1.0 - buoyancy_ratio_[k]) * g.dot(tree_.point_mass[k] * pose.p + pose.R * tree_.point_gravity_moment[k]);
+        energy -= g.dot(tree_.point_mass[k] * pose.p + pose.R * tree_.point_gravity_moment[k]);
+        // The buoyancy: the displaced fluid's weight, upwards (section 6.3).
+        energy += g.dot(buoyant_mass_[k] * pose.p + pose.R * buoyant_moment_[k]);
     }
     return energy;
 }
@@ -322,6 +337,15 @@ void GvsElement::point_states(const VectorX& q, const VectorX& v, std::span<Vec3
         positions[k] = pose.p;
         velocities[k] = pose.R * output_data_.eta[k].tail<3>();  // eta = [omega; v] in the point's frame
     }
+}
+
+void GvsElement::point_state(Index point, const VectorX& q, const VectorX& v, Vec3& x, Vec3& xdot) const {
+    if (point < 0 || point >= tree_.model.point_count())
+        throw std::logic_error("gvs: no point " + std::to_string(point));
+    output_kinematics(q, &v);  // one forward pass: every point's pose (a probe reads one)
+    const Pose& pose = output_data_.pose[static_cast<std::size_t>(point)];
+    x = pose.p;
+    xdot = pose.R * output_data_.eta[static_cast<std::size_t>(point)].tail<3>();
 }
 
 std::vector<ActuationChannel> GvsElement::actuation_channels() const {

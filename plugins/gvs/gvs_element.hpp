@@ -74,6 +74,7 @@ public:
     void point_kinematics(Index point, const EvalContext& context, PointKinematics& out) const override;
     void point_states(const VectorX& q, const VectorX& v, std::span<Vec3> positions,
                       std::span<Vec3> velocities) const override;
+    void point_state(Index point, const VectorX& q, const VectorX& v, Vec3& x, Vec3& xdot) const override;
 
     std::vector<ActuationChannel> actuation_channels() const override;
     double actuation(const std::string& channel, Index item, int component) const override;
@@ -105,7 +106,8 @@ private:
     Geometry geometry_;
     std::vector<std::string> dof_names_;
     std::vector<Vec3> initial_points_;    // point positions at q0, for actuation points
-    std::vector<double> buoyancy_ratio_;  // rho_w / rho_b per point (0 out of the fluid), for the potential energy
+    std::vector<double> buoyant_mass_;    // per point: the displaced fluid's mass (kg), for the potential energy
+    std::vector<Vec3> buoyant_moment_;    // per point: its mass times its centroid (kg m, point frame)
 
     // Actuation: cables of link l are tension_[cable_first_[l], + cable count); joint forces at
     // their coordinates in joint_force_ (zero elsewhere).

@@ -15,21 +15,16 @@ void complete_basis(const Vec3& a, Vec3& b1, Vec3& b2) {
     b2 = a.cross(b1);
 }
 
-/// The spatial inertia at a frame (angular part first) of a body of mass m, inertia Ic about its
-/// centre of mass c (frame axes): [[Ic + m [c]^T [c], m [c]], [m [c]^T, m I]], so that
-/// 1/2 eta^T M eta = 1/2 w^T Ic w + 1/2 m |v + w x c|^2.
-Mat6 spatial_inertia(double m, const Mat3& Ic, const Vec3& c) {
-    const Mat3 C = skew(c);
-    Mat6 M;
-    M << Ic + m * C.transpose() * C, m * C, m * C.transpose(), m * Mat3::Identity();
-    return M;
-}
-
 [[noreturn]] void fail(const LinkDescription& link, const std::string& message) {
     throw std::invalid_argument("link '" + link.name + "': " + message);
 }
 
 }  // namespace
+
+Mat6 spatial_inertia(double m, const Mat3& Ic, const Vec3& c) {
+    const Mat3 C = skew(c);
+    return from_blocks(Mat3(Ic + m * C.transpose() * C), Mat3(m * C), Mat3(m * C.transpose()), Mat3(m * Mat3::Identity()));
+}
 
 const char* joint_type_name(JointType type) {
     switch (type) {

@@ -38,6 +38,11 @@ struct JointDescription {
 /// \throws std::invalid_argument if the axis is zero or not finite.
 Matrix6X joint_basis(const JointDescription& joint);
 
+/// \brief The spatial inertia at a frame (angular part first) of a body of mass \p m, inertia \p Ic
+/// about its centre of mass \p c (frame axes): [[Ic + m [c]^T [c], m [c]], [m [c]^T, m I]], so that
+/// 1/2 eta^T M eta = 1/2 w^T Ic w + 1/2 m |v + w x c|^2.
+Mat6 spatial_inertia(double m, const Mat3& Ic, const Vec3& c);
+
 /// \brief Name of a joint type as a scene writes it ("revolute", ...).
 const char* joint_type_name(JointType type);
 

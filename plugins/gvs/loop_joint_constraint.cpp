@@ -2,6 +2,8 @@
 
 #include "soma/scene_view.hpp"
 
+#include <Eigen/LU>
+
 #include <cmath>
 #include <sstream>
 
@@ -11,7 +13,10 @@ LoopJointConstraint::LoopJointConstraint(LoopJointSettings settings, Parameters 
     : settings_(std::move(settings)), parameters_(std::move(parameters)) {}
 
 std::pair<Index, Pose> LoopJointConstraint::resolve(const LoopJointEnd& end, const std::string& key) const {
-    if (end.link == "base") return {0, end.offset};
+    if (end.link == "base") {
+        if (end.at_end) parameters_.block(key).fail("at", "the base has one frame: leave `at` out (or write frame)");
+        return {0, end.offset};
+    }
     const auto& links = element_->description().robot.links;
     for (std::size_t l = 0; l < links.size(); ++l)
         if (links[l].name == end.link) {
@@ -67,6 +72,27 @@ void LoopJointConstraint::bind(const SceneView& scene) {
         text << "the loop is not closed in the initial configuration: its largest error is " << gap
              << " (m or rad; frames a and b must coincide, but for the joint's free directions)";
         parameters_.fail("a", text.str());
+    }
+    // e = Phi_perp^T log(g_BA) changes branch where the relative rotation reaches pi: start well
+    // inside (a free rotation started near pi would jump within a few degrees).
+    const double turn = chain_data_->relative_log[0].head<3>().norm();
+    if (!(turn <= 0.5 * M_PI)) {
+        std::ostringstream text;
+        text << "frames a and b start turned by " << turn << " rad about the free axis: the loop's error changes "
+             << "branch at pi, so start them within a quarter turn (turn frame b with b.offset_orientation)";
+        parameters_.fail("b", text.str());
+    }
+    // A row that no coordinate moves (a weld's axial row on an inextensible rod, a second loop
+    // over the same chain) makes the saddle-point matrix singular: say so here, with the count.
+    const Eigen::FullPivLU<Eigen::MatrixXd> lu(chain_data_->A);
+    if (lu.rank() < chains_.row_count) {
+        std::ostringstream text;
+        text << "the loop's " << chains_.row_count << " constrained directions are not independent at the initial "
+             << "configuration (rank " << lu.rank() << "): some direction of frame a relative to frame b cannot be "
+             << "moved by any coordinate of the robot (an inextensible rod cannot change its length; two loops may "
+             << "hold the same motion), and the solve would be singular; free that direction (a revolute or "
+             << "spherical joint, an extensible rod) or remove the duplicate";
+        parameters_.fail("joint", text.str());
     }
 }
 

@@ -14,8 +14,9 @@
 /// without gravity, with the loop's wrenches as its only load: that ID is exactly -A^T lambda, and
 /// its dID/dq the curvature's negative. One derivative pass per evaluation; nothing allocates.
 ///
-/// Validity (closed_chain.hpp): e jumps where a revolute or spherical loop joint's free rotation
-/// crosses pi; the scene's joint must stay within half a turn of its initial relative rotation.
+/// Validity (closed_chain.hpp): e jumps where the relative rotation of frames a and b reaches pi
+/// (measured from aligned frames): bind() refuses frames that start more than a quarter turn apart,
+/// rows that no coordinate can move (rank of A at the initial configuration) and an open loop.
 
 #include "closed_chain.hpp"
 #include "gvs_element.hpp"

@@ -75,19 +75,26 @@ void add_wall_contact(MultibodyModel& model, Index point, double sphere_radius) 
 void add_hydrodynamics(MultibodyModel& model, Index point, const Mat6& drag, const Mat6& added_mass,
                        double density_ratio) {
     check_point(model, point, "hydrodynamics");
-    for (const PointHydrodynamics& h : model.hydrodynamics)
-        if (h.point == point)
-            throw std::invalid_argument("GVS tree: point " + std::to_string(point) + " already has hydrodynamics");
     if (!(density_ratio >= 0.0))
         throw std::invalid_argument("GVS tree: the density ratio rho_w / rho_b must be >= 0, got " +
                                     std::to_string(density_ratio));
-    Mat6& inertia = model.inertia[static_cast<std::size_t>(point)];
+    add_point_hydrodynamics(model, point, drag, added_mass, density_ratio * model.inertia[static_cast<std::size_t>(point)]);
+}
+
+void add_point_hydrodynamics(MultibodyModel& model, Index point, const Mat6& drag, const Mat6& added_mass,
+                             const Mat6& displaced) {
+    check_point(model, point, "hydrodynamics");
+    for (const PointHydrodynamics& h : model.hydrodynamics)
+        if (h.point == point)
+            throw std::invalid_argument("GVS tree: point " + std::to_string(point) + " already has hydrodynamics");
+    if (!drag.allFinite() || !added_mass.allFinite() || !displaced.allFinite())
+        throw std::invalid_argument("GVS tree: the drag, added mass and displaced inertia must be finite");
     PointHydrodynamics h;
     h.point = point;
     h.drag = drag;
-    h.gravity_correction = added_mass + density_ratio * inertia;
+    h.gravity_correction = added_mass + displaced;
     model.hydrodynamics.push_back(h);
-    inertia += added_mass;
+    model.inertia[static_cast<std::size_t>(point)] += added_mass;
 }
 
 Index add_soft_rod(MultibodyModel& model, Index parent, const RodDiscretization& rod, Index first_dof) {

@@ -98,6 +98,14 @@ void add_wall_contact(MultibodyModel& model, Index point, double sphere_radius);
 void add_hydrodynamics(MultibodyModel& model, Index point, const Mat6& drag, const Mat6& added_mass,
                        double density_ratio);
 
+/// \brief As add_hydrodynamics, with the buoyancy given as the spatial inertia of the fluid the
+/// point displaces (its mass rho_w V at the displaced volume's centroid, point frame): the wrench
+/// (𝓜_A,k + \p displaced) Ad^{-1}_{g_k} G takes back the added mass's weight and adds the buoyancy.
+/// For a point that carries several bodies (a rigid link's inertia on its parent's frame) the
+/// caller sums their drag, added mass and displaced fluid.
+void add_point_hydrodynamics(MultibodyModel& model, Index point, const Mat6& drag, const Mat6& added_mass,
+                             const Mat6& displaced);
+
 /// \brief Appends a soft rod whose base is point \p parent (the rod's X = 0 frame is that
 /// point's frame): one soft interval per interval of \p rod, each ending at a computational point
 /// with inertia w_k Mbar(X_k). The rod's strain coordinates are q[first_dof, first_dof + n).

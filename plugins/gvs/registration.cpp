@@ -53,7 +53,8 @@ ParameterSchema rigid_schema() {
         .fallback(std::vector<double>{1, 0, 0, 0});
     ParameterSchema fluid("fluid", "the link is immersed in the element's fluid (Mathew et al., section 6.3): drag-lift "
                                    "wrench -D |v| eta at the link frame's origin (eta = [omega; v] in the link frame, "
-                                   "eq. 62), added mass, and buoyancy rho_w V g at the centre of mass");
+                                   "eq. 62), added mass, and buoyancy rho_w V g at the centre of mass (a link of "
+                                   "mass 0 may float)");
     fluid.real_list("drag", "diag D: [rotations x, y, z (N m s^2), translations x, y, z (N s^2/m^2 = kg/m)]")
         .exact_size(6)
         .require();
@@ -189,7 +190,7 @@ ParameterSchema gvs_schema() {
         "`fixed` (`soma inspect` lists what each coordinate is). Points (output): the base, every offset, joint and "
         "end frame, and every rod point (Gauss points and tip). The scene's point forces (gravity, floor contact, "
         "point loads, contact, joints) cannot act on a gvs element yet: its gravity is its own `gravity` key, its "
-        "loads are `wrenches`, `wall` and `fluid`. Closed chains are not available yet.");
+        "loads are `wrenches`, `wall` and `fluid`. Closed chains: the constraint `gvs_loop_joint`.");
     s.vec3("base_position", "origin of the base frame (world)").unit("m").fallback(Vec3(0, 0, 0));
     s.real_list("base_orientation", "orientation of the base frame (world), a unit quaternion [w, x, y, z]")
         .exact_size(4)
@@ -371,8 +372,8 @@ std::unique_ptr<Element> make_gvs(const Parameters& p) {
                 fluid.volume = f.real("volume");
                 if (!(fluid.drag.minCoeff() >= 0.0)) f.fail("drag", "every coefficient must be >= 0");
                 if (!(fluid.added_mass.minCoeff() >= 0.0)) f.fail("added_mass", "every entry must be >= 0");
-                if (!(body.mass > 0.0)) r.fail("mass", "an immersed rigid link needs a mass > 0");
-                if (!(p.real("fluid_density") > 0.0)) f.fail("volume", "the element's fluid_density is not set");
+                if (!(p.real("fluid_density") > 0.0))
+                    p.fail("fluid_density", "link '" + link.name + "' is immersed (its `fluid`): set the fluid's density");
                 body.fluid = fluid;
             }
             link.body = body;
@@ -381,7 +382,8 @@ std::unique_ptr<Element> make_gvs(const Parameters& p) {
             link.body = soft_body(s);
             if (s.has("fluid")) {
                 const Parameters f = s.block("fluid");
-                if (!(p.real("fluid_density") > 0.0)) f.fail("drag_coefficient", "the element's fluid_density is not set");
+                if (!(p.real("fluid_density") > 0.0))
+                    p.fail("fluid_density", "link '" + link.name + "' is immersed (its `fluid`): set the fluid's density");
                 std::get<SoftLinkBody>(link.body).fluid = SoftLinkFluid{
                     f.real("drag_coefficient"), f.real("tangential_drag_coefficient"), f.real("added_mass_coefficient")};
             }
@@ -458,9 +460,10 @@ ParameterSchema loop_joint_schema() {
         "(5: all but the rotation about `axis`) or a spherical joint (3: the translations), solved with Lagrange "
         "multipliers (Mathew et al., section 5.2, the index-3 form of eq. 52): rows e = Phi_perp^T log(g_BA), "
         "position Jacobian de/dq, force Jacobian A and the constraint's curvature d(A^T lambda)/dq, all exact. The "
-        "frames must coincide in the initial configuration (but for the free directions), and a free rotation must "
-        "stay within half a turn of it (log(g_BA) changes branch at pi). Integrators: statics, implicit_euler, "
-        "implicit_midpoint.");
+        "frames must coincide in the initial configuration (but for the free directions), and the relative rotation "
+        "must stay below half a turn (log(g_BA) changes branch at pi). Integrators: those that treat equality "
+        "constraints (statics, implicit_euler, implicit_midpoint, newmark; the midpoint rule holds the rows at the "
+        "step's midpoint, so they drift slightly at its end).");
     s.string("element", "the gvs element").require();
     s.string("joint", "weld, revolute or spherical").one_of_strings({"weld", "revolute", "spherical"}).require();
     s.vec3("axis", "revolute: the free rotation's axis in frame b").fallback(Vec3(0, 0, 1));

@@ -118,10 +118,9 @@ void CsvSeries::resolve_probe(const SceneView& scene, const CsvProbe& probe) {
             writers_.push_back([element, point, velocity](const SceneView& s, const StepInfo&, std::vector<double>& row) {
                 const State& state = s.state();
                 if (element->geometry().mapped_points) {  // a rigid body's or GVS robot's point: through its map
-                    const std::size_t count = element->geometry().point_dofs.size();
-                    std::vector<Vec3> x(count), xdot(count);
-                    element->point_states(state.q, state.v, x, xdot);
-                    const Vec3& value = velocity ? xdot[static_cast<std::size_t>(point)] : x[static_cast<std::size_t>(point)];
+                    Vec3 x, xdot;
+                    element->point_state(point, state.q, state.v, x, xdot);
+                    const Vec3& value = velocity ? xdot : x;
                     row.insert(row.end(), value.data(), value.data() + 3);
                     return;
                 }

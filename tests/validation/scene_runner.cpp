@@ -67,24 +67,19 @@ std::pair<const Element*, Index> point(const Simulation& simulation, const std::
 }
 }  // namespace
 
-namespace {
-/// Position and velocity of every point of \p e (the outputs' path: mapped points of any element).
-std::pair<std::vector<Vec3>, std::vector<Vec3>> point_states(const Simulation& simulation, const Element& e) {
-    const std::size_t count = e.geometry().point_dofs.size();
-    std::vector<Vec3> x(count), xdot(count);
-    e.point_states(simulation.state().q, simulation.state().v, x, xdot);
-    return {x, xdot};
-}
-}  // namespace
 
 Vec3 node_position(const Simulation& simulation, const std::string& element, long node) {
     const auto [e, index] = point(simulation, element, node);
-    return point_states(simulation, *e).first[static_cast<std::size_t>(index)];
+    Vec3 x, xdot;
+    e->point_state(index, simulation.state().q, simulation.state().v, x, xdot);
+    return x;
 }
 
 Vec3 node_velocity(const Simulation& simulation, const std::string& element, long node) {
     const auto [e, index] = point(simulation, element, node);
-    return point_states(simulation, *e).second[static_cast<std::size_t>(index)];
+    Vec3 x, xdot;
+    e->point_state(index, simulation.state().q, simulation.state().v, x, xdot);
+    return xdot;
 }
 
 }  // namespace soma::validation

@@ -288,7 +288,9 @@ TEST_CASE("gvs loads: a world force at the tip; a body sinking through water rea
     run_to_end(*tip_load);
     CHECK(-gvs_tip(*tip_load).z() == Approx(0.2 * std::pow(kLength, 3) / (3.0 * kYoung * kSecondMoment)).epsilon(1e-4));
 
-    // A 2 kg body displacing 1 L of water (net weight 1 kg g) on a vertical prismatic joint, drag
+    // A 2 kg body (1.5 kg, and 0.5 kg of ballast on the same frame that displaces nothing: the
+    // buoyancy is the displaced water's alone) displacing 1 L of water (net weight 1 kg g) on a
+    // vertical prismatic joint, drag
     // D = 5 kg/m, added mass 0.5 kg: (m + m_a) v' = (m - rho_w V) g - D v |v|, so
     // v(t) = -v_t tanh(D v_t t / (m + m_a)), v_t = sqrt((m - rho_w V) g / D) = 1.40 m/s. The implicit
     // midpoint rule at 1 ms is second order: ~1e-7 relative here, tolerance 1e-5.
@@ -306,10 +308,12 @@ TEST_CASE("gvs loads: a world force at the tip; a body sinking through water rea
                                       "      - name: body\n"
                                       "        joint: {type: prismatic, axis: [0, 0, 1]}\n"
                                       "        rigid:\n"
-                                      "          mass: 2.0\n"
+                                      "          mass: 1.5\n"
                                       "          inertia: [1.0e-3, 1.0e-3, 1.0e-3, 0, 0, 0]\n"
                                       "          fluid: {drag: [0, 0, 0, 0, 0, 5.0], added_mass: [0, 0, 0, 0, 0, 0.5], "
-                                      "volume: 1.0e-3}\n");
+                                      "volume: 1.0e-3}\n"
+                                      "      - name: ballast\n"  // on the body's frame point, not immersed
+                                      "        rigid: {mass: 0.5, inertia: [1.0e-4, 1.0e-4, 1.0e-4, 0, 0, 0]}\n");
         run_to_end(*simulation);
         return simulation->state().v[simulation->find_element("sinker")->global_dof(0)];
     };
@@ -365,6 +369,13 @@ TEST_CASE("gvs closed chain: a rod clamped at both ends by a loop weld (Euler-Be
     CHECK((gvs_tip(*dynamic) - Vec3(kLength, 0, 0)).norm() < 1e-10);
     CHECK(-node_position(*dynamic, "rod", 8).z() == Approx(expected).epsilon(0.05));
 
+    // A weld on an inextensible rod: its axial row moves with no coordinate, refused at bind.
+    try {
+        build_scene(gvs_cantilever(statics(1)) + loop);
+        FAIL("a weld with a row no coordinate moves was accepted");
+    } catch (const std::exception& error) {
+        CHECK(std::string(error.what()).find("not independent") != std::string::npos);
+    }
     // A loop that is not closed initially is refused at the constraint.
     try {
         build_scene(gvs_cantilever(statics(1)) + "constraints:\n  - {type: gvs_loop_joint, element: rod, joint: weld, "
