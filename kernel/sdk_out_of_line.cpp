@@ -38,6 +38,10 @@ void Element::point_kinematics(Index point, const EvalContext& context, PointKin
     evaluate_point(*this, point, context, out);
 }
 void Element::add_point_geometric_stiffness(Index, const EvalContext&, const Vec3&, PointStiffness&) const {}
+void Element::wide_point_geometric_stiffness(Index point, const EvalContext&, const Vec3&, Eigen::MatrixXd&) const {
+    throw std::logic_error("element '" + name() + "' gives a wide point " + std::to_string(point) +
+                           " but does not implement wide_point_geometric_stiffness");
+}
 void Element::point_state(Index point, const VectorX& q, const VectorX& v, Vec3& x, Vec3& xdot) const {
     EvalContext context;
     context.q = &q;
@@ -75,6 +79,11 @@ namespace {
 std::string Element::frame_name(Index frame) const { no_frame(*this, frame); }
 Index Element::frame_point(Index frame) const { no_frame(*this, frame); }
 void Element::frame_kinematics(Index frame, const EvalContext&, FrameKinematics&) const { no_frame(*this, frame); }
+void Element::wide_frame_geometric_stiffness(Index frame, const EvalContext&, const Vec3&, const Vec3&,
+                                             Eigen::MatrixXd&) const {
+    throw std::logic_error("element '" + name() + "' gives a wide frame " + std::to_string(frame) +
+                           " but does not implement wide_frame_geometric_stiffness");
+}
 void Element::add_frame_geometric_stiffness(Index frame, const EvalContext&, const Vec3&, const Vec3&,
                                             FrameStiffness&) const {
     no_frame(*this, frame);

@@ -20,7 +20,9 @@ class SceneView;
 /// three of the element's DOFs (identity map: `point_dofs`). A point of a rigid body (later a
 /// GVS rod's backbone) is a function x_i(q) of several DOFs: such an element sets
 /// `mapped_points` and implements Element::point_kinematics (point_map.hpp); forces and outputs
-/// reach every point through point_map.hpp, so they work unchanged for both.
+/// reach every point through point_map.hpp, so they work unchanged for both. A point that
+/// depends on more than kMaxPointDofs DOFs is wide (point_kinematics.hpp); its element also
+/// implements Element::wide_point_geometric_stiffness.
 struct Geometry {
     std::vector<std::array<Index, 3>> point_dofs;  ///< identity points: global DOFs of x, y, z of each point; mapped points: -1
     bool mapped_points = false;                    ///< true: positions come from Element::point_kinematics
@@ -30,6 +32,10 @@ struct Geometry {
     std::vector<std::array<Index, 3>> triangles;   ///< surface triangles (point indices)
     std::vector<double> point_radius;              ///< contact radius of each point (m); rods: cross-section radius
     double density = 0.0;                          ///< material density (kg/m^3), for buoyancy
+    /// True when point_mass places the element's whole weight: m_i g at point i is its gravity.
+    /// False when the mass sits elsewhere (a GVS rigid link's centre of mass off its frame point):
+    /// the element then carries its own gravity and the scene's gravity force refuses it.
+    bool weight_at_points = true;
 };
 
 /// A named family of DOFs a scene can select for boundary conditions, e.g. "nodes" (3 per
@@ -137,6 +143,12 @@ public:
     /// applyDJT): the geometric stiffness of a force applied through the map. Identity: nothing.
     virtual void add_point_geometric_stiffness(Index point, const EvalContext& context, const Vec3& force,
                                                PointStiffness& stiffness) const;
+    /// \brief For a wide point (PointKinematics::is_wide): writes to the top-left dof_count square
+    /// block of \p stiffness (grown when smaller, never shrunk; Newton coordinates, the DOFs in
+    /// point_kinematics' order) d(J^T f)/dq for a fixed world force \p force. Elements with wide
+    /// points implement it; the default throws std::logic_error.
+    virtual void wide_point_geometric_stiffness(Index point, const EvalContext& context, const Vec3& force,
+                                                Eigen::MatrixXd& stiffness) const;
 
     /// \brief Number of frames the element exposes (frame_kinematics.hpp): a rigid body's body frame,
     /// a rod's end material frames. Joints that transmit torque (a clamp) attach to them. Default: 0.
@@ -153,6 +165,12 @@ public:
     /// at the origin and a fixed world torque \p torque (the frame map's geometric stiffness).
     virtual void add_frame_geometric_stiffness(Index frame, const EvalContext& context, const Vec3& force,
                                                const Vec3& torque, FrameStiffness& stiffness) const;
+    /// \brief For a wide frame (FrameKinematics::is_wide): writes to the top-left dof_count square
+    /// block of \p stiffness (grown when smaller, never shrunk; Newton coordinates, frame_kinematics' DOF order)
+    /// d(J^T [f; tau])/dq for a fixed world force \p force at the origin and torque \p torque.
+    /// Elements with wide frames implement it; the default throws std::logic_error.
+    virtual void wide_frame_geometric_stiffness(Index frame, const EvalContext& context, const Vec3& force,
+                                                const Vec3& torque, Eigen::MatrixXd& stiffness) const;
 
     /// \brief DOFs this element's own parameters hold at their initial value (default: none).
     ///

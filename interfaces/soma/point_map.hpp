@@ -69,7 +69,8 @@ inline std::vector<Index> point_stencil(const Element& element, Index point, con
     context.q = &q;
     PointKinematics k;
     evaluate_point(element, point, context, k);
-    return {k.dofs.begin(), k.dofs.begin() + k.dof_count};
+    const auto dofs = k.dof_span();
+    return {dofs.begin(), dofs.end()};
 }
 
 /// Derivatives of a point force's residual r = -f with respect to the point's position and
@@ -79,11 +80,44 @@ struct PointForceDerivatives {
     const Mat3* d_velocity = nullptr;  ///< dr/dxdot
 };
 
+/// \brief The wide-point branch of add_point_residual: the same terms over k's dof_count DOFs,
+/// the geometric stiffness from Element::wide_point_geometric_stiffness, in k.wide_stiffness.
+inline void add_wide_point_residual(Assembly& assembly, StencilId stencil, const Element& element, Index point,
+                                    const EvalContext& context, PointKinematics& k, const Vec3& r,
+                                    const PointForceDerivatives& derivatives) {
+    const auto J = k.jacobian_columns();
+    assembly.add_residual(stencil, J.transpose().lazyProduct(r));  // lazy: no temporary
+    if (!assembly.wants_jacobian()) return;
+    const double c_q = context.coefficients.c_q;
+    const double c_v = context.coefficients.c_v;
+    element.wide_point_geometric_stiffness(point, context, r, k.wide_stiffness);
+    auto jacobian = k.wide_stiffness.topLeftCorner(k.dof_count, k.dof_count);
+    jacobian *= c_q;
+    if (derivatives.d_position || derivatives.d_velocity) {
+        // J^T (c_q dr/dx dx/dq + c_q dr/dxdot dxdot/dq + c_v dr/dxdot J), a column at a time.
+        const auto position_jacobian = k.position_jacobian_columns();
+        const auto velocity_jacobian = k.velocity_jacobian_columns();
+        for (int c = 0; c < k.dof_count; ++c) {
+            Vec3 column = Vec3::Zero();
+            if (derivatives.d_position) column.noalias() += c_q * (*derivatives.d_position * position_jacobian.col(c));
+            if (derivatives.d_velocity)
+                column.noalias() += *derivatives.d_velocity * (c_q * velocity_jacobian.col(c) + c_v * J.col(c));
+            jacobian.col(c).noalias() += J.transpose() * column;
+        }
+    }
+    assembly.add_jacobian(stencil, jacobian, 1.0);
+}
+
 /// \brief Adds r = -f at point \p point (kinematics \p k, stencil \p stencil = k's DOFs) to F
-/// and, when the assembly wants it, to J (see the file comment). Allocates nothing.
+/// and, when the assembly wants it, to J (see the file comment). Allocates nothing (a wide
+/// point: nothing after its first evaluation with \p k, whose scratch it uses).
 inline void add_point_residual(Assembly& assembly, StencilId stencil, const Element& element, Index point,
-                               const EvalContext& context, const PointKinematics& k, const Vec3& r,
+                               const EvalContext& context, PointKinematics& k, const Vec3& r,
                                const PointForceDerivatives& derivatives = {}) {
+    if (k.is_wide()) {
+        add_wide_point_residual(assembly, stencil, element, point, context, k, r, derivatives);
+        return;
+    }
     const double c_q = context.coefficients.c_q;
     const double c_v = context.coefficients.c_v;
     if (!element.geometry().mapped_points) {

@@ -60,7 +60,7 @@ void FloorContact::add_residual_and_jacobian(const EvalContext& context, Assembl
     const double c_v = context.coefficients.c_v;
     const Mat3 nnT = n * n.transpose();
 
-    PointKinematics kinematics;
+    PointKinematics& kinematics = kinematics_;
     for (std::size_t i = 0; i < points_.size(); ++i) {
         const ContactPoint& c = points_[i];
         Vec3 x, v = Vec3::Zero();

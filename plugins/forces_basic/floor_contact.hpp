@@ -89,6 +89,7 @@ private:
     double friction_sharpness_ = 0.0;  ///< K2 = 15/v_tol (s/m)
     std::vector<ContactPoint> points_;
     std::vector<StencilId> stencils_;
+    PointKinematics kinematics_;  ///< kept: a wide point's storage is sized once
 };
 
 }  // namespace soma::forces_basic

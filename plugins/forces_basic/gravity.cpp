@@ -17,7 +17,20 @@ double Gravity::buoyancy_factor(double density, double medium_density) {
 }
 
 void Gravity::bind(const SceneView& scene) {
-    const auto elements = select_elements(scene, settings_.elements, errors_);
+    std::vector<const Element*> elements;
+    for (const Element* element : select_elements(scene, settings_.elements, errors_)) {
+        if (element->geometry().weight_at_points) {
+            elements.push_back(element);
+            continue;
+        }
+        // Its point masses do not place its weight (Geometry::weight_at_points): m_i g there would
+        // be wrong, and the element's own gravity would count twice.
+        const std::string why = "carries its own gravity (its `gravity` key), with each mass at its centre; this "
+                                "force would add a second, misplaced weight";
+        if (!settings_.elements.empty())
+            errors_.fail("elements", "element '" + element->name() + "' " + why + ": leave it out of `elements`");
+        scene.note("gravity '" + name() + "': skips element '" + element->name() + "', which " + why);
+    }
     if (settings_.medium_density > 0.0) {
         for (const Element* element : elements)
             if (!(element->geometry().density > 0.0))
@@ -43,7 +56,6 @@ void Gravity::declare_pattern(PatternBuilder& pattern) {
 
 void Gravity::add_residual_and_jacobian(const EvalContext& context, Assembly& assembly) {
     assert(stencils_.size() == weight_.size());
-    PointKinematics kinematics;
     for (std::size_t i = 0; i < weight_.size(); ++i) {
         const Vec3 residual = -context.load_factor * weight_[i];
         const ForcePoint& p = points_[i];
@@ -51,8 +63,8 @@ void Gravity::add_residual_and_jacobian(const EvalContext& context, Assembly& as
             assembly.add_residual(stencils_[i], residual);  // dF/dq = dF/dv = 0
             continue;
         }
-        evaluate_point(*p.element, p.index, context, kinematics);
-        add_point_residual(assembly, stencils_[i], *p.element, p.index, context, kinematics, residual);
+        evaluate_point(*p.element, p.index, context, kinematics_);
+        add_point_residual(assembly, stencils_[i], *p.element, p.index, context, kinematics_, residual);
     }
 }
 

@@ -51,6 +51,7 @@ private:
     std::vector<std::vector<Index>> stencil_dofs_;  ///< per point (mapped points: all DOFs they depend on)
     std::vector<Vec3> weight_;                  ///< f_i = m_i g_eff per point (N)
     std::vector<StencilId> stencils_;
+    PointKinematics kinematics_;  ///< kept: a wide point's storage is sized once
 };
 
 }  // namespace soma::forces_basic

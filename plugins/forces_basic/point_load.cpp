@@ -71,10 +71,9 @@ void PointLoad::add_residual_and_jacobian(const EvalContext& context, Assembly& 
         return;
     }
     // A point of a rigid body: the load's moment turns with the body (geometric stiffness).
-    PointKinematics kinematics;
     for (std::size_t i = 0; i < stencils_.size(); ++i) {
-        evaluate_point(*element_, points_[i], context, kinematics);
-        add_point_residual(assembly, stencils_[i], *element_, points_[i], context, kinematics, -load);
+        evaluate_point(*element_, points_[i], context, kinematics_);
+        add_point_residual(assembly, stencils_[i], *element_, points_[i], context, kinematics_, -load);
     }
 }
 

@@ -59,6 +59,7 @@ private:
     const Element* element_ = nullptr;
     std::vector<std::vector<Index>> dofs_;  ///< stencil DOFs per point (a mapped point: all it depends on)
     std::vector<StencilId> stencils_;
+    PointKinematics kinematics_;  ///< kept: a wide point's storage is sized once
 };
 
 }  // namespace soma::forces_basic

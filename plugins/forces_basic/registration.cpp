@@ -26,7 +26,8 @@ ParameterSchema gravity_schema() {
     ParameterSchema schema("gravity",
                            "Uniform gravity with buoyancy (MAT-DiSMech §5.1): each point i gets the load "
                            "m_i ((rho - rho_med)/rho) g, scaled by the statics load factor. rho is the "
-                           "element's density.");
+                           "element's density. An element that carries its own gravity (a gvs robot: its "
+                           "`gravity` key) is skipped, with a note, and refused when named in `elements`.");
     schema.vec3("acceleration", "gravitational acceleration g").unit("m/s^2").fallback(defaults.acceleration);
     schema.real("medium_density", "density rho_med of the surrounding fluid, for buoyancy; 0: none")
         .unit("kg/m^3")
@@ -43,7 +44,8 @@ ParameterSchema viscous_drag_schema() {
                            "surrounding fluid, not a material viscosity: it slows rigid motion (a rod swinging "
                            "or falling as a whole) as much as bending; for vibrations that decay at a chosen "
                            "damping ratio use rayleigh_damping (docs/damping.md). Pure-shell points (dl = 0) get "
-                           "none; use aerodynamic drag for surfaces.");
+                           "none; use aerodynamic drag for surfaces. A gvs robot's rod points take it through "
+                           "their map, dl_i their quadrature length.");
     schema.real("viscosity", "drag coefficient eta per unit rod length: each rod node gets -eta dl v "
                              "(N per m/s per m of rod)")
         .unit("Pa*s")

@@ -23,11 +23,13 @@ void ViscousDrag::bind(const SceneView& scene) {
                                              "drag would not act on it; shells take aerodynamic drag");
         }
     }
+    points_.clear();
     dofs_.clear();
     coefficient_.clear();
     for (const ForcePoint& p : points) {
         if (!(p.length > 0.0)) continue;  // pure-shell point: no drag (see header)
-        dofs_.push_back(p.dofs);
+        points_.push_back(p);
+        dofs_.push_back(force_point_stencil(p, scene));
         coefficient_.push_back(settings_.viscosity * p.length);
     }
 }
@@ -42,7 +44,15 @@ void ViscousDrag::add_residual_and_jacobian(const EvalContext& context, Assembly
     const VectorX& v = *context.v;
     const double c_v = context.coefficients.c_v;
     for (std::size_t i = 0; i < coefficient_.size(); ++i) {
-        const auto& d = dofs_[i];
+        const ForcePoint& p = points_[i];
+        if (p.element->geometry().mapped_points) {  // a GVS rod point: through its map (point_map.hpp)
+            evaluate_point(*p.element, p.index, context, kinematics_);
+            const Mat3 d_velocity = coefficient_[i] * Mat3::Identity();
+            add_point_residual(assembly, stencils_[i], *p.element, p.index, context, kinematics_,
+                               Vec3(coefficient_[i] * kinematics_.velocity), {nullptr, &d_velocity});
+            continue;
+        }
+        const auto& d = p.dofs;
         const Vec3 velocity(v[d[0]], v[d[1]], v[d[2]]);
         assembly.add_residual(stencils_[i], coefficient_[i] * velocity);
         assembly.add_jacobian_diagonal(stencils_[i], c_v * coefficient_[i]);

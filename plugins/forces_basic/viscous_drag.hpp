@@ -7,7 +7,9 @@
 ///
 /// v is the velocity of the current iterate (context.v), as in the reference code, where the
 /// implicit-Euler velocity (q - q_k)/Δt gives eq. 28's 1/Δt; here that factor is the
-/// integrator's c_v. Δl_i is the point's Voronoi length along rod edges.
+/// integrator's c_v. Δl_i is the point's Voronoi length along rod edges (a GVS rod's point: its
+/// quadrature weight, the length it stands for). Mapped points take the force through their map
+/// (point_map.hpp), v_i their velocity.
 ///
 /// Points with zero Voronoi length (pure-shell points) get no drag, as in the reference code:
 /// a force per unit length has no meaning on a surface, whose fluid loading is the aerodynamic
@@ -39,7 +41,7 @@ public:
 
     /// \brief Resolves the elements and keeps the points with Δl_i > 0.
     void bind(const SceneView& scene) override;
-    /// \brief One 3-DOF stencil per point with Δl_i > 0.
+    /// \brief One stencil per point with Δl_i > 0 (3 DOFs, or the DOFs a mapped point depends on).
     void declare_pattern(PatternBuilder& pattern) override;
     /// \brief F += η Δl_i v_i, J += c_v η Δl_i I.
     void add_residual_and_jacobian(const EvalContext& context, Assembly& assembly) override;
@@ -47,9 +49,11 @@ public:
 private:
     ViscousDragSettings settings_;
     SettingsErrors errors_;
-    std::vector<std::array<Index, 3>> dofs_;
+    std::vector<ForcePoint> points_;   ///< the points with Δl_i > 0
+    std::vector<std::vector<Index>> dofs_;  ///< stencil DOFs per point (a mapped point: all it depends on)
     std::vector<double> coefficient_;  ///< η Δl_i (N·s/m)
     std::vector<StencilId> stencils_;
+    PointKinematics kinematics_;       ///< kept: a wide point's storage is sized once
 };
 
 }  // namespace soma::forces_basic

@@ -159,6 +159,7 @@ GvsElement::GvsElement(GvsElementDescription description)
     // Points for output: every point of the tree; edges join each point to its parent.
     const auto np = static_cast<std::size_t>(points);
     geometry_.mapped_points = true;
+    geometry_.weight_at_points = false;  // a rigid link's mass centre lies off its frame point: gravity is ours
     geometry_.point_dofs.assign(np, {-1, -1, -1});
     geometry_.point_mass = tree_.point_mass;
     geometry_.point_length.assign(np, 0.0);
@@ -280,6 +281,23 @@ void GvsElement::add_residual_and_jacobian(const EvalContext& context, Assembly&
     assembly.add_jacobian(stencil_, jacobian_, 1.0);
 }
 
+std::string GvsElement::check_solution(const EvalContext& context) const {
+    const auto& links = description_.robot.links;
+    for (std::size_t l = 0; l < links.size(); ++l) {
+        const JointType type = links[l].joint.type;
+        if (type != JointType::spherical && type != JointType::free) continue;
+        const Index first = tree_.links[l].joint_first_dof;  // the rotation vector comes first
+        const Vec3 w((*context.q)[global_dof(first)], (*context.q)[global_dof(first + 1)],
+                     (*context.q)[global_dof(first + 2)]);
+        if (w.norm() >= 2.0 * M_PI)
+            return "gvs robot '" + name() + "', link '" + links[l].name + "': its " + joint_type_name(type) +
+                   " joint turned to a rotation vector of size " + std::to_string(w.norm()) +
+                   " rad, where exponential coordinates are singular (2 pi): the robot cannot turn a joint "
+                   "a full turn from its reference yet";
+    }
+    return {};
+}
+
 void GvsElement::output_kinematics(const VectorX& q, const VectorX* v) const {
     const Index n = tree_.model.dof_count;
     for (Index i = 0; i < n; ++i) {
@@ -319,12 +337,160 @@ double GvsElement::potential_energy(const EvalContext& context) const {
     return energy;
 }
 
-void GvsElement::point_kinematics(Index point, const EvalContext&, PointKinematics&) const {
-    throw std::invalid_argument(
-        "element '" + name() + "' (gvs): the scene's point forces, contacts and joints cannot act on its point " +
-        std::to_string(point) + " yet: a GVS point depends on every coordinate from the base to it, more than the "
-        "kernel's point map holds. Its gravity is the element's own `gravity` key and its wall contact its `wall` "
-        "key; list the other elements under the force's `elements` key");
+namespace {
+
+/// A world wrench (moment, then force) at one point of the tree, as a KinematicLoads
+/// (inverse_dynamics.hpp).
+class PointWrench final : public KinematicLoads {
+public:
+    PointWrench(Index point, const Vec3& torque, const Vec3& force) : point_(point) {
+        wrench_ << torque, force;
+    }
+    void apply(const MultibodyModel&, MultibodyData& data, bool derivatives) const override {
+        subtract_world_wrench(data, point_, wrench_, derivatives);
+    }
+
+private:
+    Index point_;
+    Vec6 wrench_;
+};
+
+MultibodyModel without_point_loads(MultibodyModel model) {
+    model.world_wrench_points.clear();
+    model.wall_contacts.clear();
+    model.hydrodynamics.clear();
+    return model;
+}
+
+}  // namespace
+
+GvsElement::PointMap::PointMap(const MultibodyModel& tree)
+    : bare(without_point_loads(tree)), kinematics(bare), stiffness(bare), q(VectorX::Zero(bare.dof_count)),
+      v(VectorX::Zero(bare.dof_count)), scratch_q(VectorX::Zero(bare.dof_count)), scratch_v(VectorX::Zero(bare.dof_count)) {}
+
+void GvsElement::gather_coordinates(const VectorX& q, VectorX& local) const {
+    for (Index i = 0; i < tree_.model.dof_count; ++i) local[i] = q[global_dof(i)];
+}
+
+GvsElement::PointMap& GvsElement::point_map_at(const EvalContext& context) const {
+    if (!point_map_) point_map_.emplace(tree_.model);
+    PointMap& map = *point_map_;
+    gather_coordinates(*context.q, map.scratch_q);
+    if (context.v)
+        gather_coordinates(*context.v, map.scratch_v);
+    else
+        map.scratch_v.setZero();
+    if (!map.valid || map.scratch_q != map.q || map.scratch_v != map.v) {  // a new iterate: one forward pass
+        map.q.swap(map.scratch_q);
+        map.v.swap(map.scratch_v);
+        forward_kinematics(map.bare, map.kinematics, map.q, map.v, output_zero_, true);
+        map.valid = true;
+    }
+    return map;
+}
+
+void GvsElement::point_kinematics(Index point, const EvalContext& context, PointKinematics& out) const {
+    if (point < 0 || point >= tree_.model.point_count()) throw std::logic_error("gvs: no point " + std::to_string(point));
+    const MultibodyData& data = point_map_at(context).kinematics;
+    const auto k = static_cast<std::size_t>(point);
+    const Mat3& R = data.pose[k].R;
+    const Vec6& eta = data.eta[k];  // [omega; v] in the point's frame
+    const Matrix6X& body_jacobian = data.s_b[k];
+    out.set_dof_count(static_cast<int>(tree_.model.dof_count));
+    const auto dofs = out.dof_span();
+    for (std::size_t i = 0; i < dofs.size(); ++i) dofs[i] = global_dof(static_cast<Index>(i));
+    out.position = data.pose[k].p;
+    out.velocity.noalias() = R * eta.tail<3>();
+    // x = p_k, xdot = R_k v_k = R_k [0 I] J_k qdot: J = dx/dq = R_k [0 I] J_k (q is a vector, qdot its rate).
+    auto jacobian = out.jacobian_columns();
+    jacobian.noalias() = R * body_jacobian.bottomRows<3>();
+    out.position_jacobian_columns() = jacobian;
+    // d(R_k v_k)/dq = R_k (d v_k/dq - v_k~ J_w,k): the frame turns with dR = R (J_w dq)~, and
+    // d eta_k/dq is R^B_k (eqs. 20b, 22a).
+    // (Two products: nesting the difference would make Eigen evaluate it into a temporary.)
+    auto velocity_jacobian = out.velocity_jacobian_columns();
+    velocity_jacobian.noalias() = R * data.r_b[k].bottomRows<3>();
+    const Mat3 turn = R * skew(eta.tail<3>());
+    velocity_jacobian.noalias() -= turn * body_jacobian.topRows<3>();
+}
+
+void GvsElement::point_geometric_stiffness(Index point, const EvalContext& context, const Vec3& torque,
+                                           const Vec3& force, Eigen::MatrixXd& stiffness) const {
+    if (point < 0 || point >= tree_.model.point_count()) throw std::logic_error("gvs: no point " + std::to_string(point));
+    if (!point_map_) point_map_.emplace(tree_.model);
+    PointMap& map = *point_map_;
+    gather_coordinates(*context.q, map.scratch_q);
+    // At rest, without gravity, the bare tree's ID is -J_k^T [tau; f] alone (eq. 53), so
+    // d(J_k^T [tau; f])/dq = -dID/dq (the same pass as the loop joints' curvature).
+    const PointWrench load(point, torque, force);
+    inverse_dynamics_derivatives(map.bare, map.stiffness, map.scratch_q, output_zero_, output_zero_, Vec3::Zero(), &load);
+    const Index n = tree_.model.dof_count;
+    if (stiffness.rows() < n || stiffness.cols() < n) stiffness.resize(n, n);  // grow only (element.hpp)
+    stiffness.topLeftCorner(n, n) = -map.stiffness.did_dq;
+}
+
+void GvsElement::add_point_geometric_stiffness(Index point, const EvalContext& context, const Vec3& force,
+                                               PointStiffness& stiffness) const {
+    // A robot of at most kMaxPointDofs coordinates has narrow points (a pendulum).
+    const Index n = tree_.model.dof_count;
+    if (!point_map_) point_map_.emplace(tree_.model);
+    point_geometric_stiffness(point, context, Vec3::Zero(), force, point_map_->narrow_stiffness);
+    stiffness.topLeftCorner(n, n) += point_map_->narrow_stiffness.topLeftCorner(n, n);
+}
+
+void GvsElement::wide_point_geometric_stiffness(Index point, const EvalContext& context, const Vec3& force,
+                                                Eigen::MatrixXd& stiffness) const {
+    point_geometric_stiffness(point, context, Vec3::Zero(), force, stiffness);
+}
+
+// Frames: the base, then each link's frame (after its joint) and its end frame.
+Index GvsElement::frame_count() const { return 1 + 2 * static_cast<Index>(tree_.links.size()); }
+
+std::string GvsElement::frame_name(Index frame) const {
+    if (frame < 0 || frame >= frame_count()) throw std::logic_error("gvs: no frame " + std::to_string(frame));
+    if (frame == 0) return "base";
+    const auto& link = description_.robot.links[static_cast<std::size_t>((frame - 1) / 2)];
+    return (frame - 1) % 2 == 0 ? link.name : link.name + ".end";
+}
+
+Index GvsElement::frame_point(Index frame) const {
+    if (frame < 0 || frame >= frame_count()) throw std::logic_error("gvs: no frame " + std::to_string(frame));
+    if (frame == 0) return 0;
+    const LinkLayout& layout = tree_.links[static_cast<std::size_t>((frame - 1) / 2)];
+    return (frame - 1) % 2 == 0 ? layout.frame_point : layout.end_point;
+}
+
+void GvsElement::frame_kinematics(Index frame, const EvalContext& context, FrameKinematics& out) const {
+    const auto k = static_cast<std::size_t>(frame_point(frame));
+    const MultibodyData& data = point_map_at(context).kinematics;
+    const Mat3& R = data.pose[k].R;
+    const Vec6& eta = data.eta[k];
+    out.set_dof_count(static_cast<int>(tree_.model.dof_count));
+    const auto dofs = out.dof_span();
+    for (std::size_t i = 0; i < dofs.size(); ++i) dofs[i] = global_dof(static_cast<Index>(i));
+    out.origin = data.pose[k].p;
+    out.rotation = R;
+    out.velocity.noalias() = R * eta.tail<3>();
+    out.angular_velocity.noalias() = R * eta.head<3>();
+    // [xdot; omega] = blockdiag(R, R) [0 I; I 0] J_k qdot (J_k's rows: angular, then linear); the
+    // world rotation vector of a step is R J_w dq (dR = R (J_w dq)~ = (R J_w dq)~ R), so J_q = J.
+    auto jacobian = out.jacobian_columns();
+    jacobian.topRows<3>().noalias() = R * data.s_b[k].bottomRows<3>();
+    jacobian.bottomRows<3>().noalias() = R * data.s_b[k].topRows<3>();
+    out.position_jacobian_columns() = jacobian;
+}
+
+void GvsElement::add_frame_geometric_stiffness(Index frame, const EvalContext& context, const Vec3& force,
+                                               const Vec3& torque, FrameStiffness& stiffness) const {
+    const Index n = tree_.model.dof_count;  // at most kMaxFrameDofs coordinates: narrow frames
+    if (!point_map_) point_map_.emplace(tree_.model);
+    point_geometric_stiffness(frame_point(frame), context, torque, force, point_map_->narrow_stiffness);
+    stiffness.topLeftCorner(n, n) += point_map_->narrow_stiffness.topLeftCorner(n, n);
+}
+
+void GvsElement::wide_frame_geometric_stiffness(Index frame, const EvalContext& context, const Vec3& force,
+                                                const Vec3& torque, Eigen::MatrixXd& stiffness) const {
+    point_geometric_stiffness(frame_point(frame), context, torque, force, stiffness);
 }
 
 void GvsElement::point_states(const VectorX& q, const VectorX& v, std::span<Vec3> positions,

@@ -22,9 +22,13 @@
 /// Loads scale with the statics load factor: gravity, the cable tensions, the joint forces and the
 /// world wrenches. In a fluid (section 6.3) each immersed point also carries drag-lift, added mass
 /// and buoyancy; the kinetic energy then includes the added mass's.
-/// The points (the root, every joint frame and rod point) are mapped points for output;
-/// the kernel's point forces cannot act on them yet (point_kinematics refuses: a point depends
-/// on up to every coordinate, more than the kernel's point map holds).
+/// The points (the root, every joint frame and rod point) are mapped points: outputs read them,
+/// and the kernel's point forces (point loads, floor contact, viscous drag) and ball joints act
+/// on them through point_kinematics. A point depends on every coordinate from the base to it, so
+/// it is a wide point (point_kinematics.hpp) over all the element's DOFs; the geometric stiffness
+/// of a force f at point k, d(J_k^T f)/dq, is -dID/dq of the tree at rest carrying f alone (one
+/// derivative pass per point and Jacobian). Gravity stays the element's own key
+/// (Geometry::weight_at_points is false: a rigid link's centre of mass lies off its frame point).
 
 #include "field_expression.hpp"
 #include "link_tree.hpp"
@@ -72,6 +76,19 @@ public:
     bool symmetric_jacobian() const override { return false; }
 
     void point_kinematics(Index point, const EvalContext& context, PointKinematics& out) const override;
+    void add_point_geometric_stiffness(Index point, const EvalContext& context, const Vec3& force,
+                                       PointStiffness& stiffness) const override;
+    void wide_point_geometric_stiffness(Index point, const EvalContext& context, const Vec3& force,
+                                        Eigen::MatrixXd& stiffness) const override;
+    /// Frames: `base`, then per link `<link>` (its frame after the joint) and `<link>.end`.
+    Index frame_count() const override;
+    std::string frame_name(Index frame) const override;
+    Index frame_point(Index frame) const override;
+    void frame_kinematics(Index frame, const EvalContext& context, FrameKinematics& out) const override;
+    void add_frame_geometric_stiffness(Index frame, const EvalContext& context, const Vec3& force, const Vec3& torque,
+                                       FrameStiffness& stiffness) const override;
+    void wide_frame_geometric_stiffness(Index frame, const EvalContext& context, const Vec3& force, const Vec3& torque,
+                                        Eigen::MatrixXd& stiffness) const override;
     void point_states(const VectorX& q, const VectorX& v, std::span<Vec3> positions,
                       std::span<Vec3> velocities) const override;
     void point_state(Index point, const VectorX& q, const VectorX& v, Vec3& x, Vec3& xdot) const override;
@@ -83,6 +100,9 @@ public:
 
     void declare_pattern(PatternBuilder& pattern) override;
     void add_residual_and_jacobian(const EvalContext& context, Assembly& assembly) override;
+    /// Refuses a solution where a spherical or free joint's rotation vector reached 2 pi, where
+    /// exponential coordinates are singular (the step is then retried smaller, then the run stops).
+    std::string check_solution(const EvalContext& context) const override;
 
     const LinkTree& tree() const { return tree_; }
     const GvsElementDescription& description() const { return description_; }
@@ -98,6 +118,14 @@ private:
     /// Fills output_data_'s kinematics at (q, v) (global vectors).
     void output_kinematics(const VectorX& q, const VectorX* v) const;
     void check_channel(const std::string& channel, Index item, int component) const;
+    /// Copies the element's coordinates out of global \p q into \p local.
+    void gather_coordinates(const VectorX& q, VectorX& local) const;
+    /// d(J_k^T [tau; f])/dq of point \p point for a world torque and force at the iterate of \p context.
+    void point_geometric_stiffness(Index point, const EvalContext& context, const Vec3& torque, const Vec3& force,
+                                   Eigen::MatrixXd& stiffness) const;
+    struct PointMap;
+    /// The point map's forward pass at the iterate of \p context (run again only when q or v changed).
+    PointMap& point_map_at(const EvalContext& context) const;
 
     GvsElementDescription description_;
     LinkTree tree_;
@@ -123,6 +151,19 @@ private:
     VectorX q_, v_, a_, residual_, actuation_force_, scaled_;
     Eigen::MatrixXd jacobian_, actuation_jacobian_;
     mutable VectorX output_q_, output_v_, output_zero_;
+
+    // The kernel's point map (point_kinematics): one forward pass per iterate, reused for every
+    // point while (q, v) stay the same; and the load-free tree whose dID/dq under a point force is
+    // that force's geometric stiffness. Built on the first query (at bind, by a force's stencil).
+    struct PointMap {
+        explicit PointMap(const MultibodyModel& tree);
+        MultibodyModel bare;            // the tree without its state-dependent loads
+        MultibodyData kinematics, stiffness;
+        VectorX q, v, scratch_q, scratch_v;
+        Eigen::MatrixXd narrow_stiffness;  // add_point_geometric_stiffness (<= kMaxPointDofs coordinates)
+        bool valid = false;
+    };
+    mutable std::optional<PointMap> point_map_;
     StencilId stencil_ = 0;
 };
 

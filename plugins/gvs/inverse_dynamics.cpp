@@ -126,20 +126,8 @@ void point_wrenches(const MultibodyModel& model, MultibodyData& d, const Vec6& g
 /// A load rotated with the point, F_k = blockdiag(R^T, R^T) F_g, has dF_k/dq = ad_{F_k} I_theta J_k
 /// (Mathew et al., eq. 54 with ad, not ad* as printed: d(R^T f) = (R^T f)~ dw), J_k = S^B_k.
 void point_loads(const MultibodyModel& model, MultibodyData& d, const Vec3& gravity, bool derivatives) {
-    for (std::size_t slot = 0; slot < model.world_wrench_points.size(); ++slot) {
-        const auto i = static_cast<std::size_t>(model.world_wrench_points[slot]);
-        const Mat3& R = d.pose[i].R;
-        const Vec6& world = d.world_wrench[slot];
-        Vec6 local;  // (Mathew et al., eq. 53)
-        local.head<3>().noalias() = R.transpose() * world.head<3>();
-        local.tail<3>().noalias() = R.transpose() * world.tail<3>();
-        d.wrench[i] -= local;
-        d.wrench_sum[i] -= local;
-        if (!derivatives) continue;
-        const auto rotation = d.s_b[i].topRows<3>();
-        d.u_sum[i].topRows<3>().noalias() -= skew(local.head<3>()) * rotation;
-        d.u_sum[i].bottomRows<3>().noalias() -= skew(local.tail<3>()) * rotation;
-    }
+    for (std::size_t slot = 0; slot < model.world_wrench_points.size(); ++slot)
+        subtract_world_wrench(d, model.world_wrench_points[slot], d.world_wrench[slot], derivatives);
     for (const WallContact& contact : model.wall_contacts) {
         const auto i = static_cast<std::size_t>(contact.point);
         const Mat3& R = d.pose[i].R;
@@ -260,6 +248,27 @@ Vec6 gravity_twist_of(const Vec3& gravity) {
 }
 
 }  // namespace
+
+void subtract_world_wrench(MultibodyData& d, Index point, const Vec6& world, bool derivatives) {
+    const auto i = static_cast<std::size_t>(point);
+    const Mat3& R = d.pose[i].R;
+    Vec6 local;  // (Mathew et al., eq. 53)
+    local.head<3>().noalias() = R.transpose() * world.head<3>();
+    local.tail<3>().noalias() = R.transpose() * world.tail<3>();
+    d.wrench[i] -= local;
+    d.wrench_sum[i] -= local;
+    if (!derivatives) return;
+    const auto rotation = d.s_b[i].topRows<3>();
+    d.u_sum[i].topRows<3>().noalias() -= skew(local.head<3>()) * rotation;
+    d.u_sum[i].bottomRows<3>().noalias() -= skew(local.tail<3>()) * rotation;
+}
+
+void forward_kinematics(const MultibodyModel& model, MultibodyData& data, const VectorX& q, const VectorX& qdot,
+                        const VectorX& qddot, bool derivatives) {
+    check_call(model, data, q, qdot, qddot);
+    data.derivatives_valid = false;
+    forward_pass(model, data, q, qdot, qddot, Vec6::Zero(), derivatives);
+}
 
 void inverse_dynamics(const MultibodyModel& model, MultibodyData& data, const VectorX& q, const VectorX& qdot,
                       const VectorX& qddot, const Vec3& gravity, const KinematicLoads* loads) {

@@ -47,4 +47,19 @@ void inverse_dynamics_derivatives(const MultibodyModel& model, MultibodyData& da
                                   const VectorX& qdot, const VectorX& qddot, const Vec3& gravity,
                                   const KinematicLoads* loads = nullptr);
 
+/// \brief The forward pass alone (no loads, no backward pass) at (q, qdot, qddot) without gravity:
+/// data.pose, data.eta, data.eta_dot and, with \p derivatives, the points' body Jacobians J_k
+/// (data.s_b) and the derivatives of their twists d eta_k/dq (data.r_b, eqs. 20b, 22a). What a
+/// point's world velocity and its derivatives need (GvsElement::point_kinematics); data.id and the
+/// derivative matrices are left as they were, and data.derivatives_valid false.
+void forward_kinematics(const MultibodyModel& model, MultibodyData& data, const VectorX& q, const VectorX& qdot,
+                        const VectorX& qddot, bool derivatives);
+
+/// \brief Applies a wrench F_g given in the world frame (moment about the point, then force) at
+/// \p point, between the forward and the backward pass: F_k = blockdiag(R_k^T, R_k^T) F_g is
+/// subtracted from the point's wrench (eq. 53) and, with \p derivatives, its dF_k/dq =
+/// ad_{F_k} I_theta J_k (eq. 54, with ad for the printed ad*) from data.u_sum[point]. For the
+/// model's world wrenches and for KinematicLoads::apply.
+void subtract_world_wrench(MultibodyData& data, Index point, const Vec6& world, bool derivatives);
+
 }  // namespace soma::gvs

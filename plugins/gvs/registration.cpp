@@ -486,6 +486,8 @@ SOMA_PLUGIN("gvs") {
         s.element = p.string("element");
         s.joint = p.string("joint");
         s.axis = p.vec3("axis");
+        if (p.has("axis") && s.joint != "revolute")
+            p.fail("axis", "only a revolute loop joint has an axis (this one is a " + s.joint + ")");
         s.a = loop_end(p.block("a"));
         s.b = loop_end(p.block("b"));
         return std::make_unique<LoopJointConstraint>(std::move(s), p);

@@ -48,6 +48,14 @@ void ContactMesh::build(const std::vector<const Element*>& elements, const Vecto
             Index id = next;
             if (rigid) {
                 const std::vector<Index> dofs = point_stencil(element, point, q);
+                // A wide point (a GVS rod's, point_kinematics.hpp) exceeds a contact pair's
+                // fixed-size stencil.
+                if (dofs.size() > n.dofs.size())
+                    errors.fail("elements", "element '" + element.name() + "': its points depend on " +
+                                                std::to_string(dofs.size()) + " DOFs each (a GVS robot's backbone), "
+                                                "more than IMC contact handles yet: list the elements IMC "
+                                                "contact acts on under `elements`, without it (a gvs robot may "
+                                                "take its `wall` contact, or floor_contact)");
                 n.dof_count = static_cast<int>(dofs.size());
                 std::copy(dofs.begin(), dofs.end(), n.dofs.begin());
                 const auto [it, inserted] = node_of_point.try_emplace({&element, point}, next);

@@ -71,7 +71,7 @@ void BallJoint::evaluate(const EvalContext& context, const double* lambda, Const
     out.curvature.setZero();
     out.value.setZero();
     const Vec3 l(lambda[0], lambda[1], lambda[2]);
-    PointKinematics k;
+    PointKinematics& k = kinematics_;
     PointStiffness stiffness;
     for (const End* end : {&first_, &second_}) {
         const double sign = end == &first_ ? 1.0 : -1.0;  // C = x_1 - x_2
@@ -81,17 +81,27 @@ void BallJoint::evaluate(const EvalContext& context, const double* lambda, Const
         }
         evaluate_point(*end->element, end->point, context, k);
         out.value += sign * k.position;
+        const auto force_jacobian = k.jacobian_columns();
+        const auto position_jacobian = k.position_jacobian_columns();
         for (int c = 0; c < k.dof_count; ++c) {
             const Index column = end->columns[static_cast<std::size_t>(c)];
-            out.force_jacobian.col(column) += sign * k.jacobian.col(c);
-            out.position_jacobian.col(column) += sign * k.position_jacobian.col(c);
+            out.force_jacobian.col(column) += sign * force_jacobian.col(c);
+            out.position_jacobian.col(column) += sign * position_jacobian.col(c);
+        }
+        const auto add_curvature = [&](const auto& block) {
+            for (int r = 0; r < k.dof_count; ++r)
+                for (int c = 0; c < k.dof_count; ++c)
+                    out.curvature(end->columns[static_cast<std::size_t>(r)],
+                                  end->columns[static_cast<std::size_t>(c)]) += block(r, c);
+        };
+        if (k.is_wide()) {  // a GVS rod point (point_kinematics.hpp)
+            end->element->wide_point_geometric_stiffness(end->point, context, sign * l, k.wide_stiffness);
+            add_curvature(k.wide_stiffness);
+            continue;
         }
         stiffness.setZero();
         end->element->add_point_geometric_stiffness(end->point, context, sign * l, stiffness);
-        for (int r = 0; r < k.dof_count; ++r)
-            for (int c = 0; c < k.dof_count; ++c)
-                out.curvature(end->columns[static_cast<std::size_t>(r)], end->columns[static_cast<std::size_t>(c)]) +=
-                    stiffness(r, c);
+        add_curvature(stiffness);
     }
 }
 

@@ -64,6 +64,7 @@ private:
     Parameters parameters_;
     End first_, second_;
     std::vector<Index> dofs_;
+    mutable PointKinematics kinematics_;  ///< kept: a wide point's storage is sized once
 };
 
 }  // namespace soma::joints

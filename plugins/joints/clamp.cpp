@@ -48,7 +48,7 @@ Clamp::End Clamp::resolve(const SceneView& scene, const ClampEnd& end, const std
     if (element.frame_count() == 0)
         block.fail("element", "element '" + end.element +
                                   "' has no frames: a clamp holds a frame (a discrete_rod's end, a rigid_body's body "
-                                  "frame); to hold a point use a ball_joint");
+                                  "frame, a gvs link's frame); to hold a point use a ball_joint");
     if (end.frame) {
         out.frame = -1;
         for (Index f = 0; f < element.frame_count(); ++f)
@@ -62,7 +62,7 @@ Clamp::End Clamp::resolve(const SceneView& scene, const ClampEnd& end, const std
     FrameKinematics k;
     element.frame_kinematics(out.frame, context, k);
     for (int c = 0; c < k.dof_count; ++c) {
-        const Index dof = k.dofs[static_cast<std::size_t>(c)];
+        const Index dof = k.dof(c);
         auto it = std::find(dofs_.begin(), dofs_.end(), dof);  // the two ends may share DOFs
         if (it == dofs_.end()) it = dofs_.insert(dofs_.end(), dof);
         out.columns.push_back(static_cast<Index>(it - dofs_.begin()));
@@ -75,7 +75,7 @@ void Clamp::kinematics(const End& end, const EvalContext& context, FrameKinemati
         end.element->frame_kinematics(end.frame, context, k);
         return;
     }
-    k.dof_count = 0;
+    k.set_dof_count(0);
     k.origin = end.world;
     k.rotation.setIdentity();
 }
@@ -118,7 +118,8 @@ void Clamp::evaluate(const EvalContext& context, const double* lambda, Constrain
     out.force_jacobian.setZero();
     out.position_jacobian.setZero();
     out.curvature.setZero();
-    FrameKinematics k1, k2;
+    FrameKinematics& k1 = frame_data_[0];
+    FrameKinematics& k2 = frame_data_[1];
     kinematics(first_, context, k1);
     kinematics(second_, context, k2);
     const Vec3 lambda_x(lambda[0], lambda[1], lambda[2]);
@@ -146,39 +147,48 @@ void Clamp::evaluate(const EvalContext& context, const double* lambda, Constrain
     }
 
     const End* ends[2] = {&first_, &second_};
-    const FrameKinematics* frames[2] = {&k1, &k2};
+    FrameKinematics* frames[2] = {&k1, &k2};
     for (int i = 0; i < 2; ++i) {
         const End& end = *ends[i];
         if (!end.element) continue;
-        const FrameKinematics& k = *frames[i];
+        FrameKinematics& k = *frames[i];
         const int n = k.dof_count;
         const double sign = i == 0 ? 1.0 : -1.0;
         const Mat3& M = i == 0 ? M1 : M2;
-        Eigen::Matrix<double, 6, kMaxFrameDofs> G_f, G_q;
-        G_f.topRows<3>() = sign * k.jacobian.topRows<3>();
-        G_f.bottomRows<3>() = sign * M * k.jacobian.bottomRows<3>();
-        G_q.topRows<3>() = sign * k.position_jacobian.topRows<3>();
-        G_q.bottomRows<3>() = sign * M * k.position_jacobian.bottomRows<3>();
-        for (int r = 0; r < 6; ++r)
-            for (int c = 0; c < n; ++c) {
-                const Index column = end.columns[static_cast<std::size_t>(c)];
-                out.force_jacobian(r, column) += G_f(r, c);
-                out.position_jacobian(r, column) += G_q(r, c);
-            }
+        // G_f = sign [J_x; M J_w], G_q = sign [J_q,x; M J_q,w], a column at a time (any width).
+        const auto J = k.jacobian_columns();
+        const auto J_q = k.position_jacobian_columns();
+        for (int c = 0; c < n; ++c) {
+            const Index column = end.columns[static_cast<std::size_t>(c)];
+            out.force_jacobian.col(column).head<3>() += sign * J.col(c).head<3>();
+            out.force_jacobian.col(column).tail<3>() += sign * (M * J.col(c).tail<3>());
+            out.position_jacobian.col(column).head<3>() += sign * J_q.col(c).head<3>();
+            out.position_jacobian.col(column).tail<3>() += sign * (M * J_q.col(c).tail<3>());
+        }
         // The map's geometric stiffness at this frame's force and torque.
-        FrameStiffness stiffness = FrameStiffness::Zero();
-        end.element->add_frame_geometric_stiffness(end.frame, context, sign * lambda_x, i == 0 ? tau1 : tau2, stiffness);
-        scatter(out.curvature, end.columns, end.columns, stiffness, n, n);
+        const Vec3 torque = i == 0 ? tau1 : tau2;
+        if (k.is_wide()) {  // a GVS robot's frame (frame_kinematics.hpp)
+            end.element->wide_frame_geometric_stiffness(end.frame, context, sign * lambda_x, torque, k.wide_stiffness);
+            scatter(out.curvature, end.columns, end.columns, k.wide_stiffness, n, n);
+        } else {
+            FrameStiffness stiffness = FrameStiffness::Zero();
+            end.element->add_frame_geometric_stiffness(end.frame, context, sign * lambda_x, torque, stiffness);
+            scatter(out.curvature, end.columns, end.columns, stiffness, n, n);
+        }
         // J_iw^T dtau_i/dq: the torques turn with both frames.
         const Mat3& dtau_dphi1 = i == 0 ? dtau1_dphi1 : dtau2_dphi1;
         const Mat3& dtau_dphi2 = i == 0 ? dtau1_dphi2 : dtau2_dphi2;
         for (int j = 0; j < 2; ++j) {
             const End& other = *ends[j];
             if (!other.element) continue;
-            const FrameKinematics& ko = *frames[j];
-            const Eigen::Matrix<double, kMaxFrameDofs, kMaxFrameDofs> block =
-                k.jacobian.bottomRows<3>().transpose() * (j == 0 ? dtau_dphi1 : dtau_dphi2) * ko.position_jacobian.bottomRows<3>();
-            scatter(out.curvature, end.columns, other.columns, block, n, ko.dof_count);
+            const auto other_J_q = frames[j]->position_jacobian_columns();
+            const Mat3& dtau_dphi = j == 0 ? dtau_dphi1 : dtau_dphi2;
+            for (int c = 0; c < frames[j]->dof_count; ++c) {
+                const Vec3 dtau = dtau_dphi * other_J_q.col(c).tail<3>();
+                const Index column = other.columns[static_cast<std::size_t>(c)];
+                for (int r = 0; r < n; ++r)
+                    out.curvature(end.columns[static_cast<std::size_t>(r)], column) += J.col(r).tail<3>().dot(dtau);
+            }
         }
     }
 }

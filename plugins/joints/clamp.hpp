@@ -35,6 +35,7 @@
 #include "soma/element.hpp"
 #include "soma/parameters.hpp"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -87,6 +88,7 @@ private:
     End first_, second_;
     Mat3 offset_ = Mat3::Identity();
     std::vector<Index> dofs_;
+    mutable std::array<FrameKinematics, 2> frame_data_;  ///< kept: a wide frame's storage is sized once
 };
 
 }  // namespace soma::joints

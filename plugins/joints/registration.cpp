@@ -45,7 +45,8 @@ ParameterSchema clamp_end_schema(const std::string& name, bool world_allowed) {
     s.string("element", std::string("scene name of the element") + (world_allowed ? " (absent: the world frame at `world`)" : ""));
     s.string("frame", "the element's frame by name (default: its first): discrete_rod `start` (material frame of the first "
                       "edge at node 0) or `end` (of the last edge at the last node); rigid_body `body` (body frame at "
-                      "its origin), `center_of_mass`, or `marker_k` (body axes at marker k)");
+                      "its origin), `center_of_mass`, or `marker_k` (body axes at marker k); gvs `base`, `<link>` "
+                      "(the link's frame after its joint) or `<link>.end` (its end frame)");
     if (world_allowed)
         s.vec3("world", "instead of `element`: a fixed frame of the world with its origin here and the world's axes").unit("m");
     return s;

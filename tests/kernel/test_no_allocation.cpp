@@ -417,3 +417,51 @@ TEST_CASE("Newton iterations allocate nothing with node-triangle and rigid-shape
     REQUIRE(tight.iterations > loose.iterations);
     CHECK(tight.allocations == loose.allocations);
 }
+
+TEST_CASE("Newton iterations allocate nothing: the kernel's forces and joints on a gvs robot's wide points",
+          "[kernel][performance]") {
+    // Two sliders carrying GVS rods of different widths that rest on the floor with friction,
+    // viscous drag on the rods' points, a point load at one tip, one tip held near a world point
+    // by a compliant ball joint and the other's end frame by a compliant clamp: every point and
+    // frame is wide (point_kinematics.hpp), so each force keeps its kinematics grown to the widest.
+    const auto scene = [](const std::string& tolerance) {
+        return "simulation: {duration: 1.0}\n"
+               "integrator: {type: implicit_euler, dt: 1.0e-3, newton: {absolute_tolerance: " + tolerance +
+               ", relative_tolerance: 0, line_search_start: 0, constraint_tolerance: 1.0e-14}}\n"
+               "linear_solver: {type: test_dense_lu}\n"
+               "elements:\n"
+               "  - name: robot\n"
+               "    type: gvs\n"
+               "    gravity: [0, 0, -9.81]\n"
+               "    links:\n"
+               "      - {name: slider, joint: {type: prismatic, axis: [0, 0, 1]}, rigid: {mass: 0.2, inertia: [1.0e-4, "
+               "1.0e-4, 1.0e-4, 0, 0, 0]}}\n"
+               "      - name: beam\n"
+               "        soft: {length: 0.5, section: {circular: {radius: 0.01}}, young_modulus: 1.0e7, poisson_ratio: 0.5,\n"
+               "               density: 1000, strains: {torsion: 1, bending_y: 2, bending_z: 2}}\n"
+               "  - name: other\n"  // a second robot of another width: the forces' kinematics alternate
+               "    type: gvs\n"
+               "    base_position: [0, 0.2, 0]\n"
+               "    gravity: [0, 0, -9.81]\n"
+               "    links:\n"
+               "      - {name: slider, joint: {type: prismatic, axis: [0, 0, 1]}, rigid: {mass: 0.2, inertia: [1.0e-4, "
+               "1.0e-4, 1.0e-4, 0, 0, 0]}}\n"
+               "      - name: beam\n"
+               "        soft: {length: 0.5, section: {circular: {radius: 0.01}}, young_modulus: 1.0e7, poisson_ratio: 0.5,\n"
+               "               density: 1000, strains: {torsion: 1, bending_y: 3, bending_z: 3}}\n"
+               "constraints:\n"
+               "  - {type: ball_joint, first: {element: robot, node: -1}, second: {world: [0.5, 0, 0]}, compliance: 1.0e-3}\n"
+               "  - {type: clamp, first: {element: other, frame: beam.end}, second: {world: [0.5, 0.2, 0]}, "
+               "compliance: 1.0e-3, rotational_compliance: 1.0e-2}\n"
+               "forces:\n"
+               "  - {type: floor_contact, elements: [robot, other], height: -0.0105, stiffness: 1.0e4, band: 1.0e-3, friction: 0.3}\n"
+               "  - {type: viscous_drag, viscosity: 0.1}\n"
+               "  - {type: point_load, element: robot, nodes: [-1], force: [0, 2.0, 0]}\n";
+    };
+    const Count loose = one_step_of(scene("1.0e-3"));
+    const Count tight = one_step_of(scene("1.0e-13"));
+    INFO("loose: " << loose.iterations << " iterations, " << loose.allocations << " allocations; tight: "
+                   << tight.iterations << " iterations, " << tight.allocations << " allocations");
+    REQUIRE(tight.iterations > loose.iterations);
+    CHECK(tight.allocations == loose.allocations);
+}

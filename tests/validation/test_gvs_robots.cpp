@@ -15,9 +15,17 @@
 //    a prismatic joint reaches the terminal speed of its drag, buoyancy and added mass.
 //  - Dynamics of the cable-driven manipulator: implicit midpoint and Newmark (both second order)
 //    agree, and implicit Euler converges to them at first order in dt.
-//  - Bad input: an expression error points at its key; the scene's gravity force acting on a gvs
-//    element is refused with the reason.
+//  - Bad input: an expression error points at its key; the scene's gravity force named on a gvs
+//    element is refused with the reason (the robot carries its own gravity).
+//  - The kernel's point forces and joints on a robot's points (wide points, point_kinematics.hpp):
+//    a point_load at the tip equals the element's own tip wrench; a slider carrying a rod comes
+//    to rest on floor_contact with the floor's forces summing to the weight; a ball joint holds
+//    the robot's tip at a discrete_rod's tip, and the pair deflects as two springs in parallel; a
+//    clamp welds a rigid arm to the robot's end frame (the cantilever with an end moment).
+//  - A spherical joint turned a full turn stops the run with the reason.
 #include "scene_runner.hpp"
+
+#include "soma/smooth_contact_law.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -202,14 +210,28 @@ TEST_CASE("gvs: bad input is refused at its key", "[validation][gvs]") {
         CHECK(what.find("'0.005*(1 + X'") != std::string::npos);
     }
     try {
-        build_scene(gvs_cantilever(statics(1)) + "forces:\n  - {type: gravity}\n");
+        build_scene(gvs_cantilever(statics(1)) + "forces:\n  - {type: gravity, elements: [rod]}\n");
         FAIL("the kernel's gravity force was applied to a gvs element");
     } catch (const std::exception& error) {
         const std::string what = error.what();
-        CHECK(what.find("own `gravity` key") != std::string::npos);
+        CHECK(what.find("own gravity (its `gravity` key)") != std::string::npos);
         CHECK(what.find("test.yaml:18:") != std::string::npos);  // at the force
         CHECK(what.find("forces[0]") != std::string::npos);
     }
+    try {  // IMC contact's pair stencils are fixed-size: a robot's points are refused at `elements`
+        build_scene(gvs_cantilever(statics(1)) + "forces:\n  - {type: imc_contact, stiffness: 1.0e3, elements: [rod]}\n");
+        FAIL("imc_contact was accepted on a gvs element");
+    } catch (const std::exception& error) {
+        const std::string what = error.what();
+        CHECK(what.find("more than IMC contact handles yet") != std::string::npos);
+        CHECK(what.find("forces[0].elements") != std::string::npos);
+    }
+    // Without `elements` the gravity force skips the robot (with a note): its weight stays its own.
+    auto own = build_scene(gvs_cantilever(statics(1)));
+    auto both = build_scene(gvs_cantilever(statics(1)) + "forces:\n  - {type: gravity}\n");
+    run_to_end(*own);
+    run_to_end(*both);
+    CHECK(gvs_tip(*both).z() == Approx(gvs_tip(*own).z()).epsilon(1e-12));
     try {
         build_scene(gvs_cantilever(statics(1)) + "    wall: {radius: 0.1, stiffness: 1.0e4, links: [beam, beam]}\n");
         FAIL("a link listed twice in the wall was accepted");
@@ -383,5 +405,159 @@ TEST_CASE("gvs closed chain: a rod clamped at both ends by a loop weld (Euler-Be
         FAIL("an open loop was accepted");
     } catch (const std::exception& error) {
         CHECK(std::string(error.what()).find("not closed in the initial configuration") != std::string::npos);
+    }
+}
+
+TEST_CASE("gvs with the kernel's point forces and joints: point load, floor contact, a ball joint to a discrete rod",
+          "[validation][gvs]") {
+    const double P = 0.2, cantilever_stiffness = 3.0 * kYoung * kSecondMoment / std::pow(kLength, 3);
+
+    // A point_load at the tip (through the point map) against the element's own world wrench
+    // there: the same equilibrium to Newton's tolerance (1e-11 N over a stiffness of 190 N/m:
+    // 5e-14 m of a 1.06 mm deflection), and P L^3 / (3 E I) within the beam theory's (w/L)^2.
+    auto wrench = build_scene(gvs_cantilever(statics(2), "", "[0, 0, 0]") +
+                              "    wrenches: [{link: beam, at: end, force: [\"0\", \"0\", \"-0.2\"]}]\n");
+    auto load = build_scene(gvs_cantilever(statics(2), "", "[0, 0, 0]") +
+                            "forces:\n  - {type: point_load, element: rod, nodes: [-1], force: [0, 0, -0.2]}\n");
+    run_to_end(*wrench);
+    run_to_end(*load);
+    CHECK(gvs_tip(*load).z() == Approx(gvs_tip(*wrench).z()).epsilon(1e-9));
+    CHECK(-gvs_tip(*load).z() == Approx(P / cantilever_stiffness).epsilon(1e-4));
+
+    // A vertical slider (0.2 kg) carrying the cantilever, resting on floor_contact: the slider is
+    // free along z, so at equilibrium the floor's forces on the rod's points carry the whole
+    // weight, sum_i -E'(gap_i) = (m_slider + rho A L) g, to Newton's tolerance (1e-11 N of
+    // 3.5 N), whatever the load steps.
+    const double floor_height = -0.0105, floor_stiffness = 1.0e4, band = 1.0e-3;
+    for (const int steps : {1, 3}) {
+        auto resting = build_scene(
+            "simulation: {duration: 1.0}\n" + statics(steps) +
+            "elements:\n"
+            "  - name: robot\n"
+            "    type: gvs\n"
+            "    gravity: [0, 0, -9.81]\n"
+            "    links:\n"
+            "      - name: slider\n"
+            "        joint: {type: prismatic, axis: [0, 0, 1]}\n"
+            "        rigid: {mass: 0.2, inertia: [1.0e-4, 1.0e-4, 1.0e-4, 0, 0, 0]}\n"
+            "      - name: beam\n"
+            "        soft:\n"
+            "          length: 0.5\n"
+            "          section: {circular: {radius: 0.01}}\n"
+            "          young_modulus: 1.0e9\n"
+            "          poisson_ratio: 0.5\n"
+            "          density: 1000\n"
+            "          strains: {torsion: 2, bending_y: 4, bending_z: 4}\n"
+            "forces:\n"
+            "  - {type: floor_contact, elements: [robot], height: " + num(floor_height) + ", stiffness: " +
+            num(floor_stiffness) + ", band: " + num(band) + "}\n");
+        run_to_end(*resting);
+        const Element& robot = *resting->find_element("robot");
+        const Geometry& geometry = robot.geometry();
+        double support = 0.0;
+        int touching = 0;
+        for (std::size_t i = 0; i < geometry.point_dofs.size(); ++i) {
+            const double gap = node_position(*resting, "robot", static_cast<long>(i)).z() -
+                               (geometry.point_radius[i] + floor_height);
+            if (gap >= band) continue;
+            support -= penalty_energy(gap, floor_stiffness, kContactSmoothingWidth / band).gradient;
+            ++touching;
+        }
+        INFO("load steps " << steps);
+        CHECK(touching >= 5);  // the rod's points, not the slider's frames (radius 0, 1 cm higher)
+        CHECK(support == Approx((0.2 + kDensity * kArea * kLength) * kGravity).epsilon(1e-9));
+    }
+
+    // A discrete_rod cantilever clamped at x = 1 reaching back to the robot's tip at x = L, held
+    // there by a ball_joint, and p at the joint: two springs in parallel, w = p / (k_gvs + k_rod),
+    // with k_gvs = 3 E I / L^3 and k_rod the discrete rod's own tip stiffness (measured alone with
+    // the same mesh, so its discretisation error cancels). The joint also holds the tips' x
+    // together, so their end shortening (~0.6 w^2 / L each) stretches the pair and stiffens it by
+    // a part in (w/L)^2 EA L / (E I) (measured: 0.55 % at p = 0.2 N, where w/L = 1e-3): a load of
+    // 5 mN keeps that near 3e-6 (it scales with p^2), far inside the tolerance 1e-4.
+    const double p = 0.005;
+    const int nodes = 51;
+    const double h = kLength / (nodes - 2);
+    const std::string discrete_rod = "  - name: partner\n"
+                                     "    type: discrete_rod\n"
+                                     "    geometry: {line: {from: [" + num(1.0 + h) + ", 0, 0], to: [0.5, 0, 0], nodes: " +
+                                     std::to_string(nodes) + "}}\n"
+                                     "    cross_section: {circle: {radius: 0.01}}\n"
+                                     "    material: {density: 1000, youngs_modulus: 1.0e9, poisson_ratio: 0.5}\n"
+                                     "    fixed: {nodes: [0, 1], edges: [0]}\n";
+    const std::string downward = "force: [0, 0, " + num(-p) + "]}\n";
+    auto alone = build_scene("simulation: {duration: 1.0}\n" + statics(2) + "elements:\n" + discrete_rod +
+                             "forces:\n  - {type: point_load, element: partner, nodes: [-1], " + downward);
+    run_to_end(*alone);
+    const double rod_stiffness = p / -node_position(*alone, "partner", -1).z();
+    auto joined = build_scene(gvs_cantilever(statics(2), "", "[0, 0, 0]") + discrete_rod +
+                              "constraints:\n"
+                              "  - {type: ball_joint, first: {element: rod, node: -1}, second: {element: partner, node: -1}}\n"
+                              "forces:\n  - {type: point_load, element: rod, nodes: [-1], " + downward);
+    run_to_end(*joined);
+    const double w = -gvs_tip(*joined).z();
+    CHECK(w == Approx(p / (cantilever_stiffness + rod_stiffness)).epsilon(1e-4));
+    CHECK((gvs_tip(*joined) - node_position(*joined, "partner", -1)).norm() <= 1e-12);
+    CHECK(rod_stiffness == Approx(cantilever_stiffness).epsilon(0.05));  // the same beam, discretised
+}
+
+TEST_CASE("gvs: a spherical joint turned a full turn stops the run with the reason", "[validation][gvs]") {
+    // A body on a spherical joint spun up by a joint torque about z (1 N m on 1e-3 kg m^2) reaches
+    // |w| = 2 pi after 0.11 s, where its exponential coordinates are singular: the run stops there
+    // with that diagnosis instead of stepping on through a singular T(xi).
+    auto spinner = build_scene("simulation: {duration: 0.5}\n"
+                               "integrator: {type: implicit_midpoint, dt: 1.0e-3}\n"
+                               "elements:\n"
+                               "  - name: spinner\n"
+                               "    type: gvs\n"
+                               "    gravity: [0, 0, 0]\n"
+                               "    links:\n"
+                               "      - name: body\n"
+                               "        joint: {type: spherical}\n"
+                               "        rigid: {mass: 1.0, inertia: [1.0e-3, 1.0e-3, 1.0e-3, 0, 0, 0]}\n"
+                               "controllers:\n"
+                               "  - {type: actuation, element: spinner, channel: joint_force, items: [2], values: [\"1\"]}\n");
+    RunOptions options;
+    options.output_directory = std::filesystem::temp_directory_path() / "soma-validation";
+    options.progress = false;
+    const RunResult result = run_simulation(*spinner, options);
+    CHECK_FALSE(result.summary.completed);
+    CHECK(spinner->state().t == Approx(std::sqrt(2.0 * 2.0 * std::numbers::pi / 1000.0)).epsilon(0.02));
+    CHECK(result.diagnosis.find("exponential coordinates are singular") != std::string::npos);
+    CHECK(result.diagnosis.find("link 'body'") != std::string::npos);
+}
+
+TEST_CASE("gvs with a clamp: a rigid arm welded to the robot's tip frame", "[validation][gvs]") {
+    // The cantilever's end frame (`beam.end`) clamped to a rigid arm (a 0.5 m box) that reaches
+    // a = 0.5 m further along x, with P = 0.05 N down at the arm's far end, no gravity: the rod's
+    // tip carries P and the moment P a, so (Euler-Bernoulli)
+    //     w_tip = P L^3 / (3 E I) + P a L^2 / (2 E I),  theta_tip = P L^2 / (2 E I) + P a L / (E I),
+    // and the arm's end falls w_tip + a theta_tip = 1.85 mm. The rotation keeps theta^2 ~ 6e-6:
+    // tolerance 1e-4. The same with 1 and 3 load steps (Newton's tolerance, 1e-9).
+    const double P = 0.05, a = 0.5, EI = kYoung * kSecondMoment, L = kLength;
+    const double w_tip = P * std::pow(L, 3) / (3 * EI) + P * a * L * L / (2 * EI);
+    const double theta_tip = P * L * L / (2 * EI) + P * a * L / EI;
+    double reference = 0.0;
+    for (const int steps : {1, 3}) {
+        auto welded = build_scene(gvs_cantilever(statics(steps), "", "[0, 0, 0]") +
+                                  "  - name: arm\n"
+                                  "    type: rigid_body\n"
+                                  "    position: [0.75, 0, 0]\n"
+                                  "    shape: {box: {size: [0.5, 0.02, 0.02]}}\n"
+                                  "    density: 1000\n"
+                                  "    markers: [{position: [-0.25, 0, 0]}, {position: [0.25, 0, 0]}]\n"
+                                  "constraints:\n"
+                                  "  - {type: clamp, first: {element: rod, frame: beam.end}, second: {element: arm, "
+                                  "frame: marker_0}}\n"
+                                  "forces:\n"
+                                  "  - {type: point_load, element: arm, nodes: [3], force: [0, 0, -0.05]}\n");
+        run_to_end(*welded);
+        const double end = -node_position(*welded, "arm", 3).z();
+        INFO("load steps " << steps);
+        CHECK(end == Approx(w_tip + a * theta_tip).epsilon(1e-4));
+        CHECK(-gvs_tip(*welded).z() == Approx(w_tip).epsilon(1e-4));
+        CHECK((gvs_tip(*welded) - node_position(*welded, "arm", 2)).norm() <= 1e-12);
+        if (reference == 0.0) reference = end;
+        CHECK(end == Approx(reference).epsilon(1e-9));
     }
 }

@@ -5,14 +5,20 @@
 //  - the combined Jacobian c_q dF/dq + c_v dF/dv + c_a dF/da against central differences of F;
 //  - at rest and without actuation F is the gradient of the potential energy (weight and
 //    elasticity), and the kinetic energy is 1/2 v^T M v;
-//  - the DoF layout (joints, then rod coordinates, link by link) and the refusal of bad input.
+//  - the DoF layout (joints, then rod coordinates, link by link) and the refusal of bad input;
+//  - the kernel's point map of its points (positions, velocities, their Jacobians and the
+//    geometric stiffness), alone and through add_point_residual as the scene's forces use it;
+//  - its frames (base, each link's frame and end frame) for clamps: origin, rotation, J, J_q and
+//    the geometric stiffness.
 #include "gvs_element.hpp"
 #include "loop_joint_constraint.hpp"
 #include "inverse_dynamics.hpp"
 #include "field_expression.hpp"
 #include "gvs_test_trees.hpp"
 
+#include "soma/point_map.hpp"
 #include "soma/testing/dense_assembly.hpp"
+#include "soma/testing/frame_differences.hpp"
 #include "soma/testing/test_scene.hpp"
 
 #include <catch2/catch.hpp>
@@ -290,12 +296,15 @@ TEST_CASE("gvs element: actuation channels and bad input are refused with what i
 
     CHECK_THROWS_WITH(parse_field("0.01*(1 + X", 1.0), Catch::Contains("'0.01*(1 + X'"));
     CHECK_THROWS_WITH(parse_field("r*X", 1.0), Catch::Contains("variables: X"));
-    // The kernel's point forces cannot act on a GVS point yet: said, not silently wrong.
+    // Its point masses do not place its weight (offset centres of mass): the gravity force must
+    // not act on it, and frames and points out of range are logic errors.
+    CHECK_FALSE(robot.geometry().weight_at_points);
     soma::testing::TestScene scene = soma::testing::TestScene::bound_in_order({&robot});
     PointKinematics k;
     EvalContext context;
     context.q = &scene.state().q;
-    CHECK_THROWS_WITH(robot.point_kinematics(3, context, k), Catch::Contains("own `gravity` key"));
+    CHECK_THROWS_AS(robot.point_kinematics(robot.tree().model.point_count(), context, k), std::logic_error);
+    CHECK_THROWS_AS(robot.frame_name(robot.frame_count()), std::logic_error);
 }
 
 TEST_CASE("gvs element: field expressions and their derivatives", "[gvs][element]") {
@@ -362,5 +371,242 @@ TEST_CASE("gvs loop joint: de/dq and the curvature d(A^T lambda)/dq against cent
         CHECK(at_q.value.norm() > 1e-3);  // away from closure: de/dq differs from A there
         CHECK((at_q.position_jacobian - de).norm() <= 1e-7 * de.norm());
         CHECK((at_q.curvature - dforce).norm() <= 1e-7 * dforce.norm());
+    }
+}
+
+namespace {
+
+/// A point force law r(x, xdot) = -f = A x + B xdot + c (x . x) e at one point of an element,
+/// applied through the kernel's point map (point_map.hpp), as the scene's forces do.
+class PointLaw final : public Contributor {
+public:
+    PointLaw(const Element& element, Index point, const VectorX& q0) : element_(element), point_(point) {
+        dofs_ = point_stencil(element, point, q0);
+        A_ << 3.0, -1.0, 0.5, 0.2, 2.0, -0.4, 1.0, 0.3, 4.0;
+        B_ << 0.5, 0.1, 0.0, -0.2, 0.7, 0.3, 0.0, 0.4, 0.9;
+    }
+    void declare_pattern(PatternBuilder& pattern) override { stencil_ = pattern.add_stencil(dofs_); }
+    void add_residual_and_jacobian(const EvalContext& context, Assembly& assembly) override {
+        evaluate_point(element_, point_, context, kinematics_);
+        const Vec3& x = kinematics_.position;
+        const Vec3 r = A_ * x + B_ * kinematics_.velocity + c_ * x.squaredNorm() * e_;
+        const Mat3 d_position = A_ + 2.0 * c_ * e_ * x.transpose();
+        add_point_residual(assembly, stencil_, element_, point_, context, kinematics_, r, {&d_position, &B_});
+    }
+
+private:
+    const Element& element_;
+    Index point_;
+    std::vector<Index> dofs_;
+    StencilId stencil_ = 0;
+    PointKinematics kinematics_;
+    Mat3 A_, B_;
+    double c_ = 5.0;
+    Vec3 e_ = Vec3(0.3, -0.8, 0.5);
+};
+
+/// A rigid pendulum of two links on revolute joints: 2 coordinates, so its points are narrow.
+GvsElementDescription double_pendulum() {
+    GvsElementDescription d;
+    for (int l = 0; l < 2; ++l) {
+        LinkDescription link;
+        link.name = l == 0 ? "upper" : "lower";
+        link.parent = l - 1;
+        link.joint = {JointType::revolute, Vec3(1.0, 0.2 * l, 0.0), 0.0};
+        RigidLinkBody body;
+        body.mass = 0.5;
+        body.inertia = Vec3(1e-3, 2e-3, 1e-3).asDiagonal();
+        body.center_of_mass = Vec3(0.0, 0.0, -0.1);
+        body.end.p = Vec3(0.0, 0.05, -0.2);
+        link.body = body;
+        d.robot.links.push_back(link);
+    }
+    return d;
+}
+
+}  // namespace
+
+TEST_CASE("gvs point map: a point's x, xdot, Jacobians and geometric stiffness against central differences",
+          "[gvs][element]") {
+    // The kernel's forces reach a GVS point through point_kinematics (wide: the hybrid robot's 34
+    // coordinates; narrow: a double pendulum's 2) and its geometric stiffness d(J^T f)/dq.
+    // h = 1e-6 in q: truncation ~h^2 and round-off ~1e-16 / h, both near 1e-10 relative.
+    for (const bool wide : {true, false}) {
+        INFO((wide ? "hybrid robot (wide points)" : "double pendulum (narrow points)"));
+        GvsElement robot(wide ? hybrid_robot(Loads::wall) : double_pendulum());
+        soma::testing::TestScene scene = soma::testing::TestScene::bound_in_order({&robot});
+        const Index n = robot.dof_count();
+        std::mt19937 rng(23);
+        const VectorX q = scene.state().q + random_vector(n, rng, 0.4), v = random_vector(n, rng, 0.8);
+        const Vec3 force(0.7, -1.3, 2.1);
+        const auto at = [&](Index point, const VectorX& qq, PointKinematics& k) {
+            EvalContext c;
+            c.q = &qq;
+            c.v = &v;
+            robot.point_kinematics(point, c, k);
+        };
+        const auto generalized = [](const PointKinematics& k, const Vec3& f) {
+            return VectorX(k.jacobian_columns().transpose() * f);
+        };
+        PointKinematics k, kp, km;
+        Eigen::MatrixXd stiffness;
+        const double h = 1e-6;
+        for (Index point = 0; point < robot.tree().model.point_count(); ++point) {
+            INFO("point " << point);
+            at(point, q, k);
+            CHECK(k.is_wide() == wide);
+            REQUIRE(k.dof_count == n);
+            for (Index i = 0; i < n; ++i) CHECK(k.dof(static_cast<int>(i)) == robot.global_dof(i));
+            // x and xdot agree with the outputs' forward pass; xdot = J v.
+            Vec3 x, xdot;
+            robot.point_state(point, q, v, x, xdot);
+            CHECK((k.position - x).norm() <= 1e-14);
+            CHECK((k.velocity - xdot).norm() <= 1e-12 * (1.0 + xdot.norm()));
+            CHECK((k.jacobian_columns() * v - k.velocity).norm() <= 1e-12 * (1.0 + xdot.norm()));
+            CHECK((k.position_jacobian_columns() - k.jacobian_columns()).norm() == 0.0);  // vector coordinates
+            Eigen::MatrixXd dx(3, n), dxdot(3, n), dforce(n, n);
+            for (Index j = 0; j < n; ++j) {
+                VectorX p = q, m = q;
+                p[j] += h;
+                m[j] -= h;
+                at(point, p, kp);
+                at(point, m, km);
+                dx.col(j) = (kp.position - km.position) / (2 * h);
+                dxdot.col(j) = (kp.velocity - km.velocity) / (2 * h);
+                dforce.col(j) = (generalized(kp, force) - generalized(km, force)) / (2 * h);
+            }
+            at(point, q, k);
+            CHECK((k.position_jacobian_columns() - dx).norm() <= 1e-8 * (1.0 + dx.norm()));
+            CHECK((k.velocity_jacobian_columns() - dxdot).norm() <= 1e-8 * (1.0 + dxdot.norm()));
+            EvalContext c;
+            c.q = &q;
+            if (wide) {
+                robot.wide_point_geometric_stiffness(point, c, force, stiffness);
+            } else {
+                PointStiffness narrow = PointStiffness::Zero();
+                robot.add_point_geometric_stiffness(point, c, force, narrow);
+                stiffness = narrow.topLeftCorner(n, n);
+            }
+            CHECK((stiffness - dforce).norm() <= 1e-8 * (1.0 + dforce.norm()));
+        }
+    }
+}
+
+TEST_CASE("gvs point map: a point force's residual and Jacobian through add_point_residual (central differences)",
+          "[gvs][element]") {
+    // What floor contact, point loads, viscous drag do to a GVS point: F = J^T r(x(q), xdot(q, v)),
+    // and c_q dF/dq + c_v dF/dv from the point's Jacobians and geometric stiffness.
+    GvsElement robot(hybrid_robot(Loads::none));
+    soma::testing::TestScene scene = soma::testing::TestScene::bound_in_order({&robot});
+    const Index n = robot.dof_count();
+    const Index tip = robot.tree().links[1].end_point;  // the finger's tip: many coordinates above it
+    PointLaw law(robot, tip, scene.state().q);
+    soma::testing::DenseAssembly dense(n);
+    law.declare_pattern(dense.pattern());
+    std::mt19937 rng(29);
+    const VectorX q = scene.state().q + random_vector(n, rng, 0.3), v = random_vector(n, rng, 0.6);
+    EvalContext context;
+    context.q = &q;
+    context.v = &v;
+    const auto residual_at = [&](const VectorX& qq, const VectorX& vv) {
+        EvalContext c = context;
+        c.q = &qq;
+        c.v = &vv;
+        return dense.evaluate(law, c, false).first;
+    };
+    // F is quadratic in v (xdot is linear in v): a long step in v is exact but for round-off.
+    const double h = 1e-6, h_rate = 0.1;
+    Eigen::MatrixXd dq(n, n), dv(n, n);
+    for (Index j = 0; j < n; ++j) {
+        VectorX p = q, m = q;
+        p[j] += h;
+        m[j] -= h;
+        dq.col(j) = (residual_at(p, v) - residual_at(m, v)) / (2 * h);
+        p = v;
+        m = v;
+        p[j] += h_rate;
+        m[j] -= h_rate;
+        dv.col(j) = (residual_at(q, p) - residual_at(q, m)) / (2 * h_rate);
+    }
+    context.coefficients = {1.0, 0.0, 0.0};
+    const Eigen::MatrixXd Jq = dense.evaluate(law, context).second;
+    CHECK((Jq - dq).norm() <= 1e-7 * dq.norm());
+    context.coefficients = {0.0, 1.0, 0.0};
+    const Eigen::MatrixXd Jv = dense.evaluate(law, context).second;
+    CHECK((Jv - dv).norm() <= 1e-7 * dv.norm());
+    context.coefficients = {0.6, 0.3, 0.0};
+    CHECK((dense.evaluate(law, context).second - (0.6 * dq + 0.3 * dv)).norm() <= 1e-7 * dq.norm());
+    CHECK(dq.norm() > 0.0);
+}
+
+TEST_CASE("gvs frames: origin, rotation, J, J_q and the geometric stiffness against central differences",
+          "[gvs][element]") {
+    // A clamp holds a robot's link frame through frame_kinematics (wide over the hybrid robot's
+    // 34 coordinates; narrow for the double pendulum's 2). h = 1e-6, as for the points.
+    for (const bool wide : {true, false}) {
+        INFO((wide ? "hybrid robot (wide frames)" : "double pendulum (narrow frames)"));
+        GvsElement robot(wide ? hybrid_robot(Loads::none) : double_pendulum());
+        soma::testing::TestScene scene = soma::testing::TestScene::bound_in_order({&robot});
+        const Index n = robot.dof_count();
+        REQUIRE(robot.frame_count() == 1 + 2 * static_cast<Index>(robot.tree().links.size()));
+        CHECK(robot.frame_name(0) == "base");
+        CHECK(robot.frame_name(2) == (wide ? "arm.end" : "upper.end"));
+        std::mt19937 rng(31);
+        const VectorX q = scene.state().q + random_vector(n, rng, 0.4), v = random_vector(n, rng, 0.8);
+        const Vec3 force(0.4, -0.9, 1.7), torque(-0.3, 0.8, 0.5);
+        FrameKinematics k, kp, km;
+        const auto at = [&](Index frame, const VectorX& qq, FrameKinematics& out) {
+            EvalContext c;
+            c.q = &qq;
+            c.v = &v;
+            robot.frame_kinematics(frame, c, out);
+        };
+        Eigen::MatrixXd stiffness;
+        const double h = 1e-6;
+        for (Index frame = 0; frame < robot.frame_count(); ++frame) {
+            INFO("frame " << robot.frame_name(frame));
+            at(frame, q, k);
+            CHECK(k.is_wide() == wide);
+            REQUIRE(k.dof_count == n);
+            // The origin is the frame's point; [xdot; omega] = J v.
+            Vec3 x, xdot;
+            robot.point_state(robot.frame_point(frame), q, v, x, xdot);
+            CHECK((k.origin - x).norm() <= 1e-14);
+            Vec6 twist;
+            twist << k.velocity, k.angular_velocity;
+            CHECK((k.jacobian_columns() * v - twist).norm() <= 1e-12 * (1.0 + twist.norm()));
+            const Eigen::MatrixXd fd = soma::testing::finite_difference_frame_jacobian(
+                [&](const VectorX& qq) {
+                    FrameKinematics f;
+                    at(frame, qq, f);
+                    return std::pair<Vec3, Mat3>(f.origin, f.rotation);
+                },
+                q, h);
+            at(frame, q, k);
+            CHECK((k.position_jacobian_columns() - fd).norm() <= 1e-8 * (1.0 + fd.norm()));
+            CHECK((k.jacobian_columns() - k.position_jacobian_columns()).norm() == 0.0);
+            // d(J^T [f; tau])/dq at fixed world f and tau.
+            Eigen::MatrixXd dforce(n, n);
+            Vec6 wrench;
+            wrench << force, torque;
+            for (Index j = 0; j < n; ++j) {
+                VectorX p = q, m = q;
+                p[j] += h;
+                m[j] -= h;
+                at(frame, p, kp);
+                at(frame, m, km);
+                dforce.col(j) = (kp.jacobian_columns().transpose() * wrench - km.jacobian_columns().transpose() * wrench) / (2 * h);
+            }
+            EvalContext c;
+            c.q = &q;
+            if (wide) {
+                robot.wide_frame_geometric_stiffness(frame, c, force, torque, stiffness);
+            } else {
+                FrameStiffness narrow = FrameStiffness::Zero();
+                robot.add_frame_geometric_stiffness(frame, c, force, torque, narrow);
+                stiffness = narrow.topLeftCorner(n, n);
+            }
+            CHECK((stiffness - dforce).norm() <= 1e-8 * (1.0 + dforce.norm()));
+        }
     }
 }
