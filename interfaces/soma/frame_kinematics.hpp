@@ -20,6 +20,7 @@
 /// rotation (a rigid body's tangent displacement, element.hpp ManifoldBlock).
 
 #include "soma/types.hpp"
+#include "soma/wide_storage.hpp"
 
 #include <array>
 #include <span>
@@ -64,13 +65,7 @@ struct FrameKinematics {
     /// \brief Sets dof_count; a wide frame's storage grows to it (allocates only when it grows).
     void set_dof_count(int count) {
         dof_count = count;
-        if (!is_wide()) return;
-        const auto n = static_cast<std::size_t>(count);
-        if (wide_dofs.size() < n) wide_dofs.resize(n);
-        if (wide_jacobian.cols() < count) {
-            wide_jacobian.resize(6, count);
-            wide_position_jacobian.resize(6, count);
-        }
+        if (is_wide()) grow_wide_storage(count, wide_dofs, wide_jacobian, wide_position_jacobian);
     }
     Index dof(int column) const {
         return is_wide() ? wide_dofs[static_cast<std::size_t>(column)] : dofs[static_cast<std::size_t>(column)];

@@ -4,6 +4,7 @@
 /// the data of a mapping x_i(q) (SOFA's mapping: apply, applyJ, applyJT, applyDJT).
 
 #include "soma/types.hpp"
+#include "soma/wide_storage.hpp"
 
 #include <array>
 #include <span>
@@ -51,14 +52,7 @@ struct PointKinematics {
     /// \brief Sets dof_count; a wide point's storage grows to it (allocates only when it grows).
     void set_dof_count(int count) {
         dof_count = count;
-        if (!is_wide()) return;
-        const auto n = static_cast<std::size_t>(count);
-        if (wide_dofs.size() < n) wide_dofs.resize(n);
-        if (wide_jacobian.cols() < count) {
-            wide_jacobian.resize(3, count);
-            wide_position_jacobian.resize(3, count);
-            wide_velocity_jacobian.resize(3, count);
-        }
+        if (is_wide()) grow_wide_storage(count, wide_dofs, wide_jacobian, wide_position_jacobian, wide_velocity_jacobian);
     }
     Index dof(int column) const { return is_wide() ? wide_dofs[static_cast<std::size_t>(column)] : dofs[static_cast<std::size_t>(column)]; }
     std::span<const Index> dof_span() const { return {is_wide() ? wide_dofs.data() : dofs.data(), static_cast<std::size_t>(dof_count)}; }

@@ -92,6 +92,9 @@ void closed_chain_constraints(const MultibodyData& data, const ClosedChainModel&
     if (!data.derivatives_valid)
         throw std::logic_error("closed_chain_constraints: call inverse_dynamics_derivatives first (the plain "
                                "inverse_dynamics leaves the points' Jacobians unset)");
+    // Adot qdot reads Y^B, which a position-only pass (DerivativeSet::position) leaves unset.
+    if (!data.rate_derivatives_valid && !qdot.isZero(0.0))
+        throw std::logic_error("closed_chain_constraints: Adot qdot needs the rate derivatives (DerivativeSet::all)");
     if (out.e.size() != chains.row_count || out.A.cols() != data.dof_count)
         throw std::invalid_argument("closed_chain_constraints: the ClosedChainData was built for other chains or "
                                     "another model");

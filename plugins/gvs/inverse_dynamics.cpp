@@ -32,7 +32,7 @@ void evaluate_edge(const Edge& edge, VirtualJointKinematics& joint, Pose& transf
 /// derivatives the blocks R, Q, Y (eqs. 20b, 20c, 26) and their accumulations (eqs. 22a, 22b,
 /// 28a, 28b).
 void forward_pass(const MultibodyModel& model, MultibodyData& d, const VectorX& q, const VectorX& qdot,
-                  const VectorX& qddot, const Vec6& gravity_twist, bool derivatives) {
+                  const VectorX& qddot, const Vec6& gravity_twist, bool derivatives, bool rates = true) {
     d.pose[0] = model.root_pose;
     d.eta[0].setZero();
     d.eta_dot[0].setZero();
@@ -81,8 +81,10 @@ void forward_pass(const MultibodyModel& model, MultibodyData& d, const VectorX& 
             d.q_block[e].noalias() += ad_eta * joint.dS_dq_qdot;
             d.q_block[e] += joint.dSdot_dq_qdot + joint.dS_dq_qddot;
             // eq. 26 in the form of eq. D51: Y = ad_{eta^+} S + ad_eta S + (dS/dq) qdot + Sdot
-            d.y[e].noalias() = (ad_eta_plus + ad_eta) * joint.S;
-            d.y[e] += joint.dS_dq_qdot + joint.S_dot;
+            if (rates) {
+                d.y[e].noalias() = (ad_eta_plus + ad_eta) * joint.S;
+                d.y[e] += joint.dS_dq_qdot + joint.S_dot;
+            }
         }
         // eqs. 22a, 22b, 28a, 28b: (.)^B_c = Ad^{-1}_{g_pc} ((.)^B_p + [0 (.)_e 0])
         const auto accumulate = [&](const Matrix6X& at_parent, const Matrix6X* own, Matrix6X& at_child) {
@@ -93,7 +95,7 @@ void forward_pass(const MultibodyModel& model, MultibodyData& d, const VectorX& 
         accumulate(d.r_b[p], &d.r[e], d.r_b[c]);
         accumulate(d.q_b[p], &d.q_block[e], d.q_b[c]);
         accumulate(d.s_b[p], &joint.S, d.s_b[c]);
-        accumulate(d.y_b[p], &d.y[e], d.y_b[c]);
+        if (rates) accumulate(d.y_b[p], &d.y[e], d.y_b[c]);
     }
 }
 
@@ -167,10 +169,10 @@ void point_loads(const MultibodyModel& model, MultibodyData& d, const Vec3& grav
 /// Backward pass: F^C (eq. 22c) and ID (eq. 14); with derivatives the composites 𝓝^C, 𝓜^C
 /// (eqs. 22d, 22e), the sums U^S, P^S, V^S, W^S (eqs. 22f, 22g, 28c, 33) and the rows of
 /// dID/dq, dID/dqdot and M of each edge (eqs. 21, 27, 32; section 5, eqs. 39-42, for the tree).
-void backward_pass(const MultibodyModel& model, MultibodyData& d, bool derivatives) {
+void backward_pass(const MultibodyModel& model, MultibodyData& d, bool derivatives, bool rates = true) {
     d.id.setZero();
-    if (derivatives) {
-        d.did_dq.setZero();
+    if (derivatives) d.did_dq.setZero();
+    if (derivatives && rates) {
         d.did_dqdot.setZero();
         d.mass.setZero();
     }
@@ -191,13 +193,17 @@ void backward_pass(const MultibodyModel& model, MultibodyData& d, bool derivativ
         const Mat6 m_c = to_parent * d.m_sum[c] * to_child;
         d.u_edge.noalias() = to_parent * d.u_sum[c];
         d.p_edge.noalias() = to_parent * d.p_sum[c];
-        d.v_edge.noalias() = to_parent * d.v_sum[c];
-        d.w_edge.noalias() = to_parent * d.w_sum[c];
+        if (rates) {
+            d.v_edge.noalias() = to_parent * d.v_sum[c];
+            d.w_edge.noalias() = to_parent * d.w_sum[c];
+        }
         if (n > 0) {
             d.u_edge.middleCols(first, n).noalias() += n_c * d.r[e] + m_c * d.q_block[e];
             d.p_edge.middleCols(first, n).noalias() += coad_bar(f_c) * joint.S;
-            d.v_edge.middleCols(first, n).noalias() += n_c * joint.S + m_c * d.y[e];
-            d.w_edge.middleCols(first, n).noalias() += m_c * joint.S;
+            if (rates) {
+                d.v_edge.middleCols(first, n).noalias() += n_c * joint.S + m_c * d.y[e];
+                d.w_edge.middleCols(first, n).noalias() += m_c * joint.S;
+            }
 
             // eq. 21: dID_e/dq = (dS^T/dq) F^C + S^T (𝓝^C R^B + 𝓜^C Q^B + U^S + P^S)
             d.work.noalias() = n_c * d.r_b[p] + m_c * d.q_b[p];
@@ -208,6 +214,8 @@ void backward_pass(const MultibodyModel& model, MultibodyData& d, bool derivativ
                 add_dST_dq_times(edge.order, edge.h, edge.phi_z1, edge.phi_z2, joint, f_c, own);
             else
                 add_dST_dq_times_rigid(joint, f_c, own);
+        }
+        if (n > 0 && rates) {
             // eq. 27: dID_e/dqdot = S^T (𝓝^C S^B + 𝓜^C Y^B + V^S)
             d.work.noalias() = n_c * d.s_b[p] + m_c * d.y_b[p];
             d.work += d.v_edge;
@@ -221,6 +229,7 @@ void backward_pass(const MultibodyModel& model, MultibodyData& d, bool derivativ
         d.m_sum[p] += m_c;
         d.u_sum[p] += d.u_edge;
         d.p_sum[p] += d.p_edge;
+        if (!rates) continue;
         d.v_sum[p] += d.v_edge;
         d.w_sum[p] += d.w_edge;
     }
@@ -267,13 +276,15 @@ void forward_kinematics(const MultibodyModel& model, MultibodyData& data, const 
                         const VectorX& qddot, bool derivatives) {
     check_call(model, data, q, qdot, qddot);
     data.derivatives_valid = false;
-    forward_pass(model, data, q, qdot, qddot, Vec6::Zero(), derivatives);
+    data.rate_derivatives_valid = false;
+    forward_pass(model, data, q, qdot, qddot, Vec6::Zero(), derivatives, false);
 }
 
 void inverse_dynamics(const MultibodyModel& model, MultibodyData& data, const VectorX& q, const VectorX& qdot,
                       const VectorX& qddot, const Vec3& gravity, const KinematicLoads* loads) {
     check_call(model, data, q, qdot, qddot);
     data.derivatives_valid = false;
+    data.rate_derivatives_valid = false;
     const Vec6 g = gravity_twist_of(gravity);
     forward_pass(model, data, q, qdot, qddot, g, false);
     point_wrenches(model, data, g, false);
@@ -284,16 +295,19 @@ void inverse_dynamics(const MultibodyModel& model, MultibodyData& data, const Ve
 
 void inverse_dynamics_derivatives(const MultibodyModel& model, MultibodyData& data, const VectorX& q,
                                   const VectorX& qdot, const VectorX& qddot, const Vec3& gravity,
-                                  const KinematicLoads* loads) {
+                                  const KinematicLoads* loads, DerivativeSet which) {
     check_call(model, data, q, qdot, qddot);
     data.derivatives_valid = false;
+    data.rate_derivatives_valid = false;
+    const bool rates = which == DerivativeSet::all;
     const Vec6 g = gravity_twist_of(gravity);
-    forward_pass(model, data, q, qdot, qddot, g, true);
+    forward_pass(model, data, q, qdot, qddot, g, true, rates);
     point_wrenches(model, data, g, true);
     if (model.has_point_loads()) point_loads(model, data, gravity, true);
     if (loads != nullptr) loads->apply(model, data, true);
-    backward_pass(model, data, true);
+    backward_pass(model, data, true, rates);
     data.derivatives_valid = true;
+    data.rate_derivatives_valid = rates;
 }
 
 }  // namespace soma::gvs

@@ -36,6 +36,14 @@ public:
 void inverse_dynamics(const MultibodyModel& model, MultibodyData& data, const VectorX& q, const VectorX& qdot,
                       const VectorX& qddot, const Vec3& gravity, const KinematicLoads* loads = nullptr);
 
+/// Which derivatives inverse_dynamics_derivatives computes.
+enum class DerivativeSet {
+    all,       ///< dID/dq, dID/dqdot and M
+    position,  ///< dID/dq alone (a geometric stiffness, a loop's curvature): Y^B, V^S, W^S and the
+               ///< rows of dID/dqdot and M are skipped, and data.did_dqdot, data.mass, data.y_b
+               ///< are left as they were (data.rate_derivatives_valid false)
+};
+
 /// \brief ID, dID/dq, dID/dqdot and M = dID/dqddot into data.id, data.did_dq, data.did_dqdot
 /// and data.mass (eqs. 21-23, 27-29, 32-34; errata: the gravity term of eq. 20c carries a minus
 /// sign). The follower wrenches (constant in the point's frame) add no derivative; the
@@ -45,11 +53,11 @@ void inverse_dynamics(const MultibodyModel& model, MultibodyData& data, const Ve
 /// derivatives (KinematicLoads).
 void inverse_dynamics_derivatives(const MultibodyModel& model, MultibodyData& data, const VectorX& q,
                                   const VectorX& qdot, const VectorX& qddot, const Vec3& gravity,
-                                  const KinematicLoads* loads = nullptr);
+                                  const KinematicLoads* loads = nullptr, DerivativeSet which = DerivativeSet::all);
 
 /// \brief The forward pass alone (no loads, no backward pass) at (q, qdot, qddot) without gravity:
 /// data.pose, data.eta, data.eta_dot and, with \p derivatives, the points' body Jacobians J_k
-/// (data.s_b) and the derivatives of their twists d eta_k/dq (data.r_b, eqs. 20b, 22a). What a
+/// (data.s_b) and the derivatives of their twists d eta_k/dq (data.r_b, eqs. 20b, 22a; not Y^B). What a
 /// point's world velocity and its derivatives need (GvsElement::point_kinematics); data.id and the
 /// derivative matrices are left as they were, and data.derivatives_valid false.
 void forward_kinematics(const MultibodyModel& model, MultibodyData& data, const VectorX& q, const VectorX& qdot,

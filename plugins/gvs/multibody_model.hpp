@@ -126,6 +126,8 @@ struct MultibodyData {
     /// True after inverse_dynamics_derivatives (J_k in s_b, R^B, Q^B, Y^B filled), false after
     /// inverse_dynamics: what reads the Jacobians checks it.
     bool derivatives_valid = false;
+    /// True when the last derivative pass also filled dID/dqdot, M and Y^B (DerivativeSet::all).
+    bool rate_derivatives_valid = false;
 
     std::vector<VirtualJointKinematics> joint;  ///< per edge (fixed transforms: unused)
     std::vector<Pose> edge_transform;           ///< g_{p,c} per edge

@@ -248,6 +248,16 @@ Count one_surface_contact_step(const std::string& tolerance) {
     return one_step_of(text);
 }
 
+/// Zero allocations per Newton iteration: a tight solve takes more iterations than a loose one
+/// (so the comparison means something) and allocates the same. Per step the integrator builds the
+/// next State (a few vectors): the same count whatever the number of iterations.
+void check_allocation_free(const Count& loose, const Count& tight) {
+    INFO("loose: " << loose.iterations << " iterations, " << loose.allocations << " allocations; tight: "
+                   << tight.iterations << " iterations, " << tight.allocations << " allocations");
+    REQUIRE(tight.iterations > loose.iterations);
+    CHECK(tight.allocations == loose.allocations);
+}
+
 }  // namespace
 
 TEST_CASE("Newton iterations allocate nothing: kernel, assembly, rod and forces", "[kernel][performance]") {
@@ -255,12 +265,7 @@ TEST_CASE("Newton iterations allocate nothing: kernel, assembly, rod and forces"
         INFO(integrator);
         const Count loose = one_step(integrator, "1.0e-3");
         const Count tight = one_step(integrator, "1.0e-13");
-        INFO("loose: " << loose.iterations << " iterations, " << loose.allocations << " allocations; tight: "
-                       << tight.iterations << " iterations, " << tight.allocations << " allocations");
-        REQUIRE(tight.iterations > loose.iterations);  // the comparison is meaningful
-        // Per step, the integrator builds the next State (a few vectors): the same count
-        // whatever the number of iterations, i.e. zero allocations per Newton iteration.
-        CHECK(tight.allocations == loose.allocations);
+        check_allocation_free(loose, tight);
     }
 }
 
@@ -269,10 +274,7 @@ TEST_CASE("Newton iterations allocate nothing with the balance test (force scale
         INFO(integrator);
         const Count loose = one_step(integrator, "1.0e-2", "balance_tolerance");
         const Count tight = one_step(integrator, "1.0e-14", "balance_tolerance");
-        INFO("loose: " << loose.iterations << " iterations, " << loose.allocations << " allocations; tight: "
-                       << tight.iterations << " iterations, " << tight.allocations << " allocations");
-        REQUIRE(tight.iterations > loose.iterations);
-        CHECK(tight.allocations == loose.allocations);
+        check_allocation_free(loose, tight);
     }
 }
 
@@ -292,10 +294,7 @@ TEST_CASE("Newton iterations allocate nothing: shells, joints, drag, damping and
         INFO(shell);
         const Count loose = one_shell_step(shell, "1.0e-2");
         const Count tight = one_shell_step(shell, "1.0e-9");
-        INFO("loose: " << loose.iterations << " iterations, " << loose.allocations << " allocations; tight: "
-                       << tight.iterations << " iterations, " << tight.allocations << " allocations");
-        REQUIRE(tight.iterations > loose.iterations);
-        CHECK(tight.allocations == loose.allocations);
+        check_allocation_free(loose, tight);
     }
 }
 
@@ -324,10 +323,7 @@ TEST_CASE("Newton iterations allocate nothing: rigid bodies, floor contact and c
     };
     const Count loose = one_step_of(scene("1.0e-4"));
     const Count tight = one_step_of(scene("1.0e-12"));
-    INFO("loose: " << loose.iterations << " iterations, " << loose.allocations << " allocations; tight: "
-                   << tight.iterations << " iterations, " << tight.allocations << " allocations");
-    REQUIRE(tight.iterations > loose.iterations);
-    CHECK(tight.allocations == loose.allocations);
+    check_allocation_free(loose, tight);
 }
 
 TEST_CASE("Newton iterations allocate nothing: clamps through rod and rigid-body frames", "[kernel][performance]") {
@@ -351,10 +347,7 @@ TEST_CASE("Newton iterations allocate nothing: clamps through rod and rigid-body
     };
     const Count loose = one_step_of(scene("1.0e-2"));
     const Count tight = one_step_of(scene("1.0e-12"));
-    INFO("loose: " << loose.iterations << " iterations, " << loose.allocations << " allocations; tight: "
-                   << tight.iterations << " iterations, " << tight.allocations << " allocations");
-    REQUIRE(tight.iterations > loose.iterations);
-    CHECK(tight.allocations == loose.allocations);
+    check_allocation_free(loose, tight);
 }
 
 TEST_CASE("the open System calls allocate nothing once sized: evaluate, factorize, solve, constraint rows",
@@ -403,19 +396,13 @@ TEST_CASE("the open System calls allocate nothing once sized: evaluate, factoriz
 TEST_CASE("Newton iterations allocate nothing in a contact scene (imc_contact with friction)", "[kernel][performance]") {
     const Count loose = one_contact_step("1.0e-4");
     const Count tight = one_contact_step("1.0e-13");
-    INFO("loose: " << loose.iterations << " iterations, " << loose.allocations << " allocations; tight: "
-                   << tight.iterations << " iterations, " << tight.allocations << " allocations");
-    REQUIRE(tight.iterations > loose.iterations);
-    CHECK(tight.allocations == loose.allocations);
+    check_allocation_free(loose, tight);
 }
 
 TEST_CASE("Newton iterations allocate nothing with node-triangle and rigid-shape contact", "[kernel][performance]") {
     const Count loose = one_surface_contact_step("1.0e-4");
     const Count tight = one_surface_contact_step("1.0e-13");
-    INFO("loose: " << loose.iterations << " iterations, " << loose.allocations << " allocations; tight: "
-                   << tight.iterations << " iterations, " << tight.allocations << " allocations");
-    REQUIRE(tight.iterations > loose.iterations);
-    CHECK(tight.allocations == loose.allocations);
+    check_allocation_free(loose, tight);
 }
 
 TEST_CASE("Newton iterations allocate nothing: the kernel's forces and joints on a gvs robot's wide points",
@@ -460,8 +447,5 @@ TEST_CASE("Newton iterations allocate nothing: the kernel's forces and joints on
     };
     const Count loose = one_step_of(scene("1.0e-3"));
     const Count tight = one_step_of(scene("1.0e-13"));
-    INFO("loose: " << loose.iterations << " iterations, " << loose.allocations << " allocations; tight: "
-                   << tight.iterations << " iterations, " << tight.allocations << " allocations");
-    REQUIRE(tight.iterations > loose.iterations);
-    CHECK(tight.allocations == loose.allocations);
+    check_allocation_free(loose, tight);
 }

@@ -44,6 +44,16 @@ constexpr double kLength = 0.5, kRadius = 0.01, kYoung = 1.0e9, kDensity = 1000.
 const double kSecondMoment = std::numbers::pi * std::pow(kRadius, 4) / 4.0;
 const double kArea = std::numbers::pi * kRadius * kRadius;
 
+// The cantilever's soft link: a Kirchhoff rod with the constants above, its root at its link's frame.
+const std::string kBeamLink = "      - name: beam\n"
+                              "        soft:\n"
+                              "          length: 0.5\n"
+                              "          section: {circular: {radius: 0.01}}\n"
+                              "          young_modulus: 1.0e9\n"
+                              "          poisson_ratio: 0.5\n"
+                              "          density: 1000\n"
+                              "          strains: {torsion: 2, bending_y: 4, bending_z: 4}\n";
+
 std::string gvs_cantilever(const std::string& integrator, const std::string& extra_soft = "",
                            const std::string& gravity = "[0, 0, -9.81]", const std::string& solver = "eigen_lu") {
     return "simulation: {duration: 1.0}\n" + integrator + "linear_solver: {type: " + solver +
@@ -53,14 +63,7 @@ std::string gvs_cantilever(const std::string& integrator, const std::string& ext
            "    type: gvs\n"
            "    gravity: " + gravity + "\n"
            "    links:\n"
-           "      - name: beam\n"
-           "        soft:\n"
-           "          length: 0.5\n"
-           "          section: {circular: {radius: 0.01}}\n"
-           "          young_modulus: 1.0e9\n"
-           "          poisson_ratio: 0.5\n"
-           "          density: 1000\n"
-           "          strains: {torsion: 2, bending_y: 4, bending_z: 4}\n" + extra_soft;
+           + kBeamLink + extra_soft;
 }
 
 std::string statics(int load_steps) {
@@ -440,14 +443,7 @@ TEST_CASE("gvs with the kernel's point forces and joints: point load, floor cont
             "      - name: slider\n"
             "        joint: {type: prismatic, axis: [0, 0, 1]}\n"
             "        rigid: {mass: 0.2, inertia: [1.0e-4, 1.0e-4, 1.0e-4, 0, 0, 0]}\n"
-            "      - name: beam\n"
-            "        soft:\n"
-            "          length: 0.5\n"
-            "          section: {circular: {radius: 0.01}}\n"
-            "          young_modulus: 1.0e9\n"
-            "          poisson_ratio: 0.5\n"
-            "          density: 1000\n"
-            "          strains: {torsion: 2, bending_y: 4, bending_z: 4}\n"
+            + kBeamLink +
             "forces:\n"
             "  - {type: floor_contact, elements: [robot], height: " + num(floor_height) + ", stiffness: " +
             num(floor_stiffness) + ", band: " + num(band) + "}\n");

@@ -56,6 +56,14 @@ TEST_CASE("GVS inverse dynamics: dID/dq, dID/dqdot and M equal central differenc
             CHECK(relative_error(data.did_dq, fd_q) < 1e-7);
             CHECK(relative_error(data.did_dqdot, fd_qdot) < 1e-7);
             CHECK(relative_error(data.mass, fd_qddot) < 1e-7);
+            CHECK(data.rate_derivatives_valid);
+            // The position-only pass (geometric stiffness, loop curvature) gives the same ID and
+            // dID/dq, term for term, and says that it left the rate derivatives out.
+            inverse_dynamics_derivatives(tree.model, probe, q, qdot, qddot, gravity, nullptr, DerivativeSet::position);
+            CHECK(probe.id == data.id);
+            CHECK(probe.did_dq == data.did_dq);
+            CHECK(probe.derivatives_valid);
+            CHECK_FALSE(probe.rate_derivatives_valid);
         }
     }
 }
