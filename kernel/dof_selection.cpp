@@ -73,7 +73,11 @@ std::vector<Region> regions_of(const Parameters& entry) {
 std::vector<char> listed_items(const std::vector<DofGroup>& groups, const std::string& element_type,
                                const Parameters& entry, const std::string& key) {
     const auto indices = entry.integer_list(key);
-    if (indices.empty()) return {};
+    if (indices.empty()) {
+        // An empty list written out selects nothing: say so rather than hold nothing silently.
+        if (entry.has(key)) entry.fail(key, fmt::format("lists no {}: give at least one index, or leave it out", key));
+        return {};
+    }
     const DofGroup* group = find_dof_group(groups, key);
     if (!group) entry.fail(key, fmt::format("element type '{}' has no {}", element_type, key));
     std::vector<char> chosen(static_cast<std::size_t>(group->count), 0);

@@ -28,7 +28,7 @@ void check_matrix(const char* what, Index rows, Index cols, Index expected_rows,
 }
 
 double evaluate_route_field(const ScalarField& field, const char* name, std::size_t cable, double X) {
-    const std::string where = "GVS tendon: cable " + std::to_string(cable + 1) + ", field " + name;
+    const std::string where = "GVS tendon: cables[" + std::to_string(cable) + "], field " + name;
     if (!field) throw std::invalid_argument(where + " is missing");
     const double value = field(X);
     if (!std::isfinite(value))
@@ -71,7 +71,7 @@ double TendonActuation::tangent(std::size_t i, std::size_t k, const Vec6& xi, Ve
     const Vec3 tc = xi.head<3>().cross(d_[at]) + xi.tail<3>() + d_prime_[at];
     const double norm = tc.norm();
     if (!(norm > 0.0) || !std::isfinite(norm))
-        throw std::domain_error("GVS tendon: cable " + std::to_string(k + 1) + " has a tangent of length " +
+        throw std::domain_error("GVS tendon: cables[" + std::to_string(k) + "] has a tangent of length " +
                                 std::to_string(norm) + " at X = " + std::to_string(X_[i]) +
                                 " (the rod is collapsed there)");
     t = tc / norm;  // eq. D61
@@ -144,7 +144,7 @@ namespace {
 void check_tensions(const Eigen::Ref<const VectorX>& tension) {
     for (Index k = 0; k < tension.size(); ++k)
         if (!(tension[k] >= 0.0) || !std::isfinite(tension[k]))
-            throw std::invalid_argument("GVS tendon: the tension of cable " + std::to_string(k + 1) + " is " +
+            throw std::invalid_argument("GVS tendon: the tension of cables[" + std::to_string(k) + "] is " +
                                         std::to_string(tension[k]) +
                                         " N; a cable can only pull (tension >= 0, finite)");
 }

@@ -404,10 +404,20 @@ std::unique_ptr<Element> make_gvs(const Parameters& p) {
         const auto moment = w.string_list("moment"), force = w.string_list("force");
         for (std::size_t c = 0; c < 6; ++c) {
             const std::string& text = c < 3 ? moment[c] : force[c - 3];
+            const std::string key = c < 3 ? "moment" : "force";
             try {
-                load.wrench[c] = parse_time_function(text);
+                // A value that is not finite during the run stops it at this key (the run ends
+                // with its diagnosis and keeps its outputs), instead of a NaN residual.
+                load.wrench[c] = [value = parse_time_function(text), where = w.location(key), text,
+                                  component = c % 3](double t) {
+                    const double v = value(t);
+                    if (!std::isfinite(v))
+                        throw InputError(where, "component " + std::to_string(component) + " ('" + text +
+                                                    "') is not finite at t = " + std::to_string(t) + " s");
+                    return v;
+                };
             } catch (const std::invalid_argument& e) {
-                w.fail(c < 3 ? "moment" : "force", e.what());
+                w.fail(key, e.what());
             }
         }
         d.wrenches.push_back(std::move(load));

@@ -22,6 +22,8 @@
 //    to rest on floor_contact with the floor's forces summing to the weight; a ball joint holds
 //    the robot's tip at a discrete_rod's tip, and the pair deflects as two springs in parallel; a
 //    clamp welds a rigid arm to the robot's end frame (the cantilever with an end moment).
+//  - A ball joint's and a clamp's C, G_q and curvature with the robot's wide end against central
+//    differences.
 //  - A spherical joint turned a full turn stops the run with the reason.
 #include "scene_runner.hpp"
 
@@ -229,6 +231,20 @@ TEST_CASE("gvs: bad input is refused at its key", "[validation][gvs]") {
         CHECK(what.find("more than IMC contact handles yet") != std::string::npos);
         CHECK(what.find("forces[0].elements") != std::string::npos);
     }
+    {  // A wrench whose expression stops being finite during the run stops it there, at its key.
+        auto simulation = build_scene(gvs_cantilever("integrator: {type: implicit_euler, dt: 0.01}\n", "", "[0, 0, 0]") +
+                                      "    wrenches: [{link: beam, at: end, force: [\"0\", \"0\", \"sqrt(0.05 - t)\"]}]\n");
+        RunOptions options;
+        options.output_directory = std::filesystem::temp_directory_path() / "soma-validation";
+        options.progress = false;
+        const RunResult result = run_simulation(*simulation, options);
+        CHECK_FALSE(result.summary.completed);
+        CHECK(simulation->state().t == Approx(0.05));
+        INFO(result.diagnosis);
+        CHECK(result.diagnosis.find("test.yaml:17:") != std::string::npos);
+        CHECK(result.diagnosis.find("wrenches[0].force") != std::string::npos);
+        CHECK(result.diagnosis.find("is not finite") != std::string::npos);
+    }
     // Without `elements` the gravity force skips the robot (with a note): its weight stays its own.
     auto own = build_scene(gvs_cantilever(statics(1)));
     auto both = build_scene(gvs_cantilever(statics(1)) + "forces:\n  - {type: gravity}\n");
@@ -301,6 +317,15 @@ TEST_CASE("gvs rigid pendulum: the angle equation; prescribed and fixed joint co
         FAIL("a discrete_rod accepted `coordinates`");
     } catch (const std::exception& error) {
         CHECK(std::string(error.what()).find("has no coordinates") != std::string::npos);
+    }
+    // An empty list written out would hold nothing: refused at its key.
+    try {
+        build_scene(pendulum("    fixed: {coordinates: []}\n"));
+        FAIL("`coordinates: []` was accepted");
+    } catch (const std::exception& error) {
+        const std::string what = error.what();
+        CHECK(what.find("lists no coordinates") != std::string::npos);
+        CHECK(what.find("fixed.coordinates") != std::string::npos);
     }
 }
 
@@ -555,5 +580,59 @@ TEST_CASE("gvs with a clamp: a rigid arm welded to the robot's tip frame", "[val
         CHECK((gvs_tip(*welded) - node_position(*welded, "arm", 2)).norm() <= 1e-12);
         if (reference == 0.0) reference = end;
         CHECK(end == Approx(reference).epsilon(1e-9));
+    }
+}
+
+TEST_CASE("gvs: a ball joint's and a clamp's curvature with a robot's wide end against central differences",
+          "[validation][gvs]") {
+    // The joints read a GVS point or frame through its wide map: C, G_q and the curvature
+    // d(G_f^T lambda)/dq (the map's geometric stiffness plus, for the clamp, the torques turning
+    // with the frames) against central differences at a bent configuration. h = 1e-6: truncation
+    // and round-off near 1e-10 relative (measured: 6e-11 to 6e-10), so 1e-8 leaves room while a
+    // missing term is O(1).
+    auto scene = build_scene(gvs_cantilever(statics(1), "", "[0, 0, 0]") +
+                             "  - name: arm\n"
+                             "    type: rigid_body\n"
+                             "    position: [0.75, 0, 0]\n"
+                             "    shape: {box: {size: [0.5, 0.02, 0.02]}}\n"
+                             "    density: 1000\n"
+                             "    markers: [{position: [-0.25, 0, 0]}]\n"
+                             "constraints:\n"
+                             "  - {type: ball_joint, first: {element: rod, node: -1}, second: {element: arm, node: 2}}\n"
+                             "  - {type: clamp, first: {element: rod, frame: beam.end}, second: {element: arm, frame: "
+                             "marker_0}}\n");
+    VectorX q = scene->state().q;
+    const Element& rod = *scene->find_element("rod");
+    for (Index i = 0; i < rod.dof_count(); ++i) q[rod.global_dof(i)] += 0.3 * std::sin(1.0 + 2.0 * i);
+    for (const auto& constraint : scene->constraints()) {
+        INFO(constraint->name());
+        const Index rows = constraint->row_count(), n = static_cast<Index>(constraint->dofs().size());
+        REQUIRE(n > kMaxFrameDofs);  // the robot's end is wide
+        ConstraintEvaluation out{VectorX(rows), Eigen::MatrixXd(rows, n), Eigen::MatrixXd(rows, n), Eigen::MatrixXd(n, n)};
+        VectorX lambda(rows);
+        for (Index r = 0; r < rows; ++r) lambda[r] = 0.7 - 0.4 * r;
+        EvalContext context;
+        context.q = &q;
+        constraint->evaluate(context, lambda.data(), out);
+        const ConstraintEvaluation at_q = out;
+        Eigen::MatrixXd dvalue(rows, n), dforce(n, n);
+        const double h = 1e-6;
+        for (Index j = 0; j < n; ++j) {
+            // The arm's rotation DOFs are tangent displacements: step them through integrate.
+            VectorX step = VectorX::Zero(scene->dof_count()), plus(q.size()), minus(q.size());
+            step[constraint->dofs()[static_cast<std::size_t>(j)]] = h;
+            scene->integrate(q, step, plus);
+            scene->integrate(q, -step, minus);
+            context.q = &plus;
+            constraint->evaluate(context, lambda.data(), out);
+            const VectorX value_plus = out.value, force_plus = out.force_jacobian.transpose() * lambda;
+            context.q = &minus;
+            constraint->evaluate(context, lambda.data(), out);
+            dvalue.col(j) = (value_plus - out.value) / (2 * h);
+            dforce.col(j) = (force_plus - out.force_jacobian.transpose() * lambda) / (2 * h);
+        }
+        CHECK((at_q.position_jacobian - dvalue).norm() <= 1e-8 * dvalue.norm());
+        CHECK((at_q.curvature - dforce).norm() <= 1e-8 * dforce.norm());
+        CHECK(dforce.norm() > 0.0);
     }
 }
