@@ -73,6 +73,16 @@ std::string statics(int load_steps) {
            ", ramp_time: 1.0, newton: {absolute_tolerance: 1.0e-11}, adaptive: {enabled: false}}\n";
 }
 
+/// Runs a scene that must stop before its end (run_to_end requires it to complete).
+RunResult run_expecting_stop(Simulation& simulation) {
+    RunOptions options;
+    options.output_directory = std::filesystem::temp_directory_path() / "soma-validation";
+    options.progress = false;
+    RunResult result = run_simulation(simulation, options);
+    CHECK_FALSE(result.summary.completed);
+    return result;
+}
+
 Vec3 gvs_tip(const Simulation& simulation, const std::string& element = "rod") { return node_position(simulation, element, -1); }
 
 }  // namespace
@@ -234,11 +244,7 @@ TEST_CASE("gvs: bad input is refused at its key", "[validation][gvs]") {
     {  // A wrench whose expression stops being finite during the run stops it there, at its key.
         auto simulation = build_scene(gvs_cantilever("integrator: {type: implicit_euler, dt: 0.01}\n", "", "[0, 0, 0]") +
                                       "    wrenches: [{link: beam, at: end, force: [\"0\", \"0\", \"sqrt(0.05 - t)\"]}]\n");
-        RunOptions options;
-        options.output_directory = std::filesystem::temp_directory_path() / "soma-validation";
-        options.progress = false;
-        const RunResult result = run_simulation(*simulation, options);
-        CHECK_FALSE(result.summary.completed);
+        const RunResult result = run_expecting_stop(*simulation);
         CHECK(simulation->state().t == Approx(0.05));
         INFO(result.diagnosis);
         CHECK(result.diagnosis.find("test.yaml:17:") != std::string::npos);
@@ -538,11 +544,7 @@ TEST_CASE("gvs: a spherical joint turned a full turn stops the run with the reas
                                "        rigid: {mass: 1.0, inertia: [1.0e-3, 1.0e-3, 1.0e-3, 0, 0, 0]}\n"
                                "controllers:\n"
                                "  - {type: actuation, element: spinner, channel: joint_force, items: [2], values: [\"1\"]}\n");
-    RunOptions options;
-    options.output_directory = std::filesystem::temp_directory_path() / "soma-validation";
-    options.progress = false;
-    const RunResult result = run_simulation(*spinner, options);
-    CHECK_FALSE(result.summary.completed);
+    const RunResult result = run_expecting_stop(*spinner);
     CHECK(spinner->state().t == Approx(std::sqrt(2.0 * 2.0 * std::numbers::pi / 1000.0)).epsilon(0.02));
     CHECK(result.diagnosis.find("exponential coordinates are singular") != std::string::npos);
     CHECK(result.diagnosis.find("link 'body'") != std::string::npos);
