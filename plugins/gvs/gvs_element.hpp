@@ -24,7 +24,8 @@
 /// and buoyancy; the kinetic energy then includes the added mass's.
 /// The points (the root, every joint frame and rod point) are mapped points: outputs read them,
 /// and the kernel's point forces (point loads, floor contact, viscous drag) and ball joints act
-/// on them through point_kinematics. A point depends on every coordinate from the base to it, so
+/// on them through point_kinematics; clamps hold its frames (the base, each link's frame and end
+/// frame) through frame_kinematics. A point depends on every coordinate from the base to it, so
 /// it is a wide point (point_kinematics.hpp) over all the element's DOFs; the geometric stiffness
 /// of a force f at point k, d(J_k^T f)/dq, is -dID/dq of the tree at rest carrying f alone (one
 /// derivative pass per point and Jacobian). Gravity stays the element's own key

@@ -99,6 +99,10 @@ StrainBasis::StrainBasis(BasisFamily family, const StrainModeSelection& modes, d
         for (int c = 0; c < kStrainComponents; ++c) {
             const auto given = static_cast<int>(custom_[c].size());
             const int expected = modes.order[c] < 0 ? 0 : function_count(modes.order[c]);
+            if (modes.order[c] < 0 && given > 0)
+                fail("custom family: " + std::to_string(given) + " function(s) are given for " + name(c) +
+                     ", which the strains do not activate: give " + name(c) + " an order in the strains, or "
+                     "remove its functions");
             if (given != expected)
                 fail("custom family: " + name(c) + " has order " + std::to_string(modes.order[c]) +
                      ", so " + std::to_string(expected) + " function(s) are expected, got " +

@@ -240,6 +240,8 @@ TEST_CASE("strain bases reject bad input with a message naming the problem", "[g
                       Contains("torsion has order 1, so 2 function(s) are expected, got 1"));
     CHECK_THROWS_WITH(StrainBasis(BasisFamily::custom, StrainModeSelection{{0, 0, -1, -1, -1, -1}}, 1.0, one),
                       Contains("bending_y has order 0, so 1 function(s) are expected, got 0"));
+    CHECK_THROWS_WITH(StrainBasis(BasisFamily::custom, StrainModeSelection{{-1, 0, -1, -1, -1, -1}}, 1.0, one),
+                      Contains("1 function(s) are given for torsion, which the strains do not activate"));
     CustomBasisFunctions empty_function;
     empty_function[shear_z] = {BasisFunction{}};
     CHECK_THROWS_WITH(StrainBasis(BasisFamily::custom, StrainModeSelection{{-1, -1, -1, -1, -1, 0}}, 1.0, empty_function),
