@@ -24,6 +24,7 @@
 //    clamp welds a rigid arm to the robot's end frame (the cantilever with an end moment).
 //  - A ball joint's and a clamp's C, G_q and curvature with the robot's wide end against central
 //    differences.
+//  - viscous_drag on the rod's points: a slider-borne rod falls at the drag's terminal speed.
 //  - A spherical joint turned a full turn stops the run with the reason.
 #include "scene_runner.hpp"
 
@@ -636,5 +637,30 @@ TEST_CASE("gvs: a ball joint's and a clamp's curvature with a robot's wide end a
         CHECK((at_q.position_jacobian - dvalue).norm() <= 1e-8 * dvalue.norm());
         CHECK((at_q.curvature - dforce).norm() <= 1e-8 * dforce.norm());
         CHECK(dforce.norm() > 0.0);
+    }
+}
+
+TEST_CASE("gvs with viscous_drag: a slider-borne rod falls at the terminal speed of its drag", "[validation][gvs]") {
+    // The slider (0.2 kg) carries the cantilever (rho A L = 0.157 kg) down a vertical prismatic
+    // joint through viscous_drag eta = 1 Pa s acting on the rod's points by their quadrature
+    // lengths (summing to L): at steady state (m_s + rho A L) g = eta L v_t. The time constant
+    // m / (eta L) = 0.71 s; 12 s are 17 of them (exp(-17) = 4e-8), and a steady state does not
+    // depend on the integrator or its step: tolerance 1e-6, with two steps.
+    const double mass = 0.2 + kDensity * kArea * kLength, terminal = mass * kGravity / (1.0 * kLength);
+    for (const std::string dt : {"0.02", "0.01"}) {
+        auto falling = build_scene("simulation: {duration: 12.0}\n"
+                                   "integrator: {type: implicit_euler, dt: " + dt + "}\n"
+                                   "elements:\n"
+                                   "  - name: robot\n"
+                                   "    type: gvs\n"
+                                   "    gravity: [0, 0, -9.81]\n"
+                                   "    links:\n"
+                                   "      - name: slider\n"
+                                   "        joint: {type: prismatic, axis: [0, 0, 1]}\n"
+                                   "        rigid: {mass: 0.2, inertia: [1.0e-4, 1.0e-4, 1.0e-4, 0, 0, 0]}\n" +
+                                   kBeamLink + "forces:\n  - {type: viscous_drag, viscosity: 1.0}\n");
+        run_to_end(*falling);
+        INFO("dt " << dt);
+        CHECK(falling->state().v[falling->find_element("robot")->global_dof(0)] == Approx(-terminal).epsilon(1e-6));
     }
 }
