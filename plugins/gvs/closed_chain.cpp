@@ -1,5 +1,7 @@
 #include "closed_chain.hpp"
 
+#include <Eigen/LU>
+#include <Eigen/QR>
 #include <Eigen/SVD>
 
 #include <cmath>
@@ -48,6 +50,20 @@ Matrix6X spherical_directions() {
     Matrix6X out = Matrix6X::Zero(6, 3);
     out.bottomRows<3>().setIdentity();
     return out;
+}
+
+Matrix6X in_plane_directions(const Matrix6X& constrained) {
+    // v = Phi a lies in the plane iff its rotations about x, y and its translation along z vanish:
+    // a in the kernel of those three rows of Phi.
+    Eigen::Matrix<double, 3, Eigen::Dynamic> out_of_plane(3, constrained.cols());
+    out_of_plane << constrained.row(0), constrained.row(1), constrained.row(5);
+    const Eigen::MatrixXd kernel = Eigen::FullPivLU<Eigen::MatrixXd>(out_of_plane).kernel();
+    const Eigen::MatrixXd in_plane = constrained * kernel;
+    if (kernel.cols() == 0 || in_plane.norm() == 0.0)
+        throw std::invalid_argument("loop joint: none of its constrained directions lies in the xy-plane of frame b");
+    // Orthonormal columns: rows of the same scale as the joint's other forms.
+    const Eigen::HouseholderQR<Eigen::MatrixXd> qr(in_plane);
+    return qr.householderQ() * Eigen::MatrixXd::Identity(6, in_plane.cols());
 }
 
 Index add_loop_joint(ClosedChainModel& chains, const MultibodyModel& model, LoopJoint joint) {

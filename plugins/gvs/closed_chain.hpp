@@ -53,6 +53,12 @@ Matrix6X weld_directions();
 Matrix6X revolute_directions(const Vec3& axis);
 /// \brief Phi_perp of a spherical loop joint: the three translations, [0; I_3].
 Matrix6X spherical_directions();
+/// \brief The directions of \p constrained that lie in frame b's xy-plane (the translations x, y
+/// and the rotation about z), an orthonormal basis of span(Phi_perp) intersected with that plane:
+/// the loop joint of a planar model, whose coordinates never move frame a out of the plane, so
+/// that the out-of-plane rows would be rows no coordinate moves (a singular saddle point).
+/// Throws std::invalid_argument if none is left.
+Matrix6X in_plane_directions(const Matrix6X& constrained);
 
 /// \brief The loop joints of a tree (immutable once built): the constraint rows of joint j are
 /// first_row[j] .. first_row[j] + c_j.

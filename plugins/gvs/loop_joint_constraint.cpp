@@ -9,12 +9,14 @@
 
 namespace soma::gvs {
 
-LoopJointConstraint::LoopJointConstraint(LoopJointSettings settings, Parameters parameters)
-    : settings_(std::move(settings)), parameters_(std::move(parameters)) {}
+LoopJointConstraint::LoopJointConstraint(std::string element, std::vector<LoopJointSettings> joints,
+                                         Parameters parameters)
+    : element_name_(std::move(element)), joints_(std::move(joints)), parameters_(std::move(parameters)) {}
 
-std::pair<Index, Pose> LoopJointConstraint::resolve(const LoopJointEnd& end, const std::string& key) const {
+std::pair<Index, Pose> LoopJointConstraint::resolve(const LoopJointSettings& joint, const std::string& key) const {
+    const LoopJointEnd& end = key == "a" ? joint.a : joint.b;
     if (end.link == "base") {
-        if (end.at_end) parameters_.block(key).fail("at", "the base has one frame: leave `at` out (or write frame)");
+        if (end.at_end) joint.parameters.block(key).fail("at", "the base has one frame: leave `at` out (or write frame)");
         return {0, end.offset};
     }
     const auto& links = element_->description().robot.links;
@@ -25,74 +27,104 @@ std::pair<Index, Pose> LoopJointConstraint::resolve(const LoopJointEnd& end, con
         }
     std::string names = "base";
     for (const auto& link : links) names += ", " + link.name;
-    parameters_.block(key).fail("link", "element '" + settings_.element + "' has no link '" + end.link +
-                                            "' (its links: " + names + ")");
+    joint.parameters.block(key).fail("link", "element '" + element_name_ + "' has no link '" + end.link +
+                                                 "' (its links: " + names + ")");
+}
+
+Matrix6X LoopJointConstraint::constrained_directions(const LoopJointSettings& joint) const {
+    Matrix6X constrained;
+    if (joint.joint == "weld")
+        constrained = weld_directions();
+    else if (joint.joint == "spherical")
+        constrained = spherical_directions();
+    else {
+        try {
+            constrained = revolute_directions(joint.axis);
+        } catch (const std::invalid_argument& e) {
+            joint.parameters.fail("axis", e.what());
+        }
+    }
+    if (!joint.planar) return constrained;
+    // In a planar model a hinge turns about the plane's normal; about any other axis its in-plane
+    // rows would hold the rotation too (a weld), which is not what `revolute` says.
+    if (joint.joint == "revolute" && joint.axis.normalized().cross(Vec3::UnitZ()).norm() > 1e-12)
+        joint.parameters.fail("axis", "a planar loop joint turns about the plane's normal, frame b's z axis ([0, 0, 1])");
+    return in_plane_directions(constrained);
 }
 
 void LoopJointConstraint::bind(const SceneView& scene) {
-    const Element* element = scene.find_element(settings_.element);
-    if (!element) parameters_.fail("element", "no element is named '" + settings_.element + "'");
+    const Element* element = scene.find_element(element_name_);
+    if (!element) parameters_.fail("element", "no element is named '" + element_name_ + "'");
     element_ = dynamic_cast<const GvsElement*>(element);
-    if (!element_) parameters_.fail("element", "element '" + settings_.element + "' is not a gvs robot");
+    if (!element_) parameters_.fail("element", "element '" + element_name_ + "' is not a gvs robot");
 
     bare_ = element_->tree().model;
     bare_.world_wrench_points.clear();
     bare_.wall_contacts.clear();
     bare_.hydrodynamics.clear();
-
-    LoopJoint joint;
-    std::tie(joint.point_a, joint.offset_a) = resolve(settings_.a, "a");
-    std::tie(joint.point_b, joint.offset_b) = resolve(settings_.b, "b");
-    if (joint.point_a == joint.point_b) parameters_.fail("b", "both ends are at the same point of the robot");
-    if (settings_.joint == "weld")
-        joint.constrained = weld_directions();
-    else if (settings_.joint == "spherical")
-        joint.constrained = spherical_directions();
-    else {
-        try {
-            joint.constrained = revolute_directions(settings_.axis);
-        } catch (const std::invalid_argument& e) {
-            parameters_.fail("axis", e.what());
-        }
+    chains_ = ClosedChainModel{};
+    for (const LoopJointSettings& settings : joints_) {
+        LoopJoint joint;
+        std::tie(joint.point_a, joint.offset_a) = resolve(settings, "a");
+        std::tie(joint.point_b, joint.offset_b) = resolve(settings, "b");
+        if (joint.point_a == joint.point_b) settings.parameters.fail("b", "both ends are at the same point of the robot");
+        joint.constrained = constrained_directions(settings);
+        add_loop_joint(chains_, bare_, std::move(joint));
     }
-    add_loop_joint(chains_, bare_, std::move(joint));
     data_.emplace(bare_);
     chain_data_.emplace(bare_, chains_);
     dofs_ = element_->global_dofs();
     q_.setZero(bare_.dof_count);
     zero_.setZero(bare_.dof_count);
-
-    // The initial state must close the loop: a scene whose frames do not meet would be pulled
-    // together by the first step's solve, far from anything the scene describes.
     const std::vector<double> no_force(static_cast<std::size_t>(chains_.row_count), 0.0);
     rows_at(scene.state().q, no_force.data());
-    const double gap = chain_data_->e.cwiseAbs().maxCoeff();
-    if (!(gap <= 1e-9)) {
-        std::ostringstream text;
-        text << "the loop is not closed in the initial configuration: its largest error is " << gap
-             << " (m or rad; frames a and b must coincide, but for the joint's free directions)";
-        parameters_.fail("a", text.str());
+    check_initial_configuration();
+}
+
+void LoopJointConstraint::check_initial_configuration() const {
+    for (std::size_t j = 0; j < joints_.size(); ++j) {
+        const Parameters& p = joints_[j].parameters;
+        const Index first = chains_.first_row[j], rows = chains_.joints[j].constrained.cols();
+        // The initial state must close the loop: a scene whose frames do not meet would be pulled
+        // together by the first step's solve, far from anything the scene describes.
+        const double gap = chain_data_->e.segment(first, rows).cwiseAbs().maxCoeff();
+        if (!(gap <= 1e-9)) {
+            std::ostringstream text;
+            text << "the loop is not closed in the initial configuration: its largest error is " << gap
+                 << " (m or rad; frames a and b must coincide, but for the joint's free directions)";
+            p.fail("a", text.str());
+        }
+        // e = Phi_perp^T log(g_BA) changes branch where the relative rotation reaches pi: start well
+        // inside (a free rotation started near pi would jump within a few degrees).
+        const double turn = chain_data_->relative_log[j].head<3>().norm();
+        if (!(turn <= 0.5 * M_PI)) {
+            std::ostringstream text;
+            text << "frames a and b start turned by " << turn << " rad about the free axis: the loop's error changes "
+                 << "branch at pi, so start them within a quarter turn (turn frame b with b.offset_orientation)";
+            p.fail("b", text.str());
+        }
+        // A row that no coordinate moves (a weld's axial row on an inextensible rod, a planar
+        // robot's out-of-plane rows) makes the saddle-point matrix singular: say so here.
+        const Eigen::FullPivLU<Eigen::MatrixXd> lu(chain_data_->A.middleRows(first, rows));
+        if (lu.rank() < rows) {
+            std::ostringstream text;
+            text << "the loop's " << rows << " constrained directions are not independent at the initial "
+                 << "configuration (rank " << lu.rank() << "): some direction of frame a relative to frame b cannot "
+                 << "be moved by any coordinate of the robot (an inextensible rod cannot change its length; a planar "
+                 << "robot cannot leave its plane), and the solve would be singular; free that direction (a revolute "
+                 << "or spherical joint, an extensible rod, `planar: true` for a robot that moves in frame b's "
+                 << "xy-plane)";
+            p.fail("joint", text.str());
+        }
     }
-    // e = Phi_perp^T log(g_BA) changes branch where the relative rotation reaches pi: start well
-    // inside (a free rotation started near pi would jump within a few degrees).
-    const double turn = chain_data_->relative_log[0].head<3>().norm();
-    if (!(turn <= 0.5 * M_PI)) {
-        std::ostringstream text;
-        text << "frames a and b start turned by " << turn << " rad about the free axis: the loop's error changes "
-             << "branch at pi, so start them within a quarter turn (turn frame b with b.offset_orientation)";
-        parameters_.fail("b", text.str());
-    }
-    // A row that no coordinate moves (a weld's axial row on an inextensible rod, a second loop
-    // over the same chain) makes the saddle-point matrix singular: say so here, with the count.
+    // Each joint's rows independent, but together not: two loops hold the same motion.
     const Eigen::FullPivLU<Eigen::MatrixXd> lu(chain_data_->A);
     if (lu.rank() < chains_.row_count) {
         std::ostringstream text;
-        text << "the loop's " << chains_.row_count << " constrained directions are not independent at the initial "
-             << "configuration (rank " << lu.rank() << "): some direction of frame a relative to frame b cannot be "
-             << "moved by any coordinate of the robot (an inextensible rod cannot change its length; two loops may "
-             << "hold the same motion), and the solve would be singular; free that direction (a revolute or "
-             << "spherical joint, an extensible rod) or remove the duplicate";
-        parameters_.fail("joint", text.str());
+        text << "the loops' " << chains_.row_count << " constrained directions are not independent at the initial "
+             << "configuration (rank " << lu.rank() << "): two loops hold the same motion, and the solve would be "
+             << "singular; remove the duplicate";
+        parameters_.fail(joints_.size() > 1 ? "joints" : "joint", text.str());
     }
 }
 

@@ -188,9 +188,11 @@ ParameterSchema gvs_schema() {
         "Actuation channels: cable_tension (one item per cable, N) and joint_force (one item per joint "
         "coordinate); joint coordinates are prescribed or fixed by the `coordinates` key of `prescribed` and "
         "`fixed` (`soma inspect` lists what each coordinate is). Points (output): the base, every offset, joint and "
-        "end frame, and every rod point (Gauss points and tip). The scene's point forces (gravity, floor contact, "
-        "point loads, contact, joints) cannot act on a gvs element yet: its gravity is its own `gravity` key, its "
-        "loads are `wrenches`, `wall` and `fluid`. Closed chains: the constraint `gvs_loop_joint`.");
+        "end frame, and every rod point (Gauss points and tip); frames (for clamp): base, <link>, <link>.end. The "
+        "scene's point_load, floor_contact, viscous_drag, ball_joint and clamp act on them with exact Jacobians; its "
+        "gravity is its own `gravity` key (exact for offset centres of mass: the scene's gravity force skips it), "
+        "imc_contact cannot reach it yet; its own loads are `wrenches`, `wall` and `fluid`. Closed chains: the "
+        "constraint `gvs_loop_joint`.");
     s.vec3("base_position", "origin of the base frame (world)").unit("m").fallback(Vec3(0, 0, 0));
     s.real_list("base_orientation", "orientation of the base frame (world), a unit quaternion [w, x, y, z]")
         .exact_size(4)
@@ -463,23 +465,50 @@ ParameterSchema loop_end_schema(const std::string& name, const std::string& doc)
     return s;
 }
 
-ParameterSchema loop_joint_schema() {
-    ParameterSchema s(
-        "gvs_loop_joint",
-        "A closed chain of a gvs robot: frames a and b, fixed to two links, joined by a weld (6 rows), a revolute joint "
-        "(5: all but the rotation about `axis`) or a spherical joint (3: the translations), solved with Lagrange "
-        "multipliers (Mathew et al., section 5.2, the index-3 form of eq. 52): rows e = Phi_perp^T log(g_BA), "
-        "position Jacobian de/dq, force Jacobian A and the constraint's curvature d(A^T lambda)/dq, all exact. The "
-        "frames must coincide in the initial configuration (but for the free directions), and the relative rotation "
-        "must stay below half a turn (log(g_BA) changes branch at pi). Integrators: those that treat equality "
-        "constraints (statics, implicit_euler, implicit_midpoint, newmark; the midpoint rule holds the rows at the "
-        "step's midpoint, so they drift slightly at its end).");
-    s.string("element", "the gvs element").require();
+constexpr const char* kLoopJointRows =
+    "rows e = Phi_perp^T log(g_BA), position Jacobian de/dq, force Jacobian A and the constraint's curvature "
+    "d(A^T lambda)/dq, all exact, solved with Lagrange multipliers (Mathew et al., section 5.2, the index-3 form of "
+    "eq. 52). The frames must coincide in the initial configuration (but for the free directions), and the relative "
+    "rotation must stay below half a turn (log(g_BA) changes branch at pi). Integrators: those that treat equality "
+    "constraints (statics, implicit_euler, implicit_midpoint, newmark; the midpoint rule holds the rows at the "
+    "step's midpoint, so they drift slightly at its end).";
+
+/// The keys of one loop joint, shared by `gvs_loop_joint` and the items of `gvs_loop_joints`.
+void add_loop_joint_keys(ParameterSchema& s) {
     s.string("joint", "weld, revolute or spherical").one_of_strings({"weld", "revolute", "spherical"}).require();
     s.vec3("axis", "revolute: the free rotation's axis in frame b").fallback(Vec3(0, 0, 1));
+    s.boolean("planar", "the robot moves in frame b's xy-plane (rods bending about z only, joints about z): hold only "
+                        "the joint's in-plane directions (weld: x, y and the rotation about z; revolute about z and "
+                        "spherical: x, y), since no coordinate moves the others")
+        .fallback(false);
     s.map("a", "frame a", loop_end_schema("a", "frame a: where on the robot")).require();
     s.map("b", "frame b (the constrained directions are in this frame)", loop_end_schema("b", "frame b: where on the robot"))
         .require();
+}
+
+ParameterSchema loop_joint_schema() {
+    ParameterSchema s("gvs_loop_joint",
+                      std::string("A closed chain of a gvs robot: frames a and b, fixed to two links, joined by a weld "
+                                  "(6 rows), a revolute joint (5: all but the rotation about `axis`) or a spherical "
+                                  "joint (3: the translations), or their in-plane rows (`planar`): ") +
+                          kLoopJointRows +
+                          " A robot with several loops is faster with one `gvs_loop_joints` block (one derivative "
+                          "pass for all of them).");
+    s.string("element", "the gvs element").require();
+    add_loop_joint_keys(s);
+    return s;
+}
+
+ParameterSchema loop_joints_schema() {
+    ParameterSchema s("gvs_loop_joints",
+                      std::string("Several closed chains of one gvs robot (each item as a `gvs_loop_joint`), whose "
+                                  "curvature comes from one derivative pass of the robot's tree for all of them "
+                                  "instead of one pass per loop: ") +
+                          kLoopJointRows);
+    s.string("element", "the gvs element").require();
+    ParameterSchema joint("joint", "a loop joint: frames a and b and what the joint holds");
+    add_loop_joint_keys(joint);
+    s.map_list("joints", "the loop joints", std::move(joint)).non_empty().require();
     return s;
 }
 
@@ -487,19 +516,29 @@ LoopJointEnd loop_end(const Parameters& p) {
     return LoopJointEnd{p.string("link"), p.string("at") == "end", pose_from(p, "offset_position", "offset_orientation")};
 }
 
+LoopJointSettings loop_joint_settings(const Parameters& p) {
+    LoopJointSettings s;
+    s.joint = p.string("joint");
+    s.axis = p.vec3("axis");
+    s.planar = p.boolean("planar");
+    if (p.has("axis") && s.joint != "revolute")
+        p.fail("axis", "only a revolute loop joint has an axis (this one is a " + s.joint + ")");
+    s.a = loop_end(p.block("a"));
+    s.b = loop_end(p.block("b"));
+    s.parameters = p;
+    return s;
+}
+
 }  // namespace
 
 SOMA_PLUGIN("gvs") {
     registry.add_element(gvs_schema(), make_gvs);
     registry.add_constraint(loop_joint_schema(), [](const Parameters& p) -> std::unique_ptr<Constraint> {
-        LoopJointSettings s;
-        s.element = p.string("element");
-        s.joint = p.string("joint");
-        s.axis = p.vec3("axis");
-        if (p.has("axis") && s.joint != "revolute")
-            p.fail("axis", "only a revolute loop joint has an axis (this one is a " + s.joint + ")");
-        s.a = loop_end(p.block("a"));
-        s.b = loop_end(p.block("b"));
-        return std::make_unique<LoopJointConstraint>(std::move(s), p);
+        return std::make_unique<LoopJointConstraint>(p.string("element"), std::vector{loop_joint_settings(p)}, p);
+    });
+    registry.add_constraint(loop_joints_schema(), [](const Parameters& p) -> std::unique_ptr<Constraint> {
+        std::vector<LoopJointSettings> joints;
+        for (const Parameters& joint : p.blocks("joints")) joints.push_back(loop_joint_settings(joint));
+        return std::make_unique<LoopJointConstraint>(p.string("element"), std::move(joints), p);
     });
 }

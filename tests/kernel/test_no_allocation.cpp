@@ -449,3 +449,37 @@ TEST_CASE("Newton iterations allocate nothing: the kernel's forces and joints on
     const Count tight = one_step_of(scene("1.0e-13"));
     check_allocation_free(loose, tight);
 }
+
+TEST_CASE("Newton iterations allocate nothing: a gvs robot's planar loop joints in one constraint",
+          "[kernel][performance]") {
+    // Two planar rods from the base, their tips hinged to the base frame (`gvs_loop_joints`, two
+    // planar revolute joints: one derivative pass carries both loops' wrenches), sagging under
+    // gravity in their plane.
+    const auto scene = [](const std::string& tolerance) {
+        const std::string rod = "        soft: {length: 0.5, section: {circular: {radius: 0.01}}, young_modulus: 1.0e5, "
+                                "poisson_ratio: 0.5,\n"
+                                "               density: 1000, strains: {bending_z: 3, elongation: 1}}\n";
+        return "simulation: {duration: 1.0}\n"
+               "integrator: {type: implicit_euler, dt: 1.0e-3, newton: {absolute_tolerance: " + tolerance +
+               ", relative_tolerance: 0, line_search_start: 0, constraint_tolerance: " + tolerance + "}}\n"
+               "linear_solver: {type: test_dense_lu}\n"
+               "elements:\n"
+               "  - name: robot\n"
+               "    type: gvs\n"
+               "    gravity: [0, -9.81, 0]\n"
+               "    links:\n"
+               "      - name: left\n" + rod +
+               "      - name: right\n"
+               "        parent: base\n"
+               "        offset_position: [0, 0.1, 0]\n" + rod +
+               "constraints:\n"
+               "  - type: gvs_loop_joints\n"
+               "    element: robot\n"
+               "    joints:\n"
+               "      - {joint: revolute, planar: true, a: {link: left, at: end}, b: {link: base, offset_position: [0.5, 0, 0]}}\n"
+               "      - {joint: revolute, planar: true, a: {link: right, at: end}, b: {link: base, offset_position: [0.5, 0.1, 0]}}\n";
+    };
+    const Count loose = one_step_of(scene("1.0e-5"));
+    const Count tight = one_step_of(scene("1.0e-13"));
+    check_allocation_free(loose, tight);
+}

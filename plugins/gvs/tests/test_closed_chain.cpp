@@ -74,6 +74,28 @@ TEST_CASE("GVS closed chain: Phi_perp of the standard loop joints is orthonormal
     CHECK((revolute_directions(Vec3(0.3, -0.5, 0.8)).transpose() * free_rotation).norm() < 1e-15);
 }
 
+TEST_CASE("GVS closed chain: a planar loop joint holds the joint's directions in frame b's xy-plane", "[gvs]") {
+    // The in-plane directions are x, y and the rotation about z: rows 3, 4 and 2 of a twist.
+    const auto spans = [](const Matrix6X& phi, std::vector<int> axes) {
+        Matrix6X expected = Matrix6X::Zero(6, static_cast<Index>(axes.size()));
+        for (std::size_t k = 0; k < axes.size(); ++k) expected(axes[k], static_cast<Index>(k)) = 1.0;
+        // Same column count, orthonormal, and each column of one in the span of the other.
+        const Eigen::MatrixXd gram = phi.transpose() * phi;
+        return phi.cols() == expected.cols() &&
+               (gram - Eigen::MatrixXd::Identity(phi.cols(), phi.cols())).norm() < 1e-14 &&
+               (expected - phi * (phi.transpose() * expected)).norm() < 1e-14;
+    };
+    CHECK(spans(in_plane_directions(weld_directions()), {2, 3, 4}));
+    CHECK(spans(in_plane_directions(revolute_directions(Vec3(0, 0, 3))), {3, 4}));
+    CHECK(spans(in_plane_directions(spherical_directions()), {3, 4}));
+    // A hinge about an in-plane axis leaves the rotation about z held too.
+    CHECK(spans(in_plane_directions(revolute_directions(Vec3(1, 0, 0))), {2, 3, 4}));
+    // Directions all out of the plane leave nothing to hold.
+    Matrix6X out_of_plane = Matrix6X::Zero(6, 2);
+    out_of_plane(0, 0) = out_of_plane(5, 1) = 1.0;
+    CHECK_THROWS_WITH(in_plane_directions(out_of_plane), Catch::Contains("none of its constrained directions"));
+}
+
 TEST_CASE("GVS closed chain: e = 0 on the closed tree and A qdot is the error's rate", "[gvs]") {
     std::mt19937 rng(11);
     const ClosedTree closed(rng);
