@@ -316,6 +316,34 @@ void Simulation::build_solver_and_integrator(const Parameters& root, const TypeR
     adaptive_.shrink = adaptive.real("shrink");
     adaptive_.grow = adaptive.real("grow");
     adaptive_.grow_after = static_cast<int>(adaptive.integer("grow_after"));
+    if (integrator_block.has("error_control")) {
+        const Parameters control = integrator_block.block("error_control");
+        const int order = integrator_->error_order();
+        if (order <= 0)
+            integrator_block.fail("error_control",
+                                  fmt::format("integrator '{}' has no estimate of its local error; error control works "
+                                              "with implicit_euler, implicit_midpoint and newmark",
+                                              integrator_block.type_name()));
+        ErrorControlSettings settings;
+        settings.tolerance.relative = control.real("relative");
+        settings.tolerance.absolute = control.real("absolute");
+        settings.max_step = control.has("max_step") ? control.real("max_step") : end_time_ - start_time_;
+        settings.order = order;
+        if (const Constraint* hard = constraints_.first_hard();
+            hard && !integrator_->estimates_error_with_hard_constraints())
+            integrator_block.fail(
+                "error_control",
+                fmt::format("integrator '{}' holds hard constraints (here '{}') away from the step's end, so its end "
+                            "state drifts off them; the next step's correction of that drift enters the acceleration "
+                            "as drift / dt^2, which no smaller step reduces, and the error estimate stalls: use "
+                            "implicit_euler or newmark (they hold the constraints at the step's end) with error control",
+                            integrator_block.type_name(), hard->name()));
+        if (settings.max_step < nominal_dt_)
+            control.fail("max_step", fmt::format("max_step = {} is shorter than the first step, dt = {}",
+                                                 settings.max_step, nominal_dt_));
+        integrator_->set_error_control(settings.tolerance);
+        error_control_ = settings;
+    }
 }
 
 void Simulation::refuse_saddle_point_solver(const Parameters& solver_block, const Constraint& hard,

@@ -22,6 +22,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,13 @@ struct AdaptiveStepOptions {
     double shrink = 0.5;
     double grow = 2.0;
     int grow_after = 4;
+};
+
+/// Error control of the step size (integrator.error_control): present when the scene asks for it.
+struct ErrorControlSettings {
+    ErrorControl tolerance;
+    double max_step = 0.0;  ///< the largest step (the run's length when the scene gives none)
+    int order = 1;          ///< the integrator's error_order()
 };
 
 /// Settings of checkpoints (the scene's `checkpoint` block).
@@ -105,6 +113,8 @@ public:
     double end_time() const { return end_time_; }
     double nominal_dt() const { return nominal_dt_; }
     const AdaptiveStepOptions& adaptive() const { return adaptive_; }
+    /// Error control of the step size; empty: fixed steps (integrator.error_control).
+    const std::optional<ErrorControlSettings>& error_control() const { return error_control_; }
     const std::vector<std::unique_ptr<Observer>>& observers() const { return observers_; }
     const CheckpointSettings& checkpoint_settings() const { return checkpoint_; }
     /// Output folder from the scene (`output.directory`), empty if not given.
@@ -215,6 +225,7 @@ private:
     double start_time_ = 0.0, end_time_ = 0.0, nominal_dt_ = 0.0;
     NewtonOptions newton_;
     AdaptiveStepOptions adaptive_;
+    std::optional<ErrorControlSettings> error_control_;
     std::string output_directory_;
     CheckpointSettings checkpoint_;
     mutable std::vector<std::string> notes_;  ///< note() is const: forces and observers see a const view

@@ -28,6 +28,7 @@ void save_loop(CheckpointFile& file, const LoopState& loop, const RunSummary& su
     out.integer("steps", summary.steps);
     out.integer("newton_iterations", summary.newton_iterations);
     out.integer("retries", summary.retries);
+    out.integer("error_rejections", summary.error_rejections);
 }
 
 void restore_loop(const CheckpointFile& file, LoopState& loop, RunSummary& summary) {
@@ -37,6 +38,14 @@ void restore_loop(const CheckpointFile& file, LoopState& loop, RunSummary& summa
     summary.steps = in.integer("steps");
     summary.newton_iterations = in.integer("newton_iterations");
     summary.retries = in.integer("retries");
+    summary.error_rejections = in.integer("error_rejections");
+}
+
+/// The factor error control scales a step by: 0.9 error^(-1/(order + 1)), within [0.2, largest]
+/// (an error of 0 asks for the largest).
+double error_step_factor(double error, int order, double largest) {
+    const double wanted = error > 0.0 ? 0.9 * std::pow(error, -1.0 / (order + 1)) : largest;
+    return std::clamp(wanted, 0.2, largest);
 }
 
 /// The outputs continue the files of the checkpointed run.
@@ -60,6 +69,7 @@ RunResult run_simulation(Simulation& sim, const RunOptions& options) {
     const double end = sim.end_time();
     const double nominal = sim.nominal_dt();
     const AdaptiveStepOptions& adaptive = sim.adaptive();
+    const std::optional<ErrorControlSettings>& control = sim.error_control();
     const CheckpointSettings& checkpointing = sim.checkpoint_settings();
     LoopState loop;
     loop.dt = nominal;
@@ -157,9 +167,27 @@ RunResult run_simulation(Simulation& sim, const RunOptions& options) {
                 summary.retries += retries;
                 return finish(false);
             }
-            if (report.converged) break;
+            if (report.converged && !(report.error > 1.0)) break;
             sim.reject_attempt();
             summary.newton_iterations += report.newton_iterations;
+            if (report.converged) {
+                // Solved, but its local error is above the tolerance (not committed): again with
+                // the step the error asks for.
+                ++summary.error_rejections;
+                loop.dt = h * error_step_factor(report.error, control->order, 0.9);
+                const double floor = smallest_step(nominal, sim.state().t);
+                if (loop.dt < floor) {
+                    result.diagnosis = fmt::format(
+                        "at t = {:.9g} s: the local error stays above the tolerance (error_control: {:.3g} times it at "
+                        "dt = {:.3g} s), and the next step, {:.3g} s, would be below the smallest step {:.3g} s; the "
+                        "run cannot make progress (a tolerance below what the model's forces resolve, or a motion "
+                        "that is not smooth: contact, a kink in a force law)",
+                        sim.state().t, report.error, h, loop.dt, floor);
+                    summary.retries += retries;
+                    return finish(false);
+                }
+                continue;
+            }
             if (!adaptive.enabled || retries >= adaptive.max_retries) {
                 result.diagnosis = report.diagnosis;
                 if (adaptive.enabled)
@@ -193,7 +221,10 @@ RunResult run_simulation(Simulation& sim, const RunOptions& options) {
         ++summary.steps;
         summary.newton_iterations += report.newton_iterations;
         summary.retries += retries;
-        if (loop.dt < nominal && ++loop.successes_since_shrink >= adaptive.grow_after) {
+        if (control) {
+            // The next step from this one's error (none estimated: the same step again).
+            if (report.error >= 0.0) loop.dt = std::min(control->max_step, h * error_step_factor(report.error, control->order, 5.0));
+        } else if (loop.dt < nominal && ++loop.successes_since_shrink >= adaptive.grow_after) {
             loop.dt = std::min(nominal, loop.dt * adaptive.grow);
             loop.successes_since_shrink = 0;
         }
@@ -223,6 +254,10 @@ std::string format_summary(const Simulation& sim, const RunResult& result, const
                         sim.end_time() - sim.start_time(), s.steps);
     text += fmt::format("  Newton     {} iterations ({:.2f} per step), {} failed attempts retried\n", s.newton_iterations,
                         s.steps ? static_cast<double>(s.newton_iterations) / static_cast<double>(s.steps) : 0.0, s.retries);
+    if (sim.error_control())
+        text += fmt::format("  error control  {} steps rejected (local error above the tolerance), steps {:.3g} s on "
+                            "average\n",
+                            s.error_rejections, s.steps ? s.simulated_time / static_cast<double>(s.steps) : 0.0);
     if (result.chord_steps > 0)
         text += fmt::format("             {} chord steps through an earlier factorization (jacobian_reuse), {} "
                             "factorizations\n",

@@ -147,6 +147,20 @@ ParameterSchema adaptive_step_schema() {
     return s;
 }
 
+ParameterSchema error_control_schema() {
+    ParameterSchema s("error_control",
+                      "Steps sized by the integrator's estimate of its local error (implicit_euler: order 1; "
+                      "implicit_midpoint and newmark: order 2): a step whose error, the root mean square over the free "
+                      "DOFs of e_i / (absolute + relative |q_i|), exceeds 1 is solved again with a smaller dt; after "
+                      "each accepted step dt becomes dt min(5, max(0.2, 0.9 error^(-1/(order + 1)))), up to max_step. "
+                      "The integrator's `dt` is the first step. Outputs written every N steps then come at uneven "
+                      "times (their files carry each row's time).");
+    s.real("relative", "relative tolerance of a DOF's error (times |q_i|)").fallback(1e-3).range(0.0, 1.0);
+    s.real("absolute", "absolute tolerance of a DOF's error (m, rad or the DOF's unit)").fallback(1e-6).positive();
+    s.real("max_step", "the largest step (default: no bound but the run's end)").unit("s").positive();
+    return s;
+}
+
 void TypeRegistry::add_common_keys(TypeKind kind, ParameterSchema& schema) {
     switch (kind) {
         case TypeKind::element: {
@@ -236,6 +250,7 @@ void TypeRegistry::add_common_keys(TypeKind kind, ParameterSchema& schema) {
             schema.real("dt", "nominal time step").unit("s").require().positive();
             schema.map("newton", "Newton iteration settings", newton_schema());
             schema.map("adaptive", "step retry and growth", adaptive_step_schema());
+            schema.map("error_control", "steps sized by the local error (absent: fixed steps)", error_control_schema());
             break;
         default:
             break;

@@ -61,5 +61,6 @@ void add_node_selectors(ParameterSchema& schema, const std::string& edges_in_reg
 /// The Newton and step-size keys common to every integrator (documented once).
 ParameterSchema newton_schema();
 ParameterSchema adaptive_step_schema();
+ParameterSchema error_control_schema();
 
 }  // namespace soma

@@ -11,7 +11,9 @@
 /// evaluated at the midpoint: (h^2/4, h/2, 1); statics: x = q, c = (1, 0, 0), v = a = 0.
 /// The kernel's Newton solver (System::solve, shared by all integrators) solves F = 0 for x; an
 /// integrator may instead run its own iteration over the open System API (system.hpp). The
-/// kernel's time loop retries a failed step with a smaller dt and grows it back.
+/// kernel's time loop retries a failed step with a smaller dt and grows it back; with error
+/// control (ErrorControl) it also chooses every step's size from the integrator's estimate of its
+/// local error.
 
 #include "soma/api.hpp"
 #include "soma/assembly.hpp"
@@ -25,11 +27,27 @@ namespace soma {
 class CheckpointWriter;
 class CheckpointReader;
 
+/// \brief Tolerances of a step's local error (the scene's `integrator.error_control`).
+///
+/// The error e of a step, estimated by the integrator per DOF in the DOF (tangent) space, is
+/// measured as the root mean square over the free DOFs of e_i / (absolute + relative |q_i|),
+/// |q_i| the larger of the step's start and end values (a manifold block's DOFs hold its tangent
+/// displacement, zero at the start: rotations answer to `absolute` and the step's own turn). A
+/// step whose measure exceeds 1 is not committed; the time loop sizes the next attempt from it.
+struct ErrorControl {
+    double relative = 1e-3;
+    double absolute = 1e-6;
+};
+
 /// What one step attempt did.
 struct StepReport {
     bool converged = false;
     int newton_iterations = 0;
     std::string diagnosis;
+    /// Under error control: the step's local error in units of its tolerance (ErrorControl).
+    /// A converged step with error > 1 was solved but not committed. Negative: not estimated
+    /// (no error control, or no estimate for this step, such as a first step without history).
+    double error = -1.0;
 };
 
 /// Advances (t, q, v) by one step. Integrators are stateless across rejected attempts: on
@@ -61,6 +79,20 @@ public:
     /// the scene is built, a free DOF without mass (a midedge_shell's xi), on which that
     /// system is singular.
     virtual bool solves_with_mass_alone() const { return false; }
+    /// \brief The order p of this integrator's local error estimate (the error of a step of size
+    /// h grows as h^(p+1), so the time loop scales h by error^(-1/(p+1))); 0 when it has none,
+    /// and a scene asking for error control is refused.
+    virtual int error_order() const { return 0; }
+    /// \brief Turns on error control (called once, before the first step, when error_order() > 0):
+    /// step() then estimates each converged step's local error, reports it in units of
+    /// \p control's tolerance (StepReport::error) and commits the step only when it is <= 1.
+    virtual void set_error_control(const ErrorControl& control) { (void)control; }
+    /// \brief Whether the error estimate stays meaningful with hard constraints. False for a rule
+    /// that holds them away from the step's end (the implicit midpoint rule, at the midpoint): its
+    /// end state drifts off the constraints, the next step's correction of that drift enters the
+    /// acceleration as drift / h^2, and the estimate (~h^2 times an acceleration difference) then
+    /// no longer falls with h. The kernel refuses error control there.
+    virtual bool estimates_error_with_hard_constraints() const { return true; }
 };
 
 }  // namespace soma

@@ -30,6 +30,7 @@ struct RunSummary {
     long steps = 0;
     long newton_iterations = 0;
     long retries = 0;
+    long error_rejections = 0;   ///< solved steps not committed, their local error above tolerance
     double simulated_time = 0.0;
     double wall_seconds = 0.0;
     bool completed = false;      ///< false when the run stopped early (divergence)

@@ -1,6 +1,7 @@
 #include "affine_integrators.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace soma::integrators {
 
@@ -25,10 +26,27 @@ StepReport AffineIntegrator::step(System& system, double h) {
     report.converged = newton.converged;
     report.diagnosis = newton.diagnosis;
     if (newton.converged) {
-        system.commit(finish(start, h));
+        State next = finish(start, h);
+        report.error = measured_error(system, start, next, h);
+        if (report.error > 1.0) return report;  // solved, but outside the tolerance: not committed
+        system.commit(std::move(next));
         accepted(h);
     }
     return report;
+}
+
+double AffineIntegrator::measured_error(const System& system, const State& start, const State& next, double h) {
+    if (!error_control_) return -1.0;
+    if (!local_error(start, h, error_)) return -1.0;
+    const std::vector<Index>& free = system.free_dofs();
+    if (free.empty()) return 0.0;
+    double sum = 0.0;
+    for (const Index i : free) {
+        const double size = std::max(std::abs(start.q[i]), std::abs(next.q[i]));
+        const double ratio = error_[i] / (error_control_->absolute + error_control_->relative * size);
+        sum += ratio * ratio;
+    }
+    return std::sqrt(sum / static_cast<double>(free.size()));
 }
 
 // ---- implicit Euler -------------------------------------------------------------------------
@@ -39,6 +57,12 @@ void ImplicitEuler::predict(const State& s, double h) {
     step_.a_pred.setZero();
     step_.coefficients = {h * h, h, 1.0};
     x_ = s.a;  // the previous acceleration is a good first guess
+}
+
+bool ImplicitEuler::local_error(const State& s, double h, VectorX& e) const {
+    (void)s;
+    e = 0.5 * h * h * x_;
+    return true;
 }
 
 State ImplicitEuler::finish(const State& s, double h) const {
@@ -71,8 +95,19 @@ State ImplicitMidpoint::finish(const State& s, double h) const {
     return next;
 }
 
+bool ImplicitMidpoint::local_error(const State& s, double h, VectorX& e) const {
+    // s.a: the previous midpoint's acceleration, (h + h_prev)/2 before this one (the consistent
+    // a0 at t0, h/2 before, on the first step).
+    e = (h * h / 12.0) * (2.0 * h / (h + previous_step_)) * (x_ - s.a);
+    return true;
+}
+
 // ---- Newmark --------------------------------------------------------------------------------
 bool Newmark::initialize(System& system, StepReport& report) {
+    return consistent_initial_acceleration(system, report, "Newmark");
+}
+
+bool AffineIntegrator::consistent_initial_acceleration(System& system, StepReport& report, const std::string& who) {
     // F(t0, q0, v0, a) = 0 is linear in a with Jacobian M: one Newton iteration (c = (0, 0, 1)).
     State start = system.state();
     step_.t_eval = start.t;
@@ -85,8 +120,8 @@ bool Newmark::initialize(System& system, StepReport& report) {
     const NewtonReport newton = system.solve(step_, x_);
     if (!newton.converged) {
         report.newton_iterations = newton.iterations;
-        report.diagnosis = "Newmark could not compute the initial acceleration from M a0 = f (is the mass matrix "
-                           "singular on the free DOFs?): " + newton.diagnosis;
+        report.diagnosis = who + " could not compute the initial acceleration from M a0 = f (is the mass matrix "
+                             "singular on the free DOFs?): " + newton.diagnosis;
         return false;
     }
     start.a = x_;
@@ -101,6 +136,11 @@ void Newmark::predict(const State& s, double h) {
     step_.a_pred.setZero();
     step_.coefficients = {beta_ * h * h, gamma_ * h, 1.0};
     if (!guess_.predict(h, x_)) x_ = s.a;  // period_two_predictor.hpp
+}
+
+bool Newmark::local_error(const State& s, double h, VectorX& e) const {
+    e = (h * h * std::abs(beta_ - 1.0 / 6.0)) * (x_ - s.a);
+    return true;
 }
 
 State Newmark::finish(const State& s, double h) const {

@@ -21,10 +21,25 @@
 /// Implicit Euler is MAT-DiSMech eq. 4-5 written for the acceleration; it damps
 /// vibrations (first order). The implicit midpoint rule and Newmark's average acceleration
 /// (b = 1/4, g = 1/2) are second order and do not damp linear oscillations.
+///
+/// Local error estimates (error control, integrator.hpp), of the positions, in the DOF space:
+///
+/// | integrator        | e                                                          | order |
+/// |-------------------|------------------------------------------------------------|-------|
+/// | implicit Euler    | h^2/2 a_{n+1} (its q gains h^2 a where the exact q gains h^2/2 a) | 1 |
+/// | implicit midpoint | h^3/12 da/dt ~ h^2/12 (a_{n+1/2} - a_{n-1/2}) 2h/(h + h_prev) | 2  |
+/// | Newmark (b, g)    | h^2 (b - 1/6) (a_{n+1} - a_n) (Zienkiewicz and Xie 1991)   | 2     |
+///
+/// The midpoint rule's accelerations live at step midpoints, (h + h_prev)/2 apart; under error
+/// control it starts, as Newmark does, from the consistent acceleration at t0 (M a0 = f), h/2
+/// before the first midpoint (h_prev = 0 in the formula).
 
 #include "period_two_predictor.hpp"
 
 #include "soma/integrator.hpp"
+
+#include <optional>
+#include <string>
 
 namespace soma::integrators {
 
@@ -34,6 +49,7 @@ public:
     StepReport step(System& system, double h) final;
     /// Equality constraints: the kernel's Newton solve adds their rows (constraint.hpp).
     bool supports(ConstraintKind kind) const override { return kind == ConstraintKind::equality; }
+    void set_error_control(const ErrorControl& control) override { error_control_ = control; }
     /// Whether the first step was prepared (Newmark's consistent initial acceleration).
     void save_checkpoint(CheckpointWriter& out) const override { out.integer("initialized", initialized_ ? 1 : 0); }
     void restore_checkpoint(CheckpointReader& in) override { initialized_ = in.integer("initialized") != 0; }
@@ -48,20 +64,39 @@ protected:
     virtual State finish(const State& start, double h) const = 0;
     /// Runs after a step of size h converged and was committed (x_ holds its unknown).
     virtual void accepted(double h) { (void)h; }
+    /// Solves M(q0) a0 = f(t0, q0, v0) and commits it as the start's acceleration (Newmark's first
+    /// step; the midpoint rule's under error control). False with a diagnosis in \p report.
+    bool consistent_initial_acceleration(System& system, StepReport& report, const std::string& who);
+    bool error_controlled() const { return error_control_.has_value(); }
+    /// The local error of the step of size h just solved (x_ holds its unknown) into \p e, per
+    /// DOF; false when there is no estimate for this step. Integrators without one keep this.
+    virtual bool local_error(const State& start, double h, VectorX& e) const {
+        (void)start, (void)h, (void)e;
+        return false;
+    }
 
     AffineStep step_;
     VectorX x_;
     bool initialized_ = false;
+
+private:
+    /// The local error of the solved step \p next in units of the tolerance; negative: none.
+    double measured_error(const System& system, const State& start, const State& next, double h);
+
+    std::optional<ErrorControl> error_control_;
+    VectorX error_;
 };
 
 class ImplicitEuler final : public AffineIntegrator {
 public:
     /// Spectral radius 1/sqrt(1 + (omega h)^2): unresolved modes are damped out in a few steps.
     bool damps_unresolved_modes() const override { return true; }
+    int error_order() const override { return 1; }
 
 private:
     void predict(const State& s, double h) override;
     State finish(const State& s, double h) const override;
+    bool local_error(const State& start, double h, VectorX& e) const override;
 };
 
 /// An affine integrator whose initial guess comes from the accepted steps' unknowns
@@ -86,10 +121,34 @@ class ImplicitMidpoint final : public PredictedAffineIntegrator {
 public:
     /// The midpoint rule conserves a linear oscillator's energy at any omega h (radius 1).
     bool damps_unresolved_modes() const override { return false; }
+    int error_order() const override { return 2; }
+    /// Under error control initialize() solves M a0 = f.
+    bool solves_with_mass_alone() const override { return error_controlled(); }
+    /// Hard constraints are held at the midpoint: the end state's drift defeats the estimate.
+    bool estimates_error_with_hard_constraints() const override { return false; }
+    /// The last accepted step's size (the error estimate's spacing of midpoints) joins the predictor's.
+    void save_checkpoint(CheckpointWriter& out) const override {
+        PredictedAffineIntegrator::save_checkpoint(out);
+        out.real("previous_step", previous_step_);
+    }
+    void restore_checkpoint(CheckpointReader& in) override {
+        PredictedAffineIntegrator::restore_checkpoint(in);
+        previous_step_ = in.real("previous_step");
+    }
 
 private:
+    /// Under error control: the consistent initial acceleration, the first estimate's reference.
+    bool initialize(System& system, StepReport& report) override {
+        return !error_controlled() || consistent_initial_acceleration(system, report, "the implicit midpoint rule under error control");
+    }
     void predict(const State& s, double h) override;
     State finish(const State& s, double h) const override;
+    bool local_error(const State& start, double h, VectorX& e) const override;
+    void accepted(double h) override {
+        PredictedAffineIntegrator::accepted(h);
+        previous_step_ = h;
+    }
+    double previous_step_ = 0.0;  ///< 0 before the first accepted step (the start's a is at t0 then)
 };
 
 class Newmark final : public PredictedAffineIntegrator {
@@ -100,6 +159,7 @@ public:
     bool damps_unresolved_modes() const override { return gamma_ > 0.5; }
     /// initialize() solves M a0 = f.
     bool solves_with_mass_alone() const override { return true; }
+    int error_order() const override { return 2; }
 
     // Equality constraints as every affine integrator; the consistent initial acceleration holds
     // them at the acceleration level (the kernel's rows for a solve with c_q = 0).
@@ -109,6 +169,7 @@ private:
     bool initialize(System& system, StepReport& report) override;
     void predict(const State& s, double h) override;
     State finish(const State& s, double h) const override;
+    bool local_error(const State& start, double h, VectorX& e) const override;
     double beta_, gamma_;
 };
 

@@ -1,5 +1,5 @@
 // Registers implicit_euler, implicit_midpoint, newmark and statics. The kernel adds the keys
-// every integrator shares: dt, newton, adaptive.
+// every integrator shares: dt, newton, adaptive, error_control.
 #include "affine_integrators.hpp"
 
 #include "soma/api.hpp"

@@ -28,6 +28,7 @@
 //    differences.
 //  - viscous_drag on the rod's points: a slider-borne rod falls at the drag's terminal speed.
 //  - A spherical joint turned a full turn stops the run with the reason.
+#include "rigid_pendulum.hpp"
 #include "scene_runner.hpp"
 
 #include "soma/smooth_contact_law.hpp"
@@ -292,26 +293,12 @@ TEST_CASE("gvs rigid pendulum: the angle equation; prescribed and fixed joint co
                "  - name: pendulum\n"
                "    type: gvs\n"
                "    gravity: [0, 0, -9.81]\n"
-               "    links:\n"
-               "      - name: bob\n"
-               "        joint: {type: revolute, axis: [1, 0, 0], initial: [0.5]}\n"
-               "        rigid: {mass: 1.0, inertia: [2.0e-3, 2.0e-3, 2.0e-3, 0, 0, 0], center_of_mass: [0, 0, -0.2]}\n" +
-               joint_entries;
+               "    links:\n" +
+               kRigidPendulumLink + joint_entries;
     };
     auto simulation = build_scene(pendulum(""));
     run_to_end(*simulation);
-    const double m = 1.0, g = 9.81, l = 0.2, pivot_inertia = 2.0e-3 + m * l * l;
-    double theta = 0.5, omega = 0.0;
-    const double h = 1e-4;
-    const auto rate = [&](double th) { return -(m * g * l / pivot_inertia) * std::sin(th); };
-    for (int k = 0; k < 15000; ++k) {
-        const double k1t = omega, k1w = rate(theta);
-        const double k2t = omega + 0.5 * h * k1w, k2w = rate(theta + 0.5 * h * k1t);
-        const double k3t = omega + 0.5 * h * k2w, k3w = rate(theta + 0.5 * h * k2t);
-        const double k4t = omega + h * k3w, k4w = rate(theta + h * k3t);
-        theta += h / 6.0 * (k1t + 2 * k2t + 2 * k3t + k4t);
-        omega += h / 6.0 * (k1w + 2 * k2w + 2 * k3w + k4w);
-    }
+    const auto [theta, omega] = rigid_pendulum_reference(1.5);
     const Element* e = simulation->find_element("pendulum");
     CHECK(simulation->state().q[e->global_dof(0)] == Approx(theta).margin(1e-4));
     CHECK(simulation->state().v[e->global_dof(0)] == Approx(omega).margin(1e-3));
