@@ -213,6 +213,16 @@ void Simulation::refuse_massless_free_dofs(const Parameters& integrator_block) {
     for (Index i = 0; i < dofs_.free_count(); ++i)
         if (mass.coeff(i, i) == 0.0) massless.push_back(free_dofs_[static_cast<std::size_t>(i)]);
     if (massless.empty()) return;
+    // The midpoint rule solves with M alone only under error control (its consistent start).
+    if (error_control_ && integrator_block.type_name() != "newmark")
+        integrator_block.fail(
+            "error_control",
+            fmt::format("with error control, integrator '{}' starts from the consistent acceleration, M a0 = f, but {} "
+                        "free DOF{} ha{} no mass ({}{}): M is singular there. Fix or prescribe them (a midedge_shell's "
+                        "xi: `fixed: {{edges: [...]}}` or a region), or use error control with implicit_euler",
+                        integrator_block.type_name(), massless.size(), massless.size() == 1 ? "" : "s",
+                        massless.size() == 1 ? "s" : "ve", describe_global_dof(massless.front()),
+                        massless.size() > 1 ? ", ..." : ""));
     integrator_block.fail(
         "type", fmt::format("integrator '{}' solves M a = f with the mass matrix alone (its initial acceleration), but "
                             "{} free DOF{} ha{} no mass ({}{}): M is singular there. Fix or prescribe them (a "
@@ -322,7 +332,7 @@ void Simulation::build_solver_and_integrator(const Parameters& root, const TypeR
         if (order <= 0)
             integrator_block.fail("error_control",
                                   fmt::format("integrator '{}' has no estimate of its local error; error control works "
-                                              "with implicit_euler, implicit_midpoint and newmark",
+                                              "with implicit_euler, implicit_midpoint and newmark (gamma = 1/2)",
                                               integrator_block.type_name()));
         ErrorControlSettings settings;
         settings.tolerance.relative = control.real("relative");

@@ -46,7 +46,7 @@ struct StepReport {
     std::string diagnosis;
     /// Under error control: the step's local error in units of its tolerance (ErrorControl).
     /// A converged step with error > 1 was solved but not committed. Negative: not estimated
-    /// (no error control, or no estimate for this step, such as a first step without history).
+    /// (no error control).
     double error = -1.0;
 };
 

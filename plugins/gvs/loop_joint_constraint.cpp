@@ -4,6 +4,7 @@
 
 #include <Eigen/LU>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -93,6 +94,29 @@ void LoopJointConstraint::check_initial_configuration() const {
             text << "the loop is not closed in the initial configuration: its largest error is " << gap
                  << " (m or rad; frames a and b must coincide, but for the joint's free directions)";
             p.fail("a", text.str());
+        }
+        if (joints_[j].planar) {
+            // `planar` drops the out-of-plane rows: they must hold on their own, closed at the
+            // start (rotations about x and y, translation along z of frame b) and moved by no
+            // coordinate, or the joint would silently leave those directions free.
+            const Vec6& log = chain_data_->relative_log[j];
+            const double out_of_plane_gap = std::max({std::abs(log[0]), std::abs(log[1]), std::abs(log[5])});
+            if (!(out_of_plane_gap <= 1e-9)) {
+                std::ostringstream text;
+                text << "the loop is not closed out of frame b's xy-plane in the initial configuration: its largest "
+                     << "error there is " << out_of_plane_gap << " (m or rad; a planar loop's frames a and b must "
+                     << "lie in one plane with the same z axis)";
+                p.fail("a", text.str());
+            }
+            const Matrix6X& relative = chain_data_->relative_jacobian[j];
+            const double moved = std::max({relative.row(0).norm(), relative.row(1).norm(), relative.row(5).norm()});
+            if (!(moved <= 1e-9 * std::max(1.0, relative.norm()))) {
+                std::ostringstream text;
+                text << "the robot's coordinates move frame a out of frame b's xy-plane (rates up to " << moved
+                     << " per unit coordinate: strains or joints out of the plane), so a planar joint would leave "
+                     << "those directions free; hold them (leave `planar` out) or make the robot planar";
+                p.fail("planar", text.str());
+            }
         }
         // e = Phi_perp^T log(g_BA) changes branch where the relative rotation reaches pi: start well
         // inside (a free rotation started near pi would jump within a few degrees).

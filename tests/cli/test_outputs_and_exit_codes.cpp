@@ -187,6 +187,15 @@ forces:
     INFO(clamped.output);
     CHECK(clamped.exit_code == 0);
     CHECK(run_soma("check " + scene + " --set integrator.type=implicit_euler").exit_code == 0);
+    // The midpoint rule solves with M alone only under error control (its consistent start): the
+    // refusal points at error_control.
+    const Result midpoint = run_soma("check " + scene + " --set integrator.type=implicit_midpoint --set "
+                                     "'integrator.error_control={absolute: 1.0e-6}'");
+    INFO(midpoint.output);
+    CHECK(midpoint.exit_code == 1);
+    CHECK_THAT(midpoint.output, Contains("integrator.error_control: with error control, integrator 'implicit_midpoint' "
+                                         "starts from the consistent acceleration"));
+    CHECK(run_soma("check " + scene + " --set integrator.type=implicit_midpoint").exit_code == 0);
 }
 
 TEST_CASE("errors in --set values name the --set argument, not a line of the file", "[cli][errors]") {

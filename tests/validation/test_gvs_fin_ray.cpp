@@ -173,7 +173,7 @@ TEST_CASE("gvs fin-ray finger: statics whatever the load steps and basis order, 
     CHECK((statics_tip(5) - peak).norm() < 1e-10 * peak.norm());
     // Basis order: a link loaded at its ends has a moment linear in its deformed position, so
     // linear bending holds it but for the bend of the link and its weight; quadratic and cubic
-    // bending converge (measured: 1 -> 2 moves the tip by 9e-7 of the swing, 2 -> 3 by 5e-8).
+    // bending converge (measured: 1 -> 2 moves the tip by 1.5e-6 of the swing, 2 -> 3 by 1e-7).
     const Eigen::Vector2d quadratic = statics_tip(1, 2), cubic = statics_tip(1, 3);
     CHECK((quadratic - peak).norm() < 1e-5 * peak.norm());
     CHECK((cubic - quadratic).norm() < 0.2 * (quadratic - peak).norm());
@@ -187,7 +187,8 @@ TEST_CASE("gvs fin-ray finger: statics whatever the load steps and basis order, 
     CHECK((tip_displacement(*dynamic) - peak).norm() < 1e-5 * peak.norm());
 
     // One derivative pass for all the loops' curvature is the sum of one pass per loop: the same
-    // motion with six `gvs_loop_joint` blocks, to Newton's tolerance.
+    // motion with six `gvs_loop_joint` blocks, to Newton's tolerance (the balance test's 3e-8 of
+    // the forces, ~3e-11 m of the tip's motion here: tested 1e-10 m; measured below 1e-12).
     auto joined = finger({"simulation.duration=0.3"});
     run_to_end(*joined);
     // Frame b turned about z onto frame a, as in the scene: by pi/2 + alpha at a rib, 2 alpha at the tip.
@@ -205,5 +206,5 @@ TEST_CASE("gvs fin-ray finger: statics whatever the load steps and basis order, 
     auto split = finger({"simulation.duration=0.3", separate});
     run_to_end(*split);
     CHECK(split->state().q.size() == joined->state().q.size());
-    CHECK((tip_displacement(*split) - tip_displacement(*joined)).norm() < 1e-12);
+    CHECK((tip_displacement(*split) - tip_displacement(*joined)).norm() < 1e-10);
 }

@@ -85,6 +85,17 @@ std::string statics(int load_steps) {
            ", ramp_time: 1.0, newton: {absolute_tolerance: 1.0e-11}, adaptive: {enabled: false}}\n";
 }
 
+/// The message of a scene that must be refused when it is built (a failed check if it is not).
+std::string refusal(const std::string& scene) {
+    try {
+        build_scene(scene);
+    } catch (const std::exception& error) {
+        return error.what();
+    }
+    FAIL_CHECK("the scene was accepted");
+    return {};
+}
+
 /// Runs a scene that must stop before its end (run_to_end requires it to complete).
 RunResult run_expecting_stop(Simulation& simulation) {
     RunOptions options;
@@ -486,24 +497,26 @@ TEST_CASE("gvs closed chain: a propped cantilever, its tip hinged by a planar re
 
     // Written without `planar`, the hinge's rows out of the plane (z, the rotations about x and y)
     // move with no coordinate of this planar rod: refused at bind, pointing at `planar`.
-    std::string full = loop;
-    full.replace(full.find("planar: true, "), 14, "");
-    try {
-        build_scene(planar(gvs_cantilever(statics(1), "", "[0, -0.0981, 0]"), 9) + full);
-        FAIL("a non-planar hinge on a planar rod was accepted");
-    } catch (const std::exception& error) {
-        CHECK(std::string(error.what()).find("`planar: true`") != std::string::npos);
-        CHECK(std::string(error.what()).find("constraints[0].joints[0].joint") != std::string::npos);
-    }
+    const std::string rod = planar(gvs_cantilever(statics(1), "", "[0, -0.0981, 0]"), 9);
+    const auto with = [&](std::string from, const std::string& to) {
+        std::string text = loop;
+        return text.replace(text.find(from), from.size(), to);
+    };
+    const std::string full = refusal(rod + with("planar: true, ", ""));
+    CHECK(full.find("`planar: true`") != std::string::npos);
+    CHECK(full.find("constraints[0].joints[0].joint") != std::string::npos);
+    // `planar` on a robot that leaves the plane (bending about y too) would free those
+    // directions: refused at `planar`. A frame b off the plane (z offset) is not closed.
+    const std::string bending_out = refusal(
+        with_strains(gvs_cantilever(statics(1), "", "[0, -0.0981, 0]"), "{bending_y: 2, bending_z: 4, elongation: 1}", 9) +
+        loop);
+    CHECK(bending_out.find("constraints[0].joints[0].planar") != std::string::npos);
+    CHECK(bending_out.find("out of frame b's xy-plane") != std::string::npos);
+    CHECK(refusal(rod + with("[0.5, 0, 0]", "[0.5, 0, 0.01]")).find("not closed out of frame b's xy-plane") !=
+          std::string::npos);
     // A planar hinge turns about frame b's z axis.
-    try {
-        std::string tilted = loop;
-        tilted.replace(tilted.find("planar: true, "), 14, "planar: true, axis: [1, 0, 0], ");
-        build_scene(planar(gvs_cantilever(statics(1), "", "[0, -0.0981, 0]"), 9) + tilted);
-        FAIL("a planar hinge about x was accepted");
-    } catch (const std::exception& error) {
-        CHECK(std::string(error.what()).find("the plane's normal") != std::string::npos);
-    }
+    CHECK(refusal(rod + with("planar: true, ", "planar: true, axis: [1, 0, 0], ")).find("the plane's normal") !=
+          std::string::npos);
 }
 
 TEST_CASE("gvs with the kernel's point forces and joints: point load, floor contact, a ball joint to a discrete rod",

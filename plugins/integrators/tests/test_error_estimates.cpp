@@ -5,7 +5,7 @@
 // The true local error of a step is its q minus the exact flow from the step's own start,
 // q(h) = q0 cos(omega h) + v0/omega sin(omega h). Leading terms (a' = da/dt):
 //  - implicit Euler: q1 = q0 + h v0 + h^2 a1, exact q0 + h v0 + h^2/2 a0 + ...: h^2/2 a;
-//  - Newmark (beta): q1 = q0 + h v0 + h^2 ((1/2 - beta) a0 + beta a1): (beta - 1/6) h^3 a';
+//  - Newmark (beta, 1/2): q1 = q0 + h v0 + h^2 ((1/2 - beta) a0 + beta a1): (beta - 1/6) h^3 a';
 //  - implicit midpoint: q1 = q0 + h v0 + h^2/2 a(t + h/2): h^3/12 a'.
 // Each estimate equals that leading term up to its own next order, O(omega h) relative: at
 // omega h = 0.01 the tolerance 3 % is a few times that.
@@ -55,7 +55,6 @@ TEST_CASE("each integrator's local error estimate is the error of the step it to
         {"implicit_midpoint, first step", [] { return std::make_unique<soma::integrators::ImplicitMidpoint>(); }, 2, 0},
         {"implicit_midpoint, second step", [] { return std::make_unique<soma::integrators::ImplicitMidpoint>(); }, 2, 1},
         {"newmark", [] { return std::make_unique<soma::integrators::Newmark>(0.25, 0.5); }, 2, 0},
-        {"newmark (0.3025, 0.6)", [] { return std::make_unique<soma::integrators::Newmark>(0.3025, 0.6); }, 2, 0},
     };
     const double h = 1e-3;  // omega h = 0.01
     for (const Case& c : cases) {
@@ -112,6 +111,9 @@ TEST_CASE("without error control a step reports no estimate and always commits",
     CHECK(report.converged);
     CHECK(report.error < 0.0);
     CHECK(system.commits.size() == 2);  // the consistent initial acceleration, then the step
+    // No estimate, so the kernel refuses error control: statics, and Newmark with gamma > 1/2,
+    // whose velocities are first order (the position estimate would not see their error).
     soma::integrators::Statics statics(0.0);
-    CHECK(statics.error_order() == 0);  // no estimate: the kernel refuses error control
+    CHECK(statics.error_order() == 0);
+    CHECK(soma::integrators::Newmark(0.3025, 0.6).error_order() == 0);
 }
