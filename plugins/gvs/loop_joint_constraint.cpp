@@ -79,10 +79,16 @@ void LoopJointConstraint::bind(const SceneView& scene) {
     zero_.setZero(bare_.dof_count);
     const std::vector<double> no_force(static_cast<std::size_t>(chains_.row_count), 0.0);
     rows_at(scene.state().q, no_force.data());
-    check_initial_configuration();
+    // Only free coordinates can move a row in the solve: a row moved by a prescribed or fixed
+    // coordinate alone (an actuator's) leaves the saddle-point matrix singular all the same.
+    std::vector<Index> free_columns;
+    for (Index i = 0; i < bare_.dof_count; ++i)
+        if (scene.dof_is_free(element_->global_dof(i))) free_columns.push_back(i);
+    check_initial_configuration(free_columns);
 }
 
-void LoopJointConstraint::check_initial_configuration() const {
+void LoopJointConstraint::check_initial_configuration(const std::vector<Index>& free_columns) const {
+    const Eigen::MatrixXd free_A = chain_data_->A(Eigen::all, free_columns);
     for (std::size_t j = 0; j < joints_.size(); ++j) {
         const Parameters& p = joints_[j].parameters;
         const Index first = chains_.first_row[j], rows = chains_.joints[j].constrained.cols();
@@ -129,20 +135,21 @@ void LoopJointConstraint::check_initial_configuration() const {
         }
         // A row that no coordinate moves (a weld's axial row on an inextensible rod, a planar
         // robot's out-of-plane rows) makes the saddle-point matrix singular: say so here.
-        const Eigen::FullPivLU<Eigen::MatrixXd> lu(chain_data_->A.middleRows(first, rows));
+        const Eigen::FullPivLU<Eigen::MatrixXd> lu(free_A.middleRows(first, rows));
         if (lu.rank() < rows) {
             std::ostringstream text;
             text << "the loop's " << rows << " constrained directions are not independent at the initial "
                  << "configuration (rank " << lu.rank() << "): some direction of frame a relative to frame b cannot "
-                 << "be moved by any coordinate of the robot (an inextensible rod cannot change its length; a planar "
-                 << "robot cannot leave its plane), and the solve would be singular; free that direction (a revolute "
+                 << "be moved by any free coordinate of the robot (an inextensible rod cannot change its length; a "
+                 << "planar robot cannot leave its plane; fixed and prescribed coordinates do not count), and the "
+                 << "solve would be singular; free that direction (a revolute "
                  << "or spherical joint, an extensible rod, `planar: true` for a robot that moves in frame b's "
                  << "xy-plane)";
             p.fail("joint", text.str());
         }
     }
     // Each joint's rows independent, but together not: two loops hold the same motion.
-    const Eigen::FullPivLU<Eigen::MatrixXd> lu(chain_data_->A);
+    const Eigen::FullPivLU<Eigen::MatrixXd> lu(free_A);
     if (lu.rank() < chains_.row_count) {
         std::ostringstream text;
         text << "the loops' " << chains_.row_count << " constrained directions are not independent at the initial "

@@ -60,8 +60,9 @@ private:
     std::pair<Index, Pose> resolve(const LoopJointSettings& joint, const std::string& key) const;
     /// Phi_perp of a joint as its settings say.
     Matrix6X constrained_directions(const LoopJointSettings& joint) const;
-    /// The checks of bind() at the initial configuration (rows filled there).
-    void check_initial_configuration() const;
+    /// The checks of bind() at the initial configuration (rows filled there); \p free_columns:
+    /// the robot's coordinates that are neither fixed nor prescribed.
+    void check_initial_configuration(const std::vector<Index>& free_columns) const;
     /// Fills the bare tree's kinematics and the rows at global q (the loop's wrenches with lambda).
     void rows_at(const VectorX& q, const double* lambda) const;
 

@@ -517,6 +517,30 @@ TEST_CASE("gvs closed chain: a propped cantilever, its tip hinged by a planar re
     // A planar hinge turns about frame b's z axis.
     CHECK(refusal(rod + with("planar: true, ", "planar: true, axis: [1, 0, 0], ")).find("the plane's normal") !=
           std::string::npos);
+
+    // Rows that only a prescribed coordinate moves count as dependent: a slider along x (the
+    // actuator) carries an arm on a hinge about z whose end is hinged to the world. Free, the two
+    // coordinates move both rows (x, y); with the slider prescribed only the hinge is left.
+    const auto slider_arm = [](const std::string& prescribed) {
+        return "simulation: {duration: 0.01}\n"
+               "integrator: {type: implicit_euler, dt: 1.0e-3}\n"
+               "elements:\n"
+               "  - name: robot\n"
+               "    type: gvs\n"
+               "    gravity: [0, -9.81, 0]\n"
+               "    links:\n"
+               "      - {name: slider, joint: {type: prismatic, axis: [1, 0, 0]}, rigid: {mass: 0.1, inertia: [1.0e-4, "
+               "1.0e-4, 1.0e-4, 0, 0, 0]}}\n"
+               "      - {name: arm, joint: {type: revolute, axis: [0, 0, 1]}, rigid: {mass: 0.1, inertia: [1.0e-4, "
+               "1.0e-4, 1.0e-4, 0, 0, 0], center_of_mass: [0.1, 0, 0], end_position: [0.2, 0, 0]}}\n" +
+               prescribed +
+               "constraints:\n"
+               "  - {type: gvs_loop_joint, element: robot, joint: revolute, planar: true, a: {link: arm, at: end}, "
+               "b: {link: base, offset_position: [0.2, 0, 0]}}\n";
+    };
+    CHECK_NOTHROW(build_scene(slider_arm("")));
+    CHECK(refusal(slider_arm("    prescribed: [{coordinates: [0], displacement: [\"0\"]}]\n"))
+              .find("fixed and prescribed coordinates do not count") != std::string::npos);
 }
 
 TEST_CASE("gvs with the kernel's point forces and joints: point load, floor contact, a ball joint to a discrete rod",
