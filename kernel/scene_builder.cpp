@@ -213,8 +213,9 @@ void Simulation::refuse_massless_free_dofs(const Parameters& integrator_block) {
     for (Index i = 0; i < dofs_.free_count(); ++i)
         if (mass.coeff(i, i) == 0.0) massless.push_back(free_dofs_[static_cast<std::size_t>(i)]);
     if (massless.empty()) return;
-    // The midpoint rule solves with M alone only under error control (its consistent start).
-    if (error_control_ && integrator_block.type_name() != "newmark")
+    // An integrator that solves with M alone only under error control (the midpoint rule's
+    // consistent start): the choice to undo is error_control, not the integrator.
+    if (mass_alone_for_error_control_)
         integrator_block.fail(
             "error_control",
             fmt::format("with error control, integrator '{}' starts from the consistent acceleration, M a0 = f, but {} "
@@ -351,8 +352,10 @@ void Simulation::build_solver_and_integrator(const Parameters& root, const TypeR
         if (settings.max_step < nominal_dt_)
             control.fail("max_step", fmt::format("max_step = {} is shorter than the first step, dt = {}",
                                                  settings.max_step, nominal_dt_));
+        const bool mass_alone_before = integrator_->solves_with_mass_alone();
         integrator_->set_error_control(settings.tolerance);
         error_control_ = settings;
+        mass_alone_for_error_control_ = !mass_alone_before && integrator_->solves_with_mass_alone();
     }
 }
 

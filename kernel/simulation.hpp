@@ -226,6 +226,7 @@ private:
     NewtonOptions newton_;
     AdaptiveStepOptions adaptive_;
     std::optional<ErrorControlSettings> error_control_;
+    bool mass_alone_for_error_control_ = false;  ///< the integrator solves with M alone because of it
     std::string output_directory_;
     CheckpointSettings checkpoint_;
     mutable std::vector<std::string> notes_;  ///< note() is const: forces and observers see a const view

@@ -60,6 +60,17 @@ const std::string kBeamLink = "      - name: beam\n"
                               "          density: 1000\n"
                               "          strains: {torsion: 2, bending_y: 4, bending_z: 4}\n";
 
+// A robot `robot`: a 0.2 kg slider on a vertical prismatic joint carrying the cantilever's beam.
+const std::string kSliderCarryingBeam = "elements:\n"
+                                        "  - name: robot\n"
+                                        "    type: gvs\n"
+                                        "    gravity: [0, 0, -9.81]\n"
+                                        "    links:\n"
+                                        "      - name: slider\n"
+                                        "        joint: {type: prismatic, axis: [0, 0, 1]}\n"
+                                        "        rigid: {mass: 0.2, inertia: [1.0e-4, 1.0e-4, 1.0e-4, 0, 0, 0]}\n" +
+                                        kBeamLink;
+
 std::string gvs_cantilever(const std::string& integrator, const std::string& extra_soft = "",
                            const std::string& gravity = "[0, 0, -9.81]", const std::string& solver = "eigen_lu") {
     return "simulation: {duration: 1.0}\n" + integrator + "linear_solver: {type: " + solver +
@@ -567,15 +578,7 @@ TEST_CASE("gvs with the kernel's point forces and joints: point load, floor cont
     for (const int steps : {1, 3}) {
         auto resting = build_scene(
             "simulation: {duration: 1.0}\n" + statics(steps) +
-            "elements:\n"
-            "  - name: robot\n"
-            "    type: gvs\n"
-            "    gravity: [0, 0, -9.81]\n"
-            "    links:\n"
-            "      - name: slider\n"
-            "        joint: {type: prismatic, axis: [0, 0, 1]}\n"
-            "        rigid: {mass: 0.2, inertia: [1.0e-4, 1.0e-4, 1.0e-4, 0, 0, 0]}\n"
-            + kBeamLink +
+            kSliderCarryingBeam +
             "forces:\n"
             "  - {type: floor_contact, elements: [robot], height: " + num(floor_height) + ", stiffness: " +
             num(floor_stiffness) + ", band: " + num(band) + "}\n");
@@ -749,16 +752,8 @@ TEST_CASE("gvs with viscous_drag: a slider-borne rod falls at the terminal speed
     const double mass = 0.2 + kDensity * kArea * kLength, terminal = mass * kGravity / (1.0 * kLength);
     for (const std::string dt : {"0.02", "0.01"}) {
         auto falling = build_scene("simulation: {duration: 12.0}\n"
-                                   "integrator: {type: implicit_euler, dt: " + dt + "}\n"
-                                   "elements:\n"
-                                   "  - name: robot\n"
-                                   "    type: gvs\n"
-                                   "    gravity: [0, 0, -9.81]\n"
-                                   "    links:\n"
-                                   "      - name: slider\n"
-                                   "        joint: {type: prismatic, axis: [0, 0, 1]}\n"
-                                   "        rigid: {mass: 0.2, inertia: [1.0e-4, 1.0e-4, 1.0e-4, 0, 0, 0]}\n" +
-                                   kBeamLink + "forces:\n  - {type: viscous_drag, viscosity: 1.0}\n");
+                                   "integrator: {type: implicit_euler, dt: " + dt + "}\n" +
+                                   kSliderCarryingBeam + "forces:\n  - {type: viscous_drag, viscosity: 1.0}\n");
         run_to_end(*falling);
         INFO("dt " << dt);
         CHECK(falling->state().v[falling->find_element("robot")->global_dof(0)] == Approx(-terminal).epsilon(1e-6));
