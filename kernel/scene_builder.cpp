@@ -30,10 +30,10 @@ const Factory<T>& factory_of(const TypeRegistry::Entry& entry) {
 
 /// A validated block for a typed key absent from the scene (the documented default type).
 Parameters default_typed_block(const TypeRegistry& registry, const std::string& key, TypeKind kind,
-                               const std::string& type) {
+                               const std::string& type, const std::string& required = "") {
     ParameterSchema wrapper("default", "");
     wrapper.typed(key, "", kind);
-    const SceneDocument doc = load_scene_text(key + ": {type: " + type + "}", "<default " + key + ">");
+    const SceneDocument doc = load_scene_text(key + ": {type: " + type + required + "}", "<default " + key + ">");
     return make_scene_parameters(doc, wrapper, registry).block(key);
 }
 
@@ -290,10 +290,25 @@ void Simulation::build_solver_and_integrator(const Parameters& root, const TypeR
     const auto* integrator_entry = registry.find(TypeKind::integrator, integrator_block.type_name());
     integrator_ = factory_of<Integrator>(*integrator_entry)(integrator_block);
     for (std::size_t i = 0; i < constraints_.constraints().size(); ++i)
-        if (!integrator_->supports(constraints_.constraints()[i]->kind()))
-            constraints_.parameters(i).fail("type", fmt::format("integrator '{}' does not treat constraints of this kind; "
-                                                               "implicit_euler, implicit_midpoint and statics do",
-                                                               integrator_block.type_name()));
+        if (const ConstraintKind kind = constraints_.constraints()[i]->kind(); !integrator_->supports(kind)) {
+            // The integrators that would: every registered type whose default configuration treats
+            // the kind (a third-party one included); one that throws is skipped.
+            std::string working;
+            for (const TypeRegistry::Entry* entry : registry.entries()) {
+                if (entry->kind != TypeKind::integrator) continue;
+                try {
+                    const Parameters defaults =
+                        default_typed_block(registry, "integrator", TypeKind::integrator, entry->name, ", dt: 1");
+                    if (factory_of<Integrator>(*entry)(defaults)->supports(kind))
+                        working += (working.empty() ? "" : ", ") + entry->name;
+                } catch (const std::exception&) {
+                }
+            }
+            constraints_.parameters(i).fail(
+                "type", fmt::format("integrator '{}' does not treat constraints of this kind; {}",
+                                    integrator_block.type_name(),
+                                    working.empty() ? "no loaded integrator does" : working + " do"));
+        }
     nominal_dt_ = integrator_block.real("dt");
     note_penalty_contact_pairing(integrator_block);
     if (nominal_dt_ > end_time_ - start_time_)
@@ -327,19 +342,25 @@ void Simulation::build_solver_and_integrator(const Parameters& root, const TypeR
     adaptive_.shrink = adaptive.real("shrink");
     adaptive_.grow = adaptive.real("grow");
     adaptive_.grow_after = static_cast<int>(adaptive.integer("grow_after"));
+    if (adaptive_.grow > integrator_->largest_step_ratio())
+        adaptive.fail("grow", fmt::format("integrator '{}' is stable only while a step is at most {:.3g} times the one "
+                                          "before it; choose grow <= {:.3g}",
+                                          integrator_block.type_name(), integrator_->largest_step_ratio(),
+                                          integrator_->largest_step_ratio()));
     if (integrator_block.has("error_control")) {
         const Parameters control = integrator_block.block("error_control");
         const int order = integrator_->error_order();
         if (order <= 0)
             integrator_block.fail("error_control",
                                   fmt::format("integrator '{}' has no estimate of its local error; error control works "
-                                              "with implicit_euler, implicit_midpoint and newmark (gamma = 1/2)",
+                                              "with implicit_euler, implicit_midpoint, newmark (gamma = 1/2) and bdf2",
                                               integrator_block.type_name()));
         ErrorControlSettings settings;
         settings.tolerance.relative = control.real("relative");
         settings.tolerance.absolute = control.real("absolute");
         settings.max_step = control.has("max_step") ? control.real("max_step") : end_time_ - start_time_;
         settings.order = order;
+        settings.largest_growth = std::min(settings.largest_growth, integrator_->largest_step_ratio());
         if (const Constraint* hard = constraints_.first_hard();
             hard && !integrator_->estimates_error_with_hard_constraints())
             integrator_block.fail(

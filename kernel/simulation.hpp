@@ -48,6 +48,7 @@ struct ErrorControlSettings {
     ErrorControl tolerance;
     double max_step = 0.0;  ///< the largest step (the run's length when the scene gives none)
     int order = 1;          ///< the integrator's error_order()
+    double largest_growth = 5.0;  ///< the largest step growth: 5, or the integrator's largest_step_ratio()
 };
 
 /// Settings of checkpoints (the scene's `checkpoint` block).

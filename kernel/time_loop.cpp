@@ -223,7 +223,7 @@ RunResult run_simulation(Simulation& sim, const RunOptions& options) {
         summary.retries += retries;
         if (control) {
             // The next step from this one's error (none estimated: the same step again).
-            if (report.error >= 0.0) loop.dt = std::min(control->max_step, h * error_step_factor(report.error, control->order, 5.0));
+            if (report.error >= 0.0) loop.dt = std::min(control->max_step, h * error_step_factor(report.error, control->order, control->largest_growth));
         } else if (loop.dt < nominal && ++loop.successes_since_shrink >= adaptive.grow_after) {
             loop.dt = std::min(nominal, loop.dt * adaptive.grow);
             loop.successes_since_shrink = 0;

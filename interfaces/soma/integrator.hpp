@@ -20,6 +20,7 @@
 #include "soma/constraint.hpp"
 #include "soma/system.hpp"
 
+#include <limits>
 #include <string>
 
 namespace soma {
@@ -93,6 +94,12 @@ public:
     /// acceleration as drift / h^2, and the estimate (~h^2 times an acceleration difference) then
     /// no longer falls with h. The kernel refuses error control there.
     virtual bool estimates_error_with_hard_constraints() const { return true; }
+    /// \brief The largest ratio h_{n+1} / h_n of a step to the one before it under which the
+    /// integrator stays stable: none for the one-step rules (infinity); a multistep rule whose
+    /// coefficients follow the ratio (variable-step BDF2, zero-stable below 1 + sqrt(2)) caps it.
+    /// The time loop grows steps by no more than this (error control), and the scene is refused
+    /// when `adaptive.grow` exceeds it.
+    virtual double largest_step_ratio() const { return std::numeric_limits<double>::infinity(); }
 };
 
 }  // namespace soma

@@ -470,7 +470,8 @@ constexpr const char* kLoopJointRows =
     "d(A^T lambda)/dq, all exact, solved with Lagrange multipliers (Mathew et al., section 5.2, the index-3 form of "
     "eq. 52). The frames must coincide in the initial configuration (but for the free directions), and the relative "
     "rotation must stay below half a turn (log(g_BA) changes branch at pi). Integrators: those that treat equality "
-    "constraints (statics, implicit_euler, implicit_midpoint, newmark; the midpoint rule holds the rows at the "
+    "constraints (all built-in ones: statics, implicit_euler, implicit_midpoint, newmark, bdf2; the midpoint rule "
+    "holds the rows at the "
     "step's midpoint, so they drift slightly at its end).";
 
 /// The keys of one loop joint, shared by `gvs_loop_joint` and the items of `gvs_loop_joints`.

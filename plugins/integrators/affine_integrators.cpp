@@ -28,7 +28,10 @@ StepReport AffineIntegrator::step(System& system, double h) {
     if (newton.converged) {
         State next = finish(start, h);
         report.error = measured_error(system, start, next, h);
-        if (report.error > 1.0) return report;  // solved, but outside the tolerance: not committed
+        if (report.error > 1.0) {  // solved, but outside the tolerance: not committed
+            rejected();
+            return report;
+        }
         system.commit(std::move(next));
         accepted(h);
     }

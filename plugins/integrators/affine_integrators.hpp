@@ -64,6 +64,8 @@ protected:
     virtual State finish(const State& start, double h) const = 0;
     /// Runs after a step of size h converged and was committed (x_ holds its unknown).
     virtual void accepted(double h) { (void)h; }
+    /// Runs after a step converged but its local error was above the tolerance (not committed).
+    virtual void rejected() {}
     /// Solves M(q0) a0 = f(t0, q0, v0) and commits it as the start's acceleration (Newmark's first
     /// step; the midpoint rule's under error control). False with a diagnosis in \p report.
     bool consistent_initial_acceleration(System& system, StepReport& report, const std::string& who);

@@ -1,6 +1,7 @@
-// Registers implicit_euler, implicit_midpoint, newmark and statics. The kernel adds the keys
+// Registers implicit_euler, implicit_midpoint, newmark, bdf2 and statics. The kernel adds the keys
 // every integrator shares: dt, newton, adaptive, error_control.
 #include "affine_integrators.hpp"
+#include "bdf2.hpp"
 
 #include "soma/api.hpp"
 #include "soma/registry.hpp"
@@ -33,6 +34,14 @@ SOMA_PLUGIN("integrators") {
                            "(beta = 1/4, gamma = 1/2 is the average-acceleration rule)");
         return std::make_unique<Newmark>(beta, gamma);
     });
+
+    registry.add_integrator(
+        ParameterSchema("bdf2",
+                        "Two-step backward differentiation formula with variable steps (Hairer and Wanner, Solving "
+                        "ODEs II, III.5): second order, L-stable (damps vibrations the step does not resolve, less "
+                        "than implicit Euler at a resolved frequency); the first step is implicit Euler. With "
+                        "error_control, steps grow at most twofold from one to the next (zero-stability)."),
+        [](const Parameters&) { return std::make_unique<Bdf2>(); });
 
     ParameterSchema statics("statics",
                             "Quasi-static equilibrium (no inertia): each time step is a load step, applied loads "

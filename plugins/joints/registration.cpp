@@ -76,7 +76,7 @@ SOMA_PLUGIN("joints") {
                       "it joins two bodies, hangs a body from a rod's node, or pins a point in space. The two points "
                       "must coincide initially. With `compliance` the joint is a zero-length spring of stiffness "
                       "1/compliance between them (ArtiSynth technical notes, section 0.11). Integrators: "
-                      "implicit_euler, implicit_midpoint, statics.");
+                      "those that treat equality constraints (all built-in ones).");
     s.map("first", "the first end", end_schema("first", false)).require();
     s.map("second", "the second end", end_schema("second", true)).require();
     s.real("compliance", "inverse stiffness; 0: a hard joint").unit("m/N").fallback(0.0).non_negative();
@@ -99,7 +99,7 @@ SOMA_PLUGIN("joints") {
                       "compliances the clamp is a zero-length spring of stiffness 1/compliance and, for small angles, "
                       "a torsion spring of stiffness 1/rotational_compliance (ArtiSynth technical notes, section 0.11; "
                       "at an angle phi the torque is sin(2 phi)/(2 rotational_compliance)). Integrators: "
-                      "implicit_euler, implicit_midpoint, statics.");
+                      "those that treat equality constraints (all built-in ones).");
     c.map("first", "the first end", clamp_end_schema("first", false)).require();
     c.map("second", "the second end", clamp_end_schema("second", true)).require();
     c.real("compliance", "translational inverse stiffness; 0: hard").unit("m/N").fallback(0.0).non_negative();

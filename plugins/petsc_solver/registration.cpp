@@ -1,8 +1,9 @@
 // Registration of the `petsc` linear solver: its parameter schema and the translation of the
 // validated Parameters into PetscSettings (the solver never sees Parameters, so its tests do not
-// depend on the kernel's implementation).
+// depend on the kernel's implementation). This module does not link PETSc: the solver comes from
+// the backend module, loaded when a scene first asks for one (petsc_backend_loader.hpp).
 
-#include "petsc_ksp_solver.hpp"
+#include "petsc_backend_loader.hpp"
 
 #include "soma/api.hpp"
 #include "soma/registry.hpp"
@@ -14,7 +15,6 @@ namespace {
 using soma::LinearSolver;
 using soma::ParameterSchema;
 using soma::Parameters;
-using soma::petsc_solver::PetscKspSolver;
 using soma::petsc_solver::PetscSettings;
 using soma::petsc_solver::PetscSettingsError;
 
@@ -72,7 +72,7 @@ PetscSettings petsc_settings(const Parameters& p) {
 SOMA_PLUGIN("petsc_solver") {
     registry.add_linear_solver(petsc_schema(), [](const Parameters& p) -> std::unique_ptr<LinearSolver> {
         try {
-            return std::make_unique<PetscKspSolver>(petsc_settings(p));
+            return soma::petsc_solver::make_petsc_solver(petsc_settings(p));
         } catch (const PetscSettingsError& e) {
             p.fail(e.key(), e.what());  // points at the scene key
         }

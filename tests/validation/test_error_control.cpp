@@ -4,14 +4,18 @@
 //
 // A step's local error is held near the tolerance tol, so over a fixed time the number of steps
 // grows as tol^(-1/(p+1)) and the global error, the steps' errors added up, as tol^(p/(p+1))
-// (p the method's order: 1 for implicit Euler, 2 for the midpoint rule and Newmark).
+// (p the method's order: 1 for implicit Euler, 2 for the midpoint rule, Newmark and BDF2).
 #include "rigid_pendulum.hpp"
 #include "scene_runner.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <vector>
 
 using namespace soma;
 using namespace soma::validation;
@@ -51,7 +55,7 @@ TEST_CASE("error control: the global error follows the tolerance, and the steps 
           "first step",
           "[validation][error_control]") {
     for (const auto& [integrator, order] : {std::pair{"implicit_euler", 1}, std::pair{"implicit_midpoint", 2},
-                                            std::pair{"newmark", 2}}) {
+                                            std::pair{"newmark", 2}, std::pair{"bdf2", 2}}) {
         INFO(integrator);
         const PendulumRun coarse = run_pendulum(integrator, 1e-3, "{relative: 0, absolute: 1.0e-5}");
         const PendulumRun fine = run_pendulum(integrator, 1e-3, "{relative: 0, absolute: 1.0e-7}");
@@ -118,7 +122,7 @@ TEST_CASE("error control with hard constraints: held at the step's end it works,
                "    joints: [{joint: revolute, planar: true, a: {link: beam, at: end}, b: {link: base, offset_position: "
                "[0.5, 0, 0]}}]\n";
     };
-    for (const std::string integrator : {"implicit_euler", "newmark"}) {
+    for (const std::string integrator : {"implicit_euler", "newmark", "bdf2"}) {
         INFO(integrator);
         auto simulation = build_scene(scene(integrator));
         const RunResult result = run_to_end(*simulation);
@@ -131,5 +135,45 @@ TEST_CASE("error control with hard constraints: held at the step's end it works,
     } catch (const std::exception& e) {
         CHECK(std::string(e.what()).find("integrator.error_control") != std::string::npos);
         CHECK(std::string(e.what()).find("drift") != std::string::npos);
+    }
+}
+
+TEST_CASE("error control with BDF2: a step is at most twice the one before it (zero-stability), and a faster "
+          "adaptive growth is refused",
+          "[validation][error_control]") {
+    // From a first step of 1e-5 s at a loose tolerance the error asks for growth by 5 (the time
+    // loop's largest) for many steps; BDF2's variable-step formula is zero-stable only below
+    // ratios of 1 + sqrt(2), and Bdf2::largest_step_ratio caps them at 2. The steps are read from
+    // a csv output's dt column.
+    const std::string file = "bdf2_step_growth.csv";
+    std::string scene = pendulum_scene("bdf2", 1e-5, "{relative: 0, absolute: 1.0e-4}");
+    scene += "outputs:\n  - {type: csv, file: " + file + ", probes: [{dt: true}]}\n";
+    auto simulation = build_scene(scene);
+    run_to_end(*simulation);
+    std::ifstream in(std::filesystem::temp_directory_path() / "soma-validation" / file);
+    REQUIRE(in);
+    std::string line;
+    std::getline(in, line);  // header: time,dt
+    std::vector<double> steps;
+    while (std::getline(in, line)) {
+        const std::string value = line.substr(line.find(',') + 1);
+        if (!value.empty() && std::stod(value) > 0.0) steps.push_back(std::stod(value));  // not the initial row
+    }
+    REQUIRE(steps.size() > 20);
+    double largest = 0.0;
+    for (std::size_t i = 1; i + 1 < steps.size(); ++i) largest = std::max(largest, steps[i] / steps[i - 1]);
+    CAPTURE(steps.size(), steps.front(), steps[steps.size() / 2]);
+    CHECK(largest <= 2.0 * (1.0 + 1e-12));
+    CHECK(largest == Approx(2.0).epsilon(1e-9));  // the cap was reached: without it the ratio would be 5
+    CHECK(steps[steps.size() / 2] > 100.0 * steps.front());  // and the steps did grow
+
+    std::string fast = pendulum_scene("bdf2", 1e-3, "{absolute: 1.0e-4}");
+    fast.replace(fast.find("error_control"), 0, "adaptive: {grow: 3}, ");
+    try {
+        build_scene(fast);
+        FAIL("bdf2 with adaptive.grow 3 was accepted");
+    } catch (const std::exception& e) {
+        CHECK(std::string(e.what()).find("integrator.adaptive.grow") != std::string::npos);
+        CHECK(std::string(e.what()).find("at most 2 times") != std::string::npos);
     }
 }
