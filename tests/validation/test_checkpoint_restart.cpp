@@ -1,7 +1,8 @@
 // Checkpoint and restart (issue 8): a run interrupted and continued from its checkpoint writes
 // the same files, byte for byte, and ends in the same state, bit for bit, as the run that was
 // never interrupted; on a rod (implicit midpoint: the predictor's history, the rod's reference
-// frames), a mid-edge shell (Newmark: its first-step preparation) and an actuated rod with
+// frames; BDF2 under error control: its two-step history and the next step's size), a mid-edge
+// shell (Newmark: its first-step preparation) and an actuated rod with
 // stiffness-proportional damping (the controller's last values feed the damping matrix at the
 // step start). Bad checkpoints are refused with a message that says why.
 #include "scene_runner.hpp"
@@ -182,6 +183,18 @@ TEST_CASE("an interrupted shell run (Newmark) continued from its checkpoint equa
 TEST_CASE("an interrupted actuated, damped rod continued from its checkpoint equals the uninterrupted run",
           "[checkpoint]") {
     check_interrupted_run_equals_uninterrupted("actuated", actuated_scene(), 31);
+}
+
+TEST_CASE("an interrupted rod run under BDF2 with error control continued from its checkpoint equals the "
+          "uninterrupted run",
+          "[checkpoint]") {
+    // BDF2 carries the last step's displacement, velocities and accelerations and its size; the
+    // time loop the next step's size from the error.
+    std::string scene = rod_scene();
+    const std::string fixed_step = "integrator: {type: implicit_midpoint, dt: 1.0e-3}";
+    scene.replace(scene.find(fixed_step), fixed_step.size(),
+                  "integrator: {type: bdf2, dt: 1.0e-3, error_control: {relative: 1.0e-3, absolute: 1.0e-7}}");
+    check_interrupted_run_equals_uninterrupted("rod_bdf2", scene, 15);  // of 26 steps
 }
 
 TEST_CASE("a periodic checkpoint continues a run whose later rows are dropped", "[checkpoint]") {

@@ -35,6 +35,7 @@ void give_exact_history(Bdf2& bdf2, double t, double h_prev) {
     out.real("bdf2_previous_step", h_prev);
     out.vector("bdf2_previous_displacement", VectorX::Constant(1, exact_q(t) - exact_q(t - h_prev)));
     out.vector("bdf2_previous_velocity", VectorX::Constant(1, exact_v(t - h_prev)));
+    out.vector("bdf2_previous_acceleration", VectorX::Constant(1, -kOmega * kOmega * exact_q(t - h_prev)));
     soma::CheckpointReader in(section, "integrator");
     bdf2.restore_checkpoint(in);
     REQUIRE(in.finished());
