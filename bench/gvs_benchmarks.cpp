@@ -6,7 +6,12 @@
 //   - serial: the hybrid serial robot's tree of section 5.1 (7 revolute joints and a Kirchhoff rod
 //     of order 4: 27 DoF);
 //   - cdm_sweep_N: the manipulator with Legendre orders giving N = 12, 24, 48, 96 DoF (Gauss points
-//     = angular order + 3), for the growth with the DoF count.
+//     = angular order + 3), for the growth with the DoF count;
+//   - scene_<file>[_<element>]: every gvs robot of the scenes in configs/gvs/ (or the folder in
+//     SOMA_GVS_SCENES), built by the gvs plugin's own factory from the scene's element block
+//     (its registration compiled into this program): the examples as a user runs them, with
+//     their wrenches, wall contact and fluid loads (which ID includes), their gravity, K and D.
+//     Loop joints are constraints, not part of ID, and are not timed here.
 // Per model, with random but fixed q, qdot, qddot (seeded):
 //   - id:                ID(q, qdot, qddot) (eq. 8);
 //   - id_derivatives:    ID, dID/dq, dID/dqdot and M in one forward and one backward pass (eqs. 21-34);
@@ -29,17 +34,27 @@
 // (the paper's metric, eq. 37).
 // The timed loops allocate nothing: build with -DEIGEN_RUNTIME_NO_MALLOC and without -DNDEBUG to
 // have Eigen abort on any allocation inside them.
+#include "gvs_element.hpp"
 #include "inverse_dynamics.hpp"
 
+#include "soma/element.hpp"
+#include "soma/testing/parameters_from_yaml.hpp"
+
 #include <benchmark/benchmark.h>
+#include <yaml-cpp/yaml.h>
 
 #include <Eigen/Cholesky>
 #include <Eigen/Dense>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
 #include <memory>
 #include <random>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -66,7 +81,8 @@ struct Case {
     std::string name;
     MultibodyModel model;
     Eigen::MatrixXd K, D;  ///< generalised stiffness and damping, n x n (tau = -K q - D qdot)
-    int paper_points = 0;  ///< n_p as the paper counts it
+    int paper_points = 0;  ///< n_p as the paper counts it (0: a scene's robot)
+    Vec3 gravity = kGravity;
     VectorX q, qdot, qddot;
 
     Index n() const { return model.dof_count; }
@@ -173,6 +189,37 @@ std::shared_ptr<Case> serial_robot() {
     return c;
 }
 
+/// \brief The gvs robots of the scene file \p file, each built by the gvs plugin's factory from its
+/// element block. The state: the robot's initial q plus uniform noise of 0.1 per coordinate (rad,
+/// 1/m or a linear strain), qdot and qddot uniform in [-0.1, 0.1], from a fixed seed.
+std::vector<std::shared_ptr<Case>> scene_cases(const std::filesystem::path& file,
+                                               const soma::testing::RegisteredTypes& types) {
+    std::vector<std::shared_ptr<Case>> cases;
+    const YAML::Node scene = YAML::LoadFile(file.string());
+    std::vector<YAML::Node> robots;
+    for (const YAML::Node& element : scene["elements"])
+        if (element["type"] && element["type"].as<std::string>() == "gvs") robots.push_back(element);
+    for (const YAML::Node& robot : robots) {
+        YAML::Node block = YAML::Clone(robot);
+        block.remove("type");
+        YAML::Emitter yaml;
+        yaml << block;
+        const std::unique_ptr<Element> element = types.make_element("gvs", yaml.c_str());
+        const auto& gvs = dynamic_cast<const GvsElement&>(*element);
+        auto c = std::make_shared<Case>();
+        c->name = "scene_" + file.stem().string();
+        if (robots.size() > 1) c->name += "_" + robot["name"].as<std::string>();
+        c->model = gvs.tree().model;
+        c->K = gvs.tree().stiffness;
+        c->D = gvs.tree().damping;
+        c->gravity = gvs.description().gravity;
+        random_state(*c, VectorX::Constant(c->n(), 0.1));
+        c->q += gvs.tree().initial_q;
+        cases.push_back(c);
+    }
+    return cases;
+}
+
 /// \brief Forward dynamics FD(q, qdot) = M^-1 (tau - ID(q, qdot, 0)), tau = -K q - D qdot, with
 /// every buffer sized once.
 class ForwardDynamics {
@@ -190,10 +237,10 @@ public:
     void evaluate(const VectorX& q, const VectorX& qdot, VectorX& out) {
         const Eigen::MatrixXd* mass = &data_.mass;
         if (mass_from_ == MassFrom::derivatives) {
-            inverse_dynamics_derivatives(case_.model, data_, q, qdot, zero_, kGravity);
+            inverse_dynamics_derivatives(case_.model, data_, q, qdot, zero_, case_.gravity);
             bias_ = data_.id;
         } else {
-            inverse_dynamics(case_.model, data_, q, qdot, zero_, kGravity);
+            inverse_dynamics(case_.model, data_, q, qdot, zero_, case_.gravity);
             bias_ = data_.id;
             // M e_j = ID(q, 0, e_j) without gravity: the velocity and gravity terms vanish.
             for (Index j = 0; j < case_.n(); ++j) {
@@ -227,7 +274,7 @@ struct AnalyticForwardJacobian {
         : data(c.model), llt(c.n()), dq(c.n(), c.n()), dqdot(c.n(), c.n()) {}
 
     void evaluate(const Case& c, const VectorX& q, const VectorX& qdot, const VectorX& qddot) {
-        inverse_dynamics_derivatives(c.model, data, q, qdot, qddot, kGravity);
+        inverse_dynamics_derivatives(c.model, data, q, qdot, qddot, c.gravity);
         llt.compute(data.mass);
         dq = -data.did_dq;
         dq -= c.K;
@@ -293,7 +340,7 @@ void bench_id(benchmark::State& state, const Case& c) {
     {
         [[maybe_unused]] const NoEigenMalloc guard;
         for (auto _ : state) {
-            inverse_dynamics(c.model, data, c.q, c.qdot, c.qddot, kGravity);
+            inverse_dynamics(c.model, data, c.q, c.qdot, c.qddot, c.gravity);
             benchmark::DoNotOptimize(data.id.data());
             benchmark::ClobberMemory();
         }
@@ -306,7 +353,7 @@ void bench_id_derivatives(benchmark::State& state, const Case& c) {
     {
         [[maybe_unused]] const NoEigenMalloc guard;
         for (auto _ : state) {
-            inverse_dynamics_derivatives(c.model, data, c.q, c.qdot, c.qddot, kGravity);
+            inverse_dynamics_derivatives(c.model, data, c.q, c.qdot, c.qddot, c.gravity);
             benchmark::DoNotOptimize(data.did_dq.data());
             benchmark::ClobberMemory();
         }
@@ -318,11 +365,11 @@ void bench_id_derivatives(benchmark::State& state, const Case& c) {
 void bench_id_jacobian(benchmark::State& state, const Case& c, bool central) {
     const Index n = c.n();
     MultibodyData data(c.model), reference(c.model);
-    inverse_dynamics_derivatives(c.model, reference, c.q, c.qdot, c.qddot, kGravity);
+    inverse_dynamics_derivatives(c.model, reference, c.q, c.qdot, c.qddot, c.gravity);
     VectorX q = c.q, qdot = c.qdot, a(n), b(n);
     Eigen::MatrixXd dq(n, n), dqdot(n, n);
     const auto id = [&](const VectorX& x, const VectorX& v, VectorX& out) {
-        inverse_dynamics(c.model, data, x, v, c.qddot, kGravity);
+        inverse_dynamics(c.model, data, x, v, c.qddot, c.gravity);
         out = data.id;
     };
     {
@@ -393,14 +440,14 @@ void bench_dfd_forward(benchmark::State& state, const Case& c, ForwardDynamics::
 void bench_dfd_bound(benchmark::State& state, const Case& c) {
     const Index n = c.n();
     MultibodyData data(c.model);
-    inverse_dynamics_derivatives(c.model, data, c.q, c.qdot, VectorX::Zero(n), kGravity);
+    inverse_dynamics_derivatives(c.model, data, c.q, c.qdot, VectorX::Zero(n), c.gravity);
     const Eigen::MatrixXd mass = data.mass;
     Eigen::LLT<Eigen::MatrixXd> llt(n);
     const VectorX zero = VectorX::Zero(n);
     VectorX q = c.q, qdot = c.qdot, base(n), probe(n);
     Eigen::MatrixXd dq(n, n), dqdot(n, n);
     const auto f = [&](const VectorX& x, const VectorX& v, VectorX& out) {
-        inverse_dynamics(c.model, data, x, v, zero, kGravity);
+        inverse_dynamics(c.model, data, x, v, zero, c.gravity);
         llt.compute(mass);
         out.noalias() = -data.id;
         out.noalias() -= c.K * x;
@@ -441,6 +488,10 @@ void register_case(const std::shared_ptr<Case>& c) {
 
 }  // namespace
 
+/// The gvs plugin's registration entry point (plugins/gvs/registration.cpp, compiled into this
+/// program), whose factory builds the scenes' robots.
+extern "C" void soma_register_plugin(soma::Registry& registry);
+
 int main(int argc, char** argv) {
     register_case(manipulator("cdm", 4, 2, 5));
     register_case(serial_robot());
@@ -449,6 +500,21 @@ int main(int argc, char** argv) {
     register_case(manipulator("cdm_sweep_24", 4, 2, 7));
     register_case(manipulator("cdm_sweep_48", 9, 5, 12));
     register_case(manipulator("cdm_sweep_96", 20, 10, 23));
+    // The examples as built from their scene files (the folder: SOMA_GVS_SCENES, or configs/gvs).
+    const soma::testing::RegisteredTypes types(soma_register_plugin);
+    const char* folder = std::getenv("SOMA_GVS_SCENES");
+    std::vector<std::filesystem::path> scenes;
+    for (const auto& entry : std::filesystem::directory_iterator(folder ? folder : SOMA_GVS_SCENE_DIR))
+        if (entry.path().extension() == ".yaml") scenes.push_back(entry.path());
+    std::sort(scenes.begin(), scenes.end());
+    for (const auto& scene : scenes) {
+        try {
+            for (const auto& c : scene_cases(scene, types)) register_case(c);
+        } catch (const std::exception& e) {
+            std::cerr << scene.string() << ": " << e.what() << "\n";
+            return 1;
+        }
+    }
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     benchmark::RunSpecifiedBenchmarks();
