@@ -225,7 +225,7 @@ RunResult run_simulation(Simulation& sim, const RunOptions& options) {
             // The next step from this one's error (none estimated: the same step again).
             if (report.error >= 0.0) loop.dt = std::min(control->max_step, h * error_step_factor(report.error, control->order, control->largest_growth));
         } else if (loop.dt < nominal && ++loop.successes_since_shrink >= adaptive.grow_after) {
-            loop.dt = std::min(nominal, loop.dt * adaptive.grow);
+            loop.dt = std::min(nominal, loop.dt * std::min(adaptive.grow, sim.integrator().largest_step_ratio()));
             loop.successes_since_shrink = 0;
         }
         StepInfo info;

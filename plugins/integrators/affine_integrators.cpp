@@ -33,6 +33,7 @@ StepReport AffineIntegrator::step(System& system, double h) {
             return report;
         }
         system.commit(std::move(next));
+        committed_time_ = system.state().t;
         accepted(h);
     }
     return report;

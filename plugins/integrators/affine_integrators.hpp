@@ -80,6 +80,9 @@ protected:
     AffineStep step_;
     VectorX x_;
     bool initialized_ = false;
+    /// The time of the state the last step committed, as the system holds it (the kernel may snap
+    /// t to its grid at commit): set before accepted() runs.
+    double committed_time_ = 0.0;
 
 private:
     /// The local error of the solved step \p next in units of the tolerance; negative: none.

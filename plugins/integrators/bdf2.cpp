@@ -7,7 +7,9 @@
 namespace soma::integrators {
 
 bool Bdf2::continues_from(const State& s) const {
-    return have_history_ && s.t == history_time_ && previous_velocity_.size() == s.v.size();
+    const Index n = s.v.size();
+    return have_history_ && s.t == history_time_ && previous_velocity_.size() == n &&
+           previous_displacement_.size() == n && previous_acceleration_.size() == n;
 }
 
 void Bdf2::predict(const State& s, double h) {
@@ -31,8 +33,9 @@ void Bdf2::predict(const State& s, double h) {
     step_.coefficients = {beta_ * beta_ * h * h, beta_ * h, 1.0};
     start_velocity_ = s.v;
     start_acceleration_ = s.a;
-    // Newton starts from the accelerations extrapolated linearly over the last two steps.
-    if (with_history_) x_ = s.a + ratio_ * (s.a - previous_acceleration_);
+    // Newton starts from the accelerations extrapolated linearly over the last two steps (when
+    // a_{n-1} was itself solved: not the start's a, which may be anything).
+    if (with_history_ && acceleration_history_) x_ = s.a + ratio_ * (s.a - previous_acceleration_);
     else x_ = s.a;
 }
 
@@ -64,7 +67,8 @@ void Bdf2::accepted(double h) {
     previous_velocity_.swap(start_velocity_);
     previous_acceleration_.swap(start_acceleration_);
     previous_step_ = h;
-    history_time_ = step_.t_eval;
+    history_time_ = committed_time_;  // the kernel may have snapped t_eval to its grid
+    acceleration_history_ = with_history_;  // a_{n-1} was solved by a step that had history
     have_history_ = true;
     rejections_here_ = 0;
 }
@@ -72,6 +76,7 @@ void Bdf2::accepted(double h) {
 void Bdf2::save_checkpoint(CheckpointWriter& out) const {
     AffineIntegrator::save_checkpoint(out);
     out.integer("bdf2_have_history", have_history_ ? 1 : 0);
+    out.integer("bdf2_acceleration_history", acceleration_history_ ? 1 : 0);
     out.real("bdf2_history_time", history_time_);
     out.real("bdf2_previous_step", previous_step_);
     out.vector("bdf2_previous_displacement", previous_displacement_);
@@ -82,6 +87,8 @@ void Bdf2::save_checkpoint(CheckpointWriter& out) const {
 void Bdf2::restore_checkpoint(CheckpointReader& in) {
     AffineIntegrator::restore_checkpoint(in);
     have_history_ = in.integer("bdf2_have_history") != 0;
+    acceleration_history_ = in.integer("bdf2_acceleration_history") != 0;
+    rejections_here_ = 0;
     history_time_ = in.real("bdf2_history_time");
     previous_step_ = in.real("bdf2_previous_step");
     const auto read = [&](const char* name, VectorX& v) {

@@ -17,9 +17,10 @@
 ///
 /// q_n - q_{n-1} is the last step's displacement in the DOF space (for a manifold block, its
 /// tangent displacement, which is -log of q_{n-1} seen from q_n: the formula is BDF2 in the
-/// chart at q_n). The first step, and any step whose start is not the state this integrator
-/// last committed (a restored or edited state), has no history and is implicit Euler
-/// (alpha = 0, beta = 1).
+/// chart at q_n). The first step, and any step whose start time is not the time of the state
+/// this integrator last committed (a state set from outside at another time), has no history
+/// and is implicit Euler (alpha = 0, beta = 1). A state edited at the same time is not detected:
+/// whoever edits it should do so between runs, from a checkpoint.
 ///
 /// Local error of the positions (Taylor expansion of the formula about t_{n+1}):
 ///
@@ -69,6 +70,7 @@ private:
 
     // The accepted history, taken in accepted() from the step just committed.
     bool have_history_ = false;
+    bool acceleration_history_ = false;  ///< a_{n-1} came from a solved step (not the initial a)
     double history_time_ = 0.0;    ///< t_n: the time of the state the history belongs to
     double previous_step_ = 0.0;   ///< h_prev = t_n - t_{n-1}
     VectorX previous_displacement_;///< q_n - q_{n-1} in the DOF space
@@ -82,7 +84,6 @@ private:
     // The step in progress (predict -> finish -> local_error -> accepted).
     bool with_history_ = false;
     double alpha_ = 0.0, beta_ = 1.0, ratio_ = 0.0;
-    double step_time_ = 0.0;       ///< t_{n+1}
     VectorX displacement_;         ///< q_{n+1} - q_n of the step in progress
     VectorX start_velocity_;       ///< v_n
     VectorX start_acceleration_;   ///< a_n

@@ -13,6 +13,9 @@
 #include <exception>
 #include <string>
 
+extern "C" SOMA_EXPORT const soma::petsc_solver::PetscBackendVersion soma_petsc_backend_version{
+    soma::kPluginApiVersion, soma::petsc_solver::kPetscBackendInterface};
+
 extern "C" SOMA_EXPORT soma::LinearSolver* soma_petsc_make_solver(const soma::petsc_solver::PetscSettings& settings,
                                                                  std::string& error_key, std::string& error) {
     try {

@@ -1,5 +1,7 @@
 #include "petsc_backend_loader.hpp"
 
+#include "soma/api.hpp"
+
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>
 #include <fmt/format.h>
@@ -34,9 +36,16 @@ std::unique_ptr<Backend> load_backend() {
         throw std::runtime_error(fmt::format("the petsc solver's backend '{}' cannot be loaded: {}", file.string(),
                                              why ? why : error.message()));
     }
-    if (!backend->library.has("soma_petsc_make_solver"))
-        throw std::runtime_error(
-            fmt::format("'{}' is not the petsc solver's backend (no soma_petsc_make_solver)", file.string()));
+    if (!backend->library.has("soma_petsc_make_solver") || !backend->library.has("soma_petsc_backend_version"))
+        throw std::runtime_error(fmt::format(
+            "'{}' is not the petsc solver's backend (no soma_petsc_make_solver or soma_petsc_backend_version)",
+            file.string()));
+    const auto& version = backend->library.get<const PetscBackendVersion>("soma_petsc_backend_version");
+    if (version.plugin_api != kPluginApiVersion || version.interface != kPetscBackendInterface)
+        throw std::runtime_error(fmt::format(
+            "the petsc solver's backend '{}' was built for plugin API {} and backend interface {}, but this plugin "
+            "has {} and {}: reinstall Soma (the backend is left from another build)",
+            file.string(), version.plugin_api, version.interface, kPluginApiVersion, kPetscBackendInterface));
     backend->make = &backend->library.get<MakeSolver>("soma_petsc_make_solver");
     return backend;
 }

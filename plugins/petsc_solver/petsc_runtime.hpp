@@ -1,6 +1,7 @@
 #pragma once
 /// \file petsc_runtime.hpp
-/// \brief PETSc's process-wide state for the petsc_solver plugin: initialization once, finalization
+/// \brief PETSc's process-wide state for the petsc_solver plugin's backend module (the part linked to
+/// PETSc, petsc_backend.cpp): initialization once, finalization
 /// at exit, and PETSc error codes turned into C++ exceptions.
 ///
 /// Initialization and finalization policy (why it is safe):

@@ -3,11 +3,23 @@
 /// \brief The petsc solver's settings and their error, without PETSc's headers: the registration
 /// (which PETSc does not load) and the backend (which links PETSc) share them.
 
+#include <cstdint>
 #include <map>
 #include <stdexcept>
 #include <string>
 
 namespace soma::petsc_solver {
+
+/// The interface between the plugin and its backend module: bumped whenever PetscSettings or the
+/// backend's entry point changes. The backend exports it with the plugin API version, and the
+/// plugin refuses a backend built from other sources (a stale file left in an install).
+inline constexpr std::uint32_t kPetscBackendInterface = 1;
+
+/// What the backend exports as `soma_petsc_backend_version`.
+struct PetscBackendVersion {
+    std::uint32_t plugin_api;  ///< soma::kPluginApiVersion of its build
+    std::uint32_t interface;   ///< kPetscBackendInterface of its build
+};
 
 /// \brief Settings of the petsc solver (translated from the scene's parameters).
 struct PetscSettings {

@@ -8,8 +8,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <Eigen/Eigenvalues>
+
+#include <algorithm>
 #include <cmath>
 #include <complex>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -23,22 +27,54 @@ constexpr double kOmega = 10.0;
 double exact_q(double t) { return std::cos(kOmega * t); }
 double exact_v(double t) { return -kOmega * std::sin(kOmega * t); }
 
-/// Gives \p bdf2 the history of a step of size h_prev that ended at t: exact q_n - q_{n-1} and
-/// v_{n-1} of the oscillator q = cos(omega t), through its checkpoint records (the only way in
-/// from outside, as a restarted run's).
-void give_exact_history(Bdf2& bdf2, double t, double h_prev) {
+/// Gives \p bdf2 the history of a step of size h_prev that ended at t: q_n - q_{n-1}, v_{n-1} and
+/// a_{n-1}, through its checkpoint records (the only way in from outside, as a restarted run's).
+void give_history(Bdf2& bdf2, double t, double h_prev, double displacement, double velocity, double acceleration) {
     std::vector<soma::CheckpointRecord> section;
     soma::CheckpointWriter out(section);
     out.integer("initialized", 1);
     out.integer("bdf2_have_history", 1);
+    out.integer("bdf2_acceleration_history", 1);
     out.real("bdf2_history_time", t);
     out.real("bdf2_previous_step", h_prev);
-    out.vector("bdf2_previous_displacement", VectorX::Constant(1, exact_q(t) - exact_q(t - h_prev)));
-    out.vector("bdf2_previous_velocity", VectorX::Constant(1, exact_v(t - h_prev)));
-    out.vector("bdf2_previous_acceleration", VectorX::Constant(1, -kOmega * kOmega * exact_q(t - h_prev)));
+    out.vector("bdf2_previous_displacement", VectorX::Constant(1, displacement));
+    out.vector("bdf2_previous_velocity", VectorX::Constant(1, velocity));
+    out.vector("bdf2_previous_acceleration", VectorX::Constant(1, acceleration));
     soma::CheckpointReader in(section, "integrator");
     bdf2.restore_checkpoint(in);
     REQUIRE(in.finished());
+}
+
+/// The exact history of the oscillator q = cos(omega t) for a step of h_prev ending at t.
+void give_exact_history(Bdf2& bdf2, double t, double h_prev) {
+    give_history(bdf2, t, h_prev, exact_q(t) - exact_q(t - h_prev), exact_v(t - h_prev),
+                 -kOmega * kOmega * exact_q(t - h_prev));
+}
+
+/// BDF2's one-step map at constant steps h on (q_n, v_n, q_n - q_{n-1}, v_{n-1}), column by column
+/// from unit states (the fake system's solve is exact, so the map is linear and exact).
+Eigen::Matrix4d one_step_map(double h) {
+    Eigen::Matrix4d map;
+    for (int k = 0; k < 4; ++k) {
+        const Eigen::Vector4d s = Eigen::Vector4d::Unit(k);
+        LinearOscillatorSystem system(1.0, 0.0, kOmega * kOmega);
+        system.set_state(1.0, s[0], s[1], 0.0);
+        Bdf2 bdf2;
+        give_history(bdf2, 1.0, h, s[2], s[3], 0.0);
+        REQUIRE(bdf2.step(system, h).converged);
+        map.col(k) << system.q(), system.v(), system.q() - s[0], s[1];
+    }
+    return map;
+}
+
+/// The moduli of the roots of BDF2's characteristic polynomial (1 - 2/3 z) zeta^2 - 4/3 zeta + 1/3
+/// at z = i omega h (BDF2 on y' = i omega y, the oscillator's first-order form), larger first.
+std::pair<double, double> root_moduli(double omega_h) {
+    const std::complex<double> z(0.0, omega_h);
+    const std::complex<double> a = 1.0 - 2.0 / 3.0 * z, b = -4.0 / 3.0, c = 1.0 / 3.0;
+    const std::complex<double> d = std::sqrt(b * b - 4.0 * a * c);
+    const double m1 = std::abs((-b + d) / (2.0 * a)), m2 = std::abs((-b - d) / (2.0 * a));
+    return {std::max(m1, m2), std::min(m1, m2)};
 }
 
 /// Runs the step sizes of \p pattern in turn until t reaches \p end (which the pattern divides).
@@ -111,13 +147,24 @@ TEST_CASE("BDF2 is second order at constant and at varying steps", "[integrators
 
 TEST_CASE("BDF2 damps the modes a step does not resolve, and a resolved one far less than implicit Euler",
           "[integrators][bdf2]") {
-    // At constant steps BDF2 on the oscillator has the characteristic polynomial
-    // (1 - 2/3 z) zeta^2 - 4/3 zeta + 1/3 with z = i omega h (for the first-order form y' = i omega y
-    // of q'' = -omega^2 q). At omega h = 1000 both roots have |zeta| ~ sqrt(1/(2 |z|)) = 0.022: after
-    // the first (Euler) step, 10 more shrink the amplitude below 1e-12.
-    const double h = 1000.0 / kOmega;
-    const LinearOscillatorSystem stiff = run({h}, 11 * h);
-    CHECK(std::abs(stiff.q()) < 1e-12);
+    // The eigenvalues of the one-step map on (q_n, v_n, q_n - q_{n-1}, v_{n-1}) are the roots of
+    // the characteristic polynomial at z = +-i omega h, each modulus twice (round-off: 1e-10).
+    // At omega h = 1000 both have |zeta| ~ sqrt(1/(2 |z|)) = 0.022 (L-stable: they tend to 0; the
+    // trapezoidal rule's stay at 1); at omega h = 0.1 the principal root is 0.99998, the parasitic
+    // one near 1/3.
+    for (const double omega_h : {1000.0, 0.1}) {
+        INFO("omega h = " << omega_h);
+        const Eigen::Vector4cd lambda = Eigen::EigenSolver<Eigen::Matrix4d>(one_step_map(omega_h / kOmega)).eigenvalues();
+        std::vector<double> moduli;
+        for (int k = 0; k < 4; ++k) moduli.push_back(std::abs(lambda[k]));
+        std::sort(moduli.begin(), moduli.end());
+        const auto [larger, smaller] = root_moduli(omega_h);
+        CHECK(moduli[3] == Approx(larger).epsilon(1e-10));
+        CHECK(moduli[2] == Approx(larger).epsilon(1e-10));
+        CHECK(moduli[1] == Approx(smaller).epsilon(1e-10));
+        CHECK(moduli[0] == Approx(smaller).epsilon(1e-10));
+        if (omega_h > 1.0) CHECK(larger < 0.03);
+    }
     CHECK(Bdf2().damps_unresolved_modes());
 
     // At omega h = 0.1 the principal root's radius per step, from the polynomial, is 0.9999756
@@ -126,13 +173,11 @@ TEST_CASE("BDF2 damps the modes a step does not resolve, and a resolved one far 
     // step has died out, the energy falls by exactly radius^200 over 100 steps: steps 100 to 200
     // against the polynomial to 1e-9 (round-off of 200 steps; measured 1e-14 in an independent
     // script), 0.99513 against implicit Euler's 1.01^-100 = 0.370.
-    const std::complex<double> z(0.0, kOmega * 0.01);
-    const std::complex<double> a = 1.0 - 2.0 / 3.0 * z, b = -4.0 / 3.0, c = 1.0 / 3.0;
-    const std::complex<double> root = (-b + std::sqrt(b * b - 4.0 * a * c)) / (2.0 * a);
+    const double radius = root_moduli(kOmega * 0.01).first;
     const double ratio = run({0.01}, 2.0).energy() / run({0.01}, 1.0).energy();
-    CAPTURE(std::abs(root), ratio);
-    CHECK(std::abs(root) < 1.0);
-    CHECK(ratio == Approx(std::pow(std::abs(root), 200)).epsilon(1e-9));
+    CAPTURE(radius, ratio);
+    CHECK(radius < 1.0);
+    CHECK(ratio == Approx(std::pow(radius, 200)).epsilon(1e-9));
     CHECK(ratio > 0.99);
 }
 
