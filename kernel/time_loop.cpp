@@ -41,6 +41,11 @@ void restore_loop(const CheckpointFile& file, LoopState& loop, RunSummary& summa
     summary.error_rejections = in.integer("error_rejections");
 }
 
+/// The order of a step's error estimate: the step's own, or the integrator's.
+int estimate_order(const StepReport& report, const ErrorControlSettings& control) {
+    return report.error_order > 0 ? report.error_order : control.order;
+}
+
 /// The factor error control scales a step by: 0.9 error^(-1/(order + 1)), within [0.2, largest]
 /// (an error of 0 asks for the largest).
 double error_step_factor(double error, int order, double largest) {
@@ -174,7 +179,7 @@ RunResult run_simulation(Simulation& sim, const RunOptions& options) {
                 // Solved, but its local error is above the tolerance (not committed): again with
                 // the step the error asks for.
                 ++summary.error_rejections;
-                loop.dt = h * error_step_factor(report.error, control->order, 0.9);
+                loop.dt = h * error_step_factor(report.error, estimate_order(report, *control), 0.9);
                 const double floor = smallest_step(nominal, sim.state().t);
                 if (loop.dt < floor) {
                     result.diagnosis = fmt::format(
@@ -223,7 +228,7 @@ RunResult run_simulation(Simulation& sim, const RunOptions& options) {
         summary.retries += retries;
         if (control) {
             // The next step from this one's error (none estimated: the same step again).
-            if (report.error >= 0.0) loop.dt = std::min(control->max_step, h * error_step_factor(report.error, control->order, control->largest_growth));
+            if (report.error >= 0.0) loop.dt = std::min(control->max_step, h * error_step_factor(report.error, estimate_order(report, *control), control->largest_growth));
         } else if (loop.dt < nominal && ++loop.successes_since_shrink >= adaptive.grow_after) {
             loop.dt = std::min(nominal, loop.dt * std::min(adaptive.grow, sim.integrator().largest_step_ratio()));
             loop.successes_since_shrink = 0;

@@ -49,6 +49,10 @@ struct StepReport {
     /// A converged step with error > 1 was solved but not committed. Negative: not estimated
     /// (no error control).
     double error = -1.0;
+    /// The order p of this step's estimate when it differs from error_order() (a multistep rule's
+    /// one-step start: BDF2's implicit Euler steps estimate at order 1), so the time loop scales
+    /// the next attempt by error^(-1/(p+1)) with the right p; 0: error_order().
+    int error_order = 0;
 };
 
 /// Advances (t, q, v) by one step. Integrators are stateless across rejected attempts: on

@@ -28,6 +28,7 @@ StepReport AffineIntegrator::step(System& system, double h) {
     if (newton.converged) {
         State next = finish(start, h);
         report.error = measured_error(system, start, next, h);
+        if (report.error >= 0.0) report.error_order = step_error_order();
         if (report.error > 1.0) {  // solved, but outside the tolerance: not committed
             rejected();
             return report;

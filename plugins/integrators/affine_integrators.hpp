@@ -76,6 +76,9 @@ protected:
         (void)start, (void)h, (void)e;
         return false;
     }
+    /// The order of local_error's estimate for the step just solved, when it is not error_order()
+    /// (StepReport::error_order); 0: error_order().
+    virtual int step_error_order() const { return 0; }
 
     AffineStep step_;
     VectorX x_;

@@ -62,6 +62,8 @@ private:
     void predict(const State& s, double h) override;
     State finish(const State& s, double h) const override;
     bool local_error(const State& start, double h, VectorX& e) const override;
+    /// Implicit Euler's steps (no history) estimate at order 1.
+    int step_error_order() const override { return with_history_ ? 0 : 1; }
     void accepted(double h) override;
     void rejected() override { ++rejections_here_; }
 

@@ -238,8 +238,10 @@ TEST_CASE("BDF2 falls back to implicit Euler after five rejected attempts from o
         const bool euler = system.solves.back().coefficients.c_q == Approx(step * step).epsilon(1e-15);
         CAPTURE(attempt);
         CHECK(euler == (attempt > 5));
+        CHECK(report.error_order == (euler ? 1 : 0));  // 0: the integrator's order, 2
     }
     CHECK(system.commits.size() == 1);
+    CHECK(bdf2.step(system, h / 4).error_order == 1);  // Euler's estimate: the time loop scales by error^(-1/2)
     soma::ErrorControl loose;
     loose.absolute = 1e300;
     bdf2.set_error_control(loose);
