@@ -37,6 +37,24 @@ Parameters default_typed_block(const TypeRegistry& registry, const std::string& 
     return make_scene_parameters(doc, wrapper, registry).block(key);
 }
 
+/// The names, comma-separated, of the registered types of \p kind whose default configuration
+/// (built under \p key, with \p required added to the block) satisfies \p has: the types a
+/// refusal can recommend, a third-party plugin's included. A type that throws is skipped.
+template <typename Object, typename Predicate>
+std::string registered_types_where(const TypeRegistry& registry, const std::string& key, TypeKind kind,
+                                   const std::string& required, Predicate has) {
+    std::string names;
+    for (const TypeRegistry::Entry* entry : registry.entries()) {
+        if (entry->kind != kind) continue;
+        try {
+            const Parameters defaults = default_typed_block(registry, key, kind, entry->name, required);
+            if (has(*factory_of<Object>(*entry)(defaults))) names += (names.empty() ? "" : ", ") + entry->name;
+        } catch (const std::exception&) {
+        }
+    }
+    return names;
+}
+
 }  // namespace
 
 Simulation::Simulation(const SceneDocument& scene, const TypeRegistry& registry) {
@@ -291,19 +309,9 @@ void Simulation::build_solver_and_integrator(const Parameters& root, const TypeR
     integrator_ = factory_of<Integrator>(*integrator_entry)(integrator_block);
     for (std::size_t i = 0; i < constraints_.constraints().size(); ++i)
         if (const ConstraintKind kind = constraints_.constraints()[i]->kind(); !integrator_->supports(kind)) {
-            // The integrators that would: every registered type whose default configuration treats
-            // the kind (a third-party one included); one that throws is skipped.
-            std::string working;
-            for (const TypeRegistry::Entry* entry : registry.entries()) {
-                if (entry->kind != TypeKind::integrator) continue;
-                try {
-                    const Parameters defaults =
-                        default_typed_block(registry, "integrator", TypeKind::integrator, entry->name, ", dt: 1");
-                    if (factory_of<Integrator>(*entry)(defaults)->supports(kind))
-                        working += (working.empty() ? "" : ", ") + entry->name;
-                } catch (const std::exception&) {
-                }
-            }
+            const std::string working = registered_types_where<Integrator>(
+                registry, "integrator", TypeKind::integrator, ", dt: 1",
+                [kind](const Integrator& integrator) { return integrator.supports(kind); });
             constraints_.parameters(i).fail(
                 "type", fmt::format("integrator '{}' does not treat constraints of this kind; {}",
                                     integrator_block.type_name(),
@@ -386,24 +394,11 @@ void Simulation::build_solver_and_integrator(const Parameters& root, const TypeR
 
 void Simulation::refuse_saddle_point_solver(const Parameters& solver_block, const Constraint& hard,
                                             const TypeRegistry& registry) const {
-    // The solvers that would work: every registered type whose default configuration has the
-    // flag (a third-party solver included). Building one is cheap; one that throws is skipped.
-    std::vector<std::string> working;
-    for (const TypeRegistry::Entry* entry : registry.entries()) {
-        if (entry->kind != TypeKind::linear_solver) continue;
-        try {
-            const Parameters defaults =
-                default_typed_block(registry, "linear_solver", TypeKind::linear_solver, entry->name);
-            if (factory_of<LinearSolver>(*entry)(defaults)->capabilities().saddle_point) working.push_back(entry->name);
-        } catch (const std::exception&) {
-        }
-    }
+    // The solvers that would work: every registered type whose default configuration has the flag.
+    const std::string working = registered_types_where<LinearSolver>(
+        registry, "linear_solver", TypeKind::linear_solver, "",
+        [](const LinearSolver& solver) { return solver.capabilities().saddle_point; });
     const bool petsc = registry.find(TypeKind::linear_solver, "petsc") != nullptr;
-    const auto join = [](const std::vector<std::string>& names) {
-        std::string out;
-        for (const auto& name : names) out += (out.empty() ? "" : ", ") + name;
-        return out;
-    };
     solver_block.fail(
         "type",
         fmt::format("linear solver '{}' cannot solve the saddle-point (KKT) system of hard constraints (here '{}', "
@@ -411,7 +406,7 @@ void Simulation::refuse_saddle_point_solver(const Parameters& solver_block, cons
                     "pivoting may divide by (docs/architecture.md, \"Constraints and linear solvers\"). Choose a "
                     "solver with the saddle_point capability ({}{}), or give the constraints a compliance > 0 "
                     "(the matrix is then quasi-definite, and eigen_ldlt works)",
-                    solver_block.type_name(), hard.name(), working.empty() ? std::string("eigen_lu") : join(working),
+                    solver_block.type_name(), hard.name(), working.empty() ? std::string("eigen_lu") : working,
                     petsc ? "; petsc with ksp_type gmres and pc_type none or jacobi" : ""));
 }
 
