@@ -211,6 +211,8 @@ void ConstraintWrenches::apply(const MultibodyModel& /*model*/, MultibodyData& d
         // (Mathew et al., D69): dF_A/dq = -Ad*_{o_A} Ad^{-*}_{g_BA} adbar*_{Phi lambda} (Ad_{g_BA} J_a - J_b);
         // the external wrench enters U^S with a minus sign, so + here.
         relative_jacobian_of(joint, g, data, buffers_.relative_jacobian[j]);
+        data.include_load_columns(joint.point_a, joint.point_a);  // W = Ad J_a - J_b: both paths
+        data.include_load_columns(joint.point_a, joint.point_b);
         const Mat6 seed = to_a * coad_bar(w);
         data.u_sum[a].noalias() += seed * buffers_.relative_jacobian[j];
     }

@@ -424,7 +424,7 @@ void GvsElement::point_geometric_stiffness(Index point, const EvalContext& conte
     // d(J_k^T [tau; f])/dq = -dID/dq (the same pass as the loop joints' curvature).
     const PointWrench load(point, torque, force);
     inverse_dynamics_derivatives(map.bare, map.stiffness, map.scratch_q, output_zero_, output_zero_, Vec3::Zero(), &load,
-                                 DerivativeSet::position);
+                                 DerivativeSet::static_loads);
     const Index n = tree_.model.dof_count;
     if (stiffness.rows() < n || stiffness.cols() < n) stiffness.resize(n, n);  // grow only (element.hpp)
     stiffness.topLeftCorner(n, n) = -map.stiffness.did_dq;

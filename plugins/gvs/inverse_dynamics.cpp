@@ -6,6 +6,12 @@
 namespace soma::gvs {
 namespace {
 
+/// The columns [r.first, r.first + r.count) of a 6 x n block.
+template <class Block>
+auto columns_of(Block& block, const ColumnRange& r) {
+    return block.middleCols(r.first, r.count);
+}
+
 /// The kinematics of edge e at (q, qdot, qddot): its joint data and g_{p,c}.
 void evaluate_edge(const Edge& edge, VirtualJointKinematics& joint, Pose& transform, const VectorX& q,
                    const VectorX& qdot, const VectorX& qddot, JointOutputs outputs) {
@@ -30,9 +36,11 @@ void evaluate_edge(const Edge& edge, VirtualJointKinematics& joint, Pose& transf
 /// Forward pass: poses, twists and accelerations of every point (eq. 2 in the form of the
 /// RNEA: eta^+ = eta + S qdot, etadot^+ = etadot + S qddot + ad_eta S qdot + Sdot qdot), and with
 /// derivatives the blocks R, Q, Y (eqs. 20b, 20c, 26) and their accumulations (eqs. 22a, 22b,
-/// 28a, 28b).
+/// 28a, 28b). \p at_rest (qdot = qddot = 0, no gravity): R = Q = 0, so the joints are evaluated
+/// without their derivative blocks and only S^B is accumulated (R^B, Q^B are set to zero).
 void forward_pass(const MultibodyModel& model, MultibodyData& d, const VectorX& q, const VectorX& qdot,
-                  const VectorX& qddot, const Vec6& gravity_twist, bool derivatives, bool rates = true) {
+                  const VectorX& qddot, const Vec6& gravity_twist, bool derivatives, bool rates = true,
+                  bool at_rest = false) {
     d.pose[0] = model.root_pose;
     d.eta[0].setZero();
     d.eta_dot[0].setZero();
@@ -48,7 +56,7 @@ void forward_pass(const MultibodyModel& model, MultibodyData& d, const VectorX& 
         const auto p = static_cast<std::size_t>(edge.parent);
         VirtualJointKinematics& joint = d.joint[e];
         evaluate_edge(edge, joint, d.edge_transform[e], q, qdot, qddot,
-                      derivatives ? JointOutputs::derivatives : JointOutputs::kinematics);
+                      derivatives && !at_rest ? JointOutputs::derivatives : JointOutputs::kinematics);
         const bool moves = edge.dof_count > 0;
         d.eta_plus[e] = d.eta[p];
         d.eta_dot_plus[e] = d.eta_dot[p];
@@ -68,7 +76,7 @@ void forward_pass(const MultibodyModel& model, MultibodyData& d, const VectorX& 
         if (!derivatives) continue;
 
         const Index first = edge.first_dof, n = edge.dof_count;
-        if (moves) {
+        if (moves && !at_rest) {
             const Mat6 ad_eta_plus = ad(d.eta_plus[e]);
             const Mat6 ad_eta = ad(d.eta[p]);
             // eq. 20b: R = ad_{eta^+} S + (dS/dq) qdot
@@ -86,12 +94,32 @@ void forward_pass(const MultibodyModel& model, MultibodyData& d, const VectorX& 
                 d.y[e] += joint.dS_dq_qdot + joint.S_dot;
             }
         }
-        // eqs. 22a, 22b, 28a, 28b: (.)^B_c = Ad^{-1}_{g_pc} ((.)^B_p + [0 (.)_e 0])
+        // eqs. 22a, 22b, 28a, 28b: (.)^B_c = Ad^{-1}_{g_pc} ((.)^B_p + [0 (.)_e 0]), in the
+        // columns of the point's path only (the parent's block is zero outside its own path).
+        // The edge's own columns lie inside one range of the path: there the parent's block and
+        // the edge's are added before the one product.
+        const ColumnRanges& path = d.path_columns[c];
         const auto accumulate = [&](const Matrix6X& at_parent, const Matrix6X* own, Matrix6X& at_child) {
-            d.work = at_parent;
-            if (moves) d.work.middleCols(first, n) += *own;
-            at_child.noalias() = to_child * d.work;
+            for (const ColumnRange& r : path) {
+                if (!moves || first >= r.first + r.count || first + n <= r.first) {
+                    columns_of(at_child, r).noalias() = to_child * columns_of(at_parent, r);
+                    continue;
+                }
+                const ColumnRange before{r.first, first - r.first}, after{first + n, r.first + r.count - first - n};
+                columns_of(at_child, before).noalias() = to_child * columns_of(at_parent, before);
+                d.work.middleCols(first, n) = at_parent.middleCols(first, n) + *own;
+                at_child.middleCols(first, n).noalias() = to_child * d.work.middleCols(first, n);
+                columns_of(at_child, after).noalias() = to_child * columns_of(at_parent, after);
+            }
         };
+        if (at_rest) {
+            for (const ColumnRange& r : path) {
+                columns_of(d.r_b[c], r).setZero();
+                columns_of(d.q_b[c], r).setZero();
+            }
+            accumulate(d.s_b[p], &joint.S, d.s_b[c]);
+            continue;
+        }
         accumulate(d.r_b[p], &d.r[e], d.r_b[c]);
         accumulate(d.q_b[p], &d.q_block[e], d.q_b[c]);
         accumulate(d.s_b[p], &joint.S, d.s_b[c]);
@@ -114,10 +142,11 @@ void point_wrenches(const MultibodyModel& model, MultibodyData& d, const Vec6& g
         d.n_sum[i].noalias() = coad_bar(momentum) + coad(d.eta[i]) * m;
         d.n_sum[i].noalias() -= m * ad(d.eta[i]);
         d.m_sum[i] = m;
-        d.u_sum[i].setZero();
-        d.p_sum[i].setZero();
-        d.v_sum[i].setZero();
-        d.w_sum[i].setZero();
+        for (const ColumnRange& r : d.load_columns[i]) columns_of(d.u_sum[i], r).setZero();
+        for (const ColumnRange& r : d.subtree_columns[i]) {
+            columns_of(d.v_sum[i], r).setZero();
+            columns_of(d.w_sum[i], r).setZero();
+        }
     }
 }
 
@@ -143,8 +172,11 @@ void point_loads(const MultibodyModel& model, MultibodyData& d, const Vec3& grav
         if (!derivatives) continue;
         // (Mathew et al., eqs. 59, 60, D88): dF_k/dq = ad_{F_k} I_theta J_k + R^T (df/dr) R J_v
         const Mat3 stiffness = R.transpose() * dforce_dr * R;
-        d.u_sum[i].bottomRows<3>().noalias() -= skew(local) * d.s_b[i].topRows<3>();
-        d.u_sum[i].bottomRows<3>().noalias() -= stiffness * d.s_b[i].bottomRows<3>();
+        const Mat3 turn = skew(local);
+        for (const ColumnRange& r : d.path_columns[i]) {  // J_k's columns (in load_columns: the model's loads)
+            columns_of(d.u_sum[i], r).bottomRows<3>().noalias() -= turn * columns_of(d.s_b[i], r).topRows<3>();
+            columns_of(d.u_sum[i], r).bottomRows<3>().noalias() -= stiffness * columns_of(d.s_b[i], r).bottomRows<3>();
+        }
     }
     for (const PointHydrodynamics& fluid : model.hydrodynamics) {
         const auto i = static_cast<std::size_t>(fluid.point);
@@ -161,15 +193,21 @@ void point_loads(const MultibodyModel& model, MultibodyData& d, const Vec3& grav
         if (!derivatives) continue;
         // d(Ad^{-1}_{g_k} G)/dq = ad_{Ad^{-1}_{g_k} G} J_k = [0; (R^T g)~ J_w]
         const Eigen::Matrix<double, 6, 3> rotate_gravity = fluid.gravity_correction.rightCols<3>() * skew(local_gravity);
-        d.u_sum[i].noalias() += rotate_gravity * d.s_b[i].topRows<3>();
+        for (const ColumnRange& r : d.path_columns[i])
+            columns_of(d.u_sum[i], r).noalias() += rotate_gravity * columns_of(d.s_b[i], r).topRows<3>();
         d.n_sum[i] += drag_derivative;  // (Mathew et al., eq. 66)
     }
 }
 
 /// Backward pass: F^C (eq. 22c) and ID (eq. 14); with derivatives the composites 𝓝^C, 𝓜^C
-/// (eqs. 22d, 22e), the sums U^S, P^S, V^S, W^S (eqs. 22f, 22g, 28c, 33) and the rows of
+/// (eqs. 22d, 22e), the sums U^S + P^S, V^S, W^S (eqs. 22f, 22g, 28c, 33) and the rows of
 /// dID/dq, dID/dqdot and M of each edge (eqs. 21, 27, 32; section 5, eqs. 39-42, for the tree).
-void backward_pass(const MultibodyModel& model, MultibodyData& d, bool derivatives, bool rates = true) {
+/// Each 6 x n product runs over the columns where its blocks can be non-zero: the parent's path
+/// for R^B, Q^B, S^B, Y^B, the child's subtree for V^S, W^S and its load columns for U^S + P^S.
+/// \p at_rest (forward_pass's): R^B = Q^B = 0, so the inertial composites are skipped and dID/dq is
+/// the loads' U^S, P^S and (dS^T/dq) F^C alone.
+void backward_pass(const MultibodyModel& model, MultibodyData& d, bool derivatives, bool rates = true,
+                   bool at_rest = false) {
     d.id.setZero();
     if (derivatives) d.did_dq.setZero();
     if (derivatives && rates) {
@@ -189,49 +227,86 @@ void backward_pass(const MultibodyModel& model, MultibodyData& d, bool derivativ
         d.wrench_sum[p] += f_c;
         if (!derivatives) continue;
 
-        const Mat6 n_c = to_parent * d.n_sum[c] * to_child;
-        const Mat6 m_c = to_parent * d.m_sum[c] * to_child;
-        d.u_edge.noalias() = to_parent * d.u_sum[c];
-        d.p_edge.noalias() = to_parent * d.p_sum[c];
-        if (rates) {
-            d.v_edge.noalias() = to_parent * d.v_sum[c];
-            d.w_edge.noalias() = to_parent * d.w_sum[c];
+        const bool inertial = !at_rest;
+        Mat6 n_c = Mat6::Zero(), m_c = Mat6::Zero();
+        if (inertial) {
+            n_c.noalias() = to_parent * d.n_sum[c] * to_child;
+            m_c.noalias() = to_parent * d.m_sum[c] * to_child;
         }
-        if (n > 0) {
-            d.u_edge.middleCols(first, n).noalias() += n_c * d.r[e] + m_c * d.q_block[e];
-            d.p_edge.middleCols(first, n).noalias() += coad_bar(f_c) * joint.S;
+        const ColumnRanges& path = d.path_columns[p];
+        const ColumnRanges& subtree = d.subtree_columns[c];
+        const ColumnRanges& loaded = d.load_columns[c];
+        for (const ColumnRange& r : loaded) columns_of(d.u_edge, r).noalias() = to_parent * columns_of(d.u_sum[c], r);
+        if (rates) {
+            for (const ColumnRange& r : subtree) {
+                columns_of(d.v_edge, r).noalias() = to_parent * columns_of(d.v_sum[c], r);
+                columns_of(d.w_edge, r).noalias() = to_parent * columns_of(d.w_sum[c], r);
+            }
+        }
+        if (n > 0) {  // the edge's own columns are in the child's subtree columns
+            if (inertial) d.u_edge.middleCols(first, n).noalias() += n_c * d.r[e] + m_c * d.q_block[e];
+            d.u_edge.middleCols(first, n).noalias() += coad_bar(f_c) * joint.S;  // P^S (eq. 22g)
             if (rates) {
                 d.v_edge.middleCols(first, n).noalias() += n_c * joint.S + m_c * d.y[e];
                 d.w_edge.middleCols(first, n).noalias() += m_c * joint.S;
             }
 
-            // eq. 21: dID_e/dq = (dS^T/dq) F^C + S^T (𝓝^C R^B + 𝓜^C Q^B + U^S + P^S)
-            d.work.noalias() = n_c * d.r_b[p] + m_c * d.q_b[p];
-            d.work += d.u_edge + d.p_edge;
-            d.did_dq.middleRows(first, n).noalias() += joint.S.transpose() * d.work;
+            // eq. 21: dID_e/dq = (dS^T/dq) F^C + S^T (𝓝^C R^B + 𝓜^C Q^B + U^S + P^S): the bracket
+            // gathered in d.work over the union of the parent's path and the child's load columns,
+            // then one projection by S^T.
+            const auto s_t = joint.S.transpose();
+            ColumnRanges& columns = d.scratch_columns;
+            columns.clear();
+            if (inertial) columns.add(path);
+            columns.add(loaded);
+            for (const ColumnRange& r : columns) columns_of(d.work, r).setZero();
+            if (inertial) {
+                for (const ColumnRange& r : path) {
+                    columns_of(d.work, r).noalias() += n_c * columns_of(d.r_b[p], r);
+                    columns_of(d.work, r).noalias() += m_c * columns_of(d.q_b[p], r);
+                }
+            }
+            for (const ColumnRange& r : loaded) columns_of(d.work, r) += columns_of(d.u_edge, r);
+            auto did_dq = d.did_dq.middleRows(first, n);
+            for (const ColumnRange& r : columns) columns_of(did_dq, r).noalias() += s_t.lazyProduct(columns_of(d.work, r));
             const auto own = d.did_dq.block(first, first, n, n);
             if (edge.kind == EdgeKind::soft_interval)
                 add_dST_dq_times(edge.order, edge.h, edge.phi_z1, edge.phi_z2, joint, f_c, own);
             else
                 add_dST_dq_times_rigid(joint, f_c, own);
+
+            if (rates) {
+                // eq. 27: dID_e/dqdot = S^T (𝓝^C S^B + 𝓜^C Y^B + V^S) and eq. 32: dID_e/dqddot =
+                // S^T (𝓜^C S^B + W^S), over the parent's path and the child's subtree.
+                columns.clear();
+                columns.add(path);
+                columns.add(subtree);
+                auto did_dqdot = d.did_dqdot.middleRows(first, n);
+                for (const ColumnRange& r : columns) columns_of(d.work, r).setZero();
+                for (const ColumnRange& r : path) {
+                    columns_of(d.work, r).noalias() += n_c * columns_of(d.s_b[p], r);
+                    columns_of(d.work, r).noalias() += m_c * columns_of(d.y_b[p], r);
+                }
+                for (const ColumnRange& r : subtree) columns_of(d.work, r) += columns_of(d.v_edge, r);
+                for (const ColumnRange& r : columns) columns_of(did_dqdot, r).noalias() += s_t.lazyProduct(columns_of(d.work, r));
+                auto mass = d.mass.middleRows(first, n);
+                for (const ColumnRange& r : columns) columns_of(d.work, r).setZero();
+                for (const ColumnRange& r : path) columns_of(d.work, r).noalias() += m_c * columns_of(d.s_b[p], r);
+                for (const ColumnRange& r : subtree) columns_of(d.work, r) += columns_of(d.w_edge, r);
+                for (const ColumnRange& r : columns) columns_of(mass, r).noalias() += s_t.lazyProduct(columns_of(d.work, r));
+            }
         }
-        if (n > 0 && rates) {
-            // eq. 27: dID_e/dqdot = S^T (𝓝^C S^B + 𝓜^C Y^B + V^S)
-            d.work.noalias() = n_c * d.s_b[p] + m_c * d.y_b[p];
-            d.work += d.v_edge;
-            d.did_dqdot.middleRows(first, n).noalias() += joint.S.transpose() * d.work;
-            // eq. 32: dID_e/dqddot = S^T (𝓜^C S^B + W^S)
-            d.work.noalias() = m_c * d.s_b[p];
-            d.work += d.w_edge;
-            d.mass.middleRows(first, n).noalias() += joint.S.transpose() * d.work;
+        if (inertial) {
+            d.n_sum[p] += n_c;
+            d.m_sum[p] += m_c;
         }
-        d.n_sum[p] += n_c;
-        d.m_sum[p] += m_c;
-        d.u_sum[p] += d.u_edge;
-        d.p_sum[p] += d.p_edge;
+        // The parent's sets contain the child's (MultibodyData::load_columns).
+        for (const ColumnRange& r : loaded) columns_of(d.u_sum[p], r) += columns_of(d.u_edge, r);
         if (!rates) continue;
-        d.v_sum[p] += d.v_edge;
-        d.w_sum[p] += d.w_edge;
+        for (const ColumnRange& r : subtree) {
+            columns_of(d.v_sum[p], r) += columns_of(d.v_edge, r);
+            columns_of(d.w_sum[p], r) += columns_of(d.w_edge, r);
+        }
     }
 }
 
@@ -267,9 +342,13 @@ void subtract_world_wrench(MultibodyData& d, Index point, const Vec6& world, boo
     d.wrench[i] -= local;
     d.wrench_sum[i] -= local;
     if (!derivatives) return;
-    const auto rotation = d.s_b[i].topRows<3>();
-    d.u_sum[i].topRows<3>().noalias() -= skew(local.head<3>()) * rotation;
-    d.u_sum[i].bottomRows<3>().noalias() -= skew(local.tail<3>()) * rotation;
+    d.include_load_columns(point, point);
+    const Mat3 moment_turn = skew(local.head<3>()), force_turn = skew(local.tail<3>());
+    for (const ColumnRange& r : d.path_columns[i]) {
+        const auto rotation = columns_of(d.s_b[i], r).topRows<3>();
+        columns_of(d.u_sum[i], r).topRows<3>().noalias() -= moment_turn * rotation;
+        columns_of(d.u_sum[i], r).bottomRows<3>().noalias() -= force_turn * rotation;
+    }
 }
 
 void forward_kinematics(const MultibodyModel& model, MultibodyData& data, const VectorX& q, const VectorX& qdot,
@@ -300,12 +379,16 @@ void inverse_dynamics_derivatives(const MultibodyModel& model, MultibodyData& da
     data.derivatives_valid = false;
     data.rate_derivatives_valid = false;
     const bool rates = which == DerivativeSet::all;
+    const bool at_rest = which == DerivativeSet::static_loads;
+    if (at_rest && (!qdot.isZero(0.0) || !qddot.isZero(0.0) || !gravity.isZero(0.0)))
+        throw std::invalid_argument("GVS inverse dynamics: DerivativeSet::static_loads needs qdot = qddot = 0 and no "
+                                    "gravity (a tree at rest); use DerivativeSet::position");
     const Vec6 g = gravity_twist_of(gravity);
-    forward_pass(model, data, q, qdot, qddot, g, true, rates);
+    forward_pass(model, data, q, qdot, qddot, g, true, rates, at_rest);
     point_wrenches(model, data, g, true);
     if (model.has_point_loads()) point_loads(model, data, gravity, true);
     if (loads != nullptr) loads->apply(model, data, true);
-    backward_pass(model, data, true, rates);
+    backward_pass(model, data, true, rates, at_rest);
     data.derivatives_valid = true;
     data.rate_derivatives_valid = rates;
 }

@@ -21,8 +21,10 @@ namespace soma::gvs {
 /// data.s_b, data.r_b, data.y_b are set) and after the point wrenches. An external wrench F_ext
 /// at point k is subtracted from data.wrench[k] and data.wrench_sum[k] (F_k is inertial minus
 /// external, eq. 16); with derivatives, its dF_ext/dq (6 x n, point frame) is subtracted from
-/// data.u_sum[k], whose recursion is (dF/dq)^C's (Mathew et al., eqs. 55, 56). The transport of
-/// F_ext along the tree needs nothing more. apply() must not allocate.
+/// data.u_sum[k], whose recursion is (dF/dq)^C's (Mathew et al., eqs. 55, 56), after declaring
+/// the columns it occupies (MultibodyData::include_load_columns: k's path, and the other point's
+/// path for a load that couples two points): the backward pass reads u_sum[k] in those columns
+/// only. The transport of F_ext along the tree needs nothing more. apply() must not allocate.
 class KinematicLoads {
 public:
     virtual ~KinematicLoads() = default;
@@ -39,9 +41,15 @@ void inverse_dynamics(const MultibodyModel& model, MultibodyData& data, const Ve
 /// Which derivatives inverse_dynamics_derivatives computes.
 enum class DerivativeSet {
     all,       ///< dID/dq, dID/dqdot and M
-    position,  ///< dID/dq alone (a geometric stiffness, a loop's curvature): Y^B, V^S, W^S and the
-               ///< rows of dID/dqdot and M are skipped, and data.did_dqdot, data.mass, data.y_b
-               ///< are left as they were (data.rate_derivatives_valid false)
+    position,  ///< dID/dq alone: Y^B, V^S, W^S and the rows of dID/dqdot and M are skipped, and
+               ///< data.did_dqdot, data.mass, data.y_b are left as they were
+               ///< (data.rate_derivatives_valid false)
+    /// dID/dq of the tree at rest (qdot = qddot = 0, gravity zero, else std::invalid_argument):
+    /// ID is then minus the applied loads' generalised force, -sum_k J_k^T F_k, and dID/dq its
+    /// stiffness (a point load's geometric stiffness, a loop closure's curvature). R^B = Q^B = 0
+    /// there, so the joints are evaluated without their derivative blocks, R^B and Q^B are set to
+    /// zero without products, and the inertial composites are skipped; the rest as `position`.
+    static_loads,
 };
 
 /// \brief ID, dID/dq, dID/dqdot and M = dID/dqddot into data.id, data.did_dq, data.did_dqdot

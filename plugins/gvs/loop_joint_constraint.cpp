@@ -164,7 +164,7 @@ void LoopJointConstraint::rows_at(const VectorX& q, const double* lambda) const 
     for (Index r = 0; r < chains_.row_count; ++r) chain_data_->lambda[r] = lambda[r];
     // At rest, without gravity and loads, ID of the bare tree is the loop's -A^T lambda alone.
     const ConstraintWrenches wrenches(chains_, *chain_data_);
-    inverse_dynamics_derivatives(bare_, *data_, q_, zero_, zero_, Vec3::Zero(), &wrenches, DerivativeSet::position);
+    inverse_dynamics_derivatives(bare_, *data_, q_, zero_, zero_, Vec3::Zero(), &wrenches, DerivativeSet::static_loads);
     closed_chain_constraints(*data_, chains_, zero_, *chain_data_);
 }
 

@@ -1,5 +1,6 @@
 #include "multibody_model.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -177,15 +178,57 @@ MultibodyData::MultibodyData(const MultibodyModel& model) {
     wrench_sum.assign(points, Vec6::Zero());
     n_sum.assign(points, Mat6::Zero());
     m_sum.assign(points, Mat6::Zero());
-    for (auto* blocks : {&r_b, &q_b, &s_b, &y_b, &u_sum, &p_sum, &v_sum, &w_sum}) {
+    for (auto* blocks : {&r_b, &q_b, &s_b, &y_b, &u_sum, &v_sum, &w_sum}) {
         blocks->resize(points);
         for (Matrix6X& block : *blocks) block.setZero(6, n);
     }
-    for (auto* block : {&u_edge, &p_edge, &v_edge, &w_edge, &work}) block->setZero(6, n);
+    for (auto* block : {&u_edge, &v_edge, &w_edge, &work}) block->setZero(6, n);
+
+    // The column sets. Points are in topological order (a parent before its children).
+    parent_point.assign(points, -1);
+    edge_columns.resize(edges);
+    path_columns.assign(points, ColumnRanges{});
+    subtree_columns.assign(points, ColumnRanges{});
+    for (std::size_t e = 0; e < edges; ++e) {
+        const Edge& edge = model.edges[e];
+        const auto c = e + 1, p = static_cast<std::size_t>(edge.parent);
+        parent_point[c] = edge.parent;
+        edge_columns[e] = ColumnRange{edge.first_dof, edge.dof_count};
+        path_columns[c] = path_columns[p];
+        path_columns[c].add(edge.first_dof, edge.dof_count);
+    }
+    for (std::size_t e = edges; e-- > 0;) {
+        const auto c = e + 1, p = static_cast<std::size_t>(model.edges[e].parent);
+        subtree_columns[c].add(edge_columns[e].first, edge_columns[e].count);
+        subtree_columns[p].add(subtree_columns[c]);
+    }
+    subtree_columns[0].add(0, n);
+    // A union of path columns has at most one range per coordinate group (a rod's or a joint's).
+    std::vector<Index> group_starts;
+    for (const Edge& edge : model.edges)
+        if (edge.dof_count > 0) group_starts.push_back(edge.first_dof);
+    std::sort(group_starts.begin(), group_starts.end());
+    const auto groups = static_cast<std::size_t>(std::unique(group_starts.begin(), group_starts.end()) - group_starts.begin());
+    load_columns = subtree_columns;
+    for (ColumnRanges& columns : load_columns) columns.reserve(groups);
+    scratch_columns.reserve(groups);
+    for (const Index k : model.world_wrench_points) include_load_columns(k, k);
+    for (const WallContact& contact : model.wall_contacts) include_load_columns(contact.point, contact.point);
+    for (const PointHydrodynamics& fluid : model.hydrodynamics) include_load_columns(fluid.point, fluid.point);
     id.setZero(n);
     did_dq.setZero(n, n);
     did_dqdot.setZero(n, n);
     mass.setZero(n, n);
+}
+
+void MultibodyData::include_load_columns(Index point, Index depends_on) {
+    const ColumnRanges& needed = path_columns[static_cast<std::size_t>(depends_on)];
+    // A parent's set contains its children's: stop at the first ancestor that has them all.
+    for (Index k = point; k >= 0; k = parent_point[static_cast<std::size_t>(k)]) {
+        ColumnRanges& columns = load_columns[static_cast<std::size_t>(k)];
+        if (columns.contains(needed)) break;
+        columns.add(needed);
+    }
 }
 
 }  // namespace soma::gvs

@@ -19,6 +19,7 @@
 /// declared in the model, at the points that carry them (point_loads.hpp): world-frame wrenches
 /// whose value is an input of the data (add_world_wrench), the sphere-in-cylinder contact
 /// (add_wall_contact) and the hydrodynamics (add_hydrodynamics).
+#include "column_ranges.hpp"
 #include "point_loads.hpp"
 #include "rod_discretization.hpp"
 #include "screw_theory.hpp"
@@ -138,6 +139,26 @@ struct MultibodyData {
     std::vector<Vec6> world_wrench;             ///< F_g per entry of model.world_wrench_points, world
                                                 ///< frame (input, eq. 53)
 
+    // Branch-induced sparsity: the columns in which each point's 6 x n blocks can be non-zero
+    // (column_ranges.hpp). Columns outside them are zero and never written.
+    std::vector<Index> parent_point;             ///< per point; -1 at the root
+    std::vector<ColumnRange> edge_columns;       ///< per edge, its own coordinates
+    /// Per point, the coordinates of the edges from the root to the point: R^B, Q^B, S^B, Y^B.
+    std::vector<ColumnRanges> path_columns;
+    /// Per point, the coordinates of the edge into the point and of every edge below it: V^S, W^S
+    /// (the root's: all coordinates).
+    std::vector<ColumnRanges> subtree_columns;
+    /// Per point, subtree_columns plus the columns of the load derivatives seeded in the point's
+    /// subtree (a point load's dF_k/dq lies in its path's columns; a loop closure's in both of its
+    /// points' paths): U^S. Invariant: a parent's set contains each child's.
+    std::vector<ColumnRanges> load_columns;
+    /// \brief Declares that a load at \p point has a derivative in the path columns of \p depends_on
+    /// (the point itself for a load that moves with it): widens load_columns of the point and
+    /// of its ancestors where needed. Call before seeding u_sum[point] (KinematicLoads::apply):
+    /// a seed outside load_columns would be lost. Allocates nothing (capacity reserved at build).
+    void include_load_columns(Index point, Index depends_on);
+    ColumnRanges scratch_columns;  ///< one edge's union of column sets (backward pass)
+
     // Backward pass (eqs. 15, 16, 22c-e): point wrench and composites accumulated at each point.
     std::vector<Vec6> wrench;                   ///< F_k (eq. 16), external wrench subtracted
     std::vector<Vec6> wrench_sum;               ///< F_k + the F^C of the edges leaving k
@@ -148,9 +169,10 @@ struct MultibodyData {
     std::vector<Matrix6X> r, q_block, y;
     // Forward accumulations (eqs. 22a, 22b, 28a, 28b), per point, 6 x n.
     std::vector<Matrix6X> r_b, q_b, s_b, y_b;
-    // Backward sums of the edges leaving each point (eqs. 22f, 22g, 28c, 33), 6 x n.
-    std::vector<Matrix6X> u_sum, p_sum, v_sum, w_sum;
-    Matrix6X u_edge, p_edge, v_edge, w_edge, work;  ///< one edge's U^S, P^S, V^S, W^S
+    // Backward sums of the edges leaving each point (eqs. 22f, 22g, 28c, 33), 6 x n. u_sum holds
+    // U^S + P^S: the two are transported alike and appear only as their sum (eq. 21).
+    std::vector<Matrix6X> u_sum, v_sum, w_sum;
+    Matrix6X u_edge, v_edge, w_edge, work;  ///< one edge's U^S + P^S, V^S, W^S
 
     VectorX id;                 ///< ID(q, qdot, qddot) (eq. 8)
     Eigen::MatrixXd did_dq;     ///< dID/dq (eq. 23)

@@ -192,6 +192,60 @@ TEST_CASE("GVS closed chain: the constraint wrenches' generalised force is A^T l
     CHECK(part_error < 1e-7);
 }
 
+TEST_CASE("GVS inverse dynamics at rest: static_loads gives the position set's dID/dq and refuses motion or gravity",
+          "[gvs]") {
+    std::mt19937 rng(17);
+    const ClosedTree closed(rng);
+    const Index n = closed.tree.n;
+    // The loop wrenches of the three loop joints (a cross-branch one among them), a world wrench
+    // and wall contacts on rod a, whose spheres touch the wall at this state (checked below).
+    MultibodyModel model = closed.tree.model;
+    const Index slot = add_world_wrench(model, HybridTree::link_point);
+    model.wall = CylinderWall{0.05, 1e4, 1.5};
+    for (Index k = HybridTree::rod_a_first; k < HybridTree::rod_a_first + 5; ++k) add_wall_contact(model, k, 0.04);
+    const VectorX q = closed.q0 + random_vector(n, rng, 0.5), zero = VectorX::Zero(n);
+    ClosedChainData chain(model, closed.chains);
+    chain.lambda = random_vector(closed.chains.row_count, rng, 1.0);
+    const ConstraintWrenches wrenches(closed.chains, chain);
+    MultibodyData position(model), rest(model), no_wall(closed.tree.model);
+    for (MultibodyData* data : {&position, &rest}) data->world_wrench[static_cast<std::size_t>(slot)] << 0.1, -0.3, 0.2, 1.0, 2.0, -0.5;
+
+    inverse_dynamics_derivatives(model, position, q, zero, zero, Vec3::Zero(), &wrenches, DerivativeSet::position);
+    inverse_dynamics_derivatives(model, rest, q, zero, zero, Vec3::Zero(), &wrenches, DerivativeSet::static_loads);
+    inverse_dynamics_derivatives(closed.tree.model, no_wall, q, zero, zero, Vec3::Zero(), &wrenches,
+                                 DerivativeSet::static_loads);
+    // The loads do act (else their terms would go untested here): some sphere presses on the wall.
+    CHECK(relative_error(no_wall.did_dq, rest.did_dq) > 1e-3);
+    bool touching = false;
+    for (const WallContact& contact : model.wall_contacts)
+        touching |= !cylinder_wall_force(model.wall, contact.sphere_radius, rest.pose[static_cast<std::size_t>(contact.point)].p,
+                                         nullptr)
+                         .isZero(0.0);
+    CHECK(touching);
+    // The same sums in another order at most: round-off.
+    const double error = relative_error(rest.did_dq, position.did_dq);
+    INFO("static_loads against position: relative " << error);
+    CHECK(error < 1e-13);
+    CHECK(relative_error(rest.id, position.id) < 1e-14);
+    for (Index k = 0; k < model.point_count(); ++k) {
+        const auto i = static_cast<std::size_t>(k);
+        CHECK(rest.s_b[i] == position.s_b[i]);
+        CHECK(rest.r_b[i].isZero(0.0));  // R^B = Q^B = 0 at rest
+        CHECK(rest.q_b[i].isZero(0.0));
+    }
+
+    const VectorX moving = random_vector(n, rng, 0.1);
+    CHECK_THROWS_AS(inverse_dynamics_derivatives(model, rest, q, moving, zero, Vec3::Zero(), &wrenches,
+                                                 DerivativeSet::static_loads),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(inverse_dynamics_derivatives(model, rest, q, zero, moving, Vec3::Zero(), &wrenches,
+                                                 DerivativeSet::static_loads),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(inverse_dynamics_derivatives(model, rest, q, zero, zero, Vec3(0.0, 0.0, -9.81), &wrenches,
+                                                 DerivativeSet::static_loads),
+                    std::invalid_argument);
+}
+
 TEST_CASE("GVS closed chain: Adot qdot against central differences of A qdot along q + t qdot", "[gvs]") {
     std::mt19937 rng(14);
     const ClosedTree closed(rng);

@@ -63,6 +63,11 @@ TEST_CASE("GVS algorithms allocate nothing per call", "[gvs][allocation]") {
           }) == 0);
     CHECK(allocations_of([&] { closed_chain_constraints(data, chains, qdot, chain_data); }) == 0);
     CHECK(allocations_of([&] { baumgarte_rows(data, chains, qdot, qddot, gravity, 0.1, chain_data); }) == 0);
+    const VectorX at_rest = VectorX::Zero(n);
+    CHECK(allocations_of([&] {
+              inverse_dynamics_derivatives(tree.model, data, q, at_rest, at_rest, Vec3::Zero(), &constraint_wrenches,
+                                           DerivativeSet::static_loads);
+          }) == 0);
 
     // Actuation on a rod of the manipulator's shape and on a spherical joint.
     const RodDiscretization rod(RodDescription{StrainBasis(BasisFamily::legendre, StrainModeSelection::angular_linear(4, 2), 0.5),
