@@ -2,6 +2,7 @@
 
 #include "inverse_dynamics.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -213,7 +214,54 @@ std::string GvsElement::describe_dof(Index local) const { return dof_names_[stat
 
 void GvsElement::on_bind() {}
 
-void GvsElement::declare_pattern(PatternBuilder& pattern) { stencil_ = pattern.add_stencil(global_dofs()); }
+void GvsElement::declare_pattern(PatternBuilder& pattern) {
+    // The coordinates of each leaf's path; a path inside another adds nothing.
+    const Index n = tree_.model.dof_count;
+    std::vector<bool> has_child(data_.parent_point.size(), false);
+    for (const Index parent : data_.parent_point)
+        if (parent >= 0) has_child[static_cast<std::size_t>(parent)] = true;
+    std::vector<const ColumnRanges*> paths;
+    for (std::size_t k = 0; k < has_child.size(); ++k)
+        if (!has_child[k] && data_.path_columns[k].column_count() > 0) paths.push_back(&data_.path_columns[k]);
+    std::stable_sort(paths.begin(), paths.end(),
+                     [](const ColumnRanges* a, const ColumnRanges* b) { return a->column_count() > b->column_count(); });
+    std::vector<const ColumnRanges*> kept;
+    for (const ColumnRanges* path : paths)
+        if (std::none_of(kept.begin(), kept.end(), [&](const ColumnRanges* other) { return other->contains(*path); }))
+            kept.push_back(path);
+
+    stencils_.clear();
+    // owner(i, j): whether entry (i, j) has been given to a stencil; rows likewise.
+    Eigen::Matrix<bool, Eigen::Dynamic, Eigen::Dynamic> owned = Eigen::Matrix<bool, Eigen::Dynamic, Eigen::Dynamic>::Constant(n, n, false);
+    std::vector<bool> row_owned(static_cast<std::size_t>(n), false);
+    for (const ColumnRanges* path : kept) {
+        PathStencil stencil;
+        for (const ColumnRange& r : *path)
+            for (Index i = r.first; i < r.first + r.count; ++i) stencil.dofs.push_back(i);
+        const auto m = static_cast<Index>(stencil.dofs.size());
+        for (Index b = 0; b < m; ++b) {
+            const Index j = stencil.dofs[static_cast<std::size_t>(b)];
+            if (!row_owned[static_cast<std::size_t>(j)]) {
+                row_owned[static_cast<std::size_t>(j)] = true;
+                stencil.rows.push_back(b);
+            }
+            for (Index a = 0; a < m; ++a) {
+                const Index i = stencil.dofs[static_cast<std::size_t>(a)];
+                if (owned(i, j)) continue;
+                owned(i, j) = true;
+                stencil.entries.emplace_back(a, b);
+            }
+        }
+        std::vector<Index> global(stencil.dofs.size());
+        for (std::size_t a = 0; a < global.size(); ++a) global[a] = global_dof(stencil.dofs[a]);
+        stencil.id = pattern.add_stencil(global);
+        stencil.jacobian.setZero(m, m);
+        stencil.residual.setZero(m);
+        stencils_.push_back(std::move(stencil));
+    }
+    if (n > 0 && !std::all_of(row_owned.begin(), row_owned.end(), [](bool b) { return b; }))
+        throw std::logic_error("gvs: a coordinate lies on no root-to-leaf path of the tree");
+}
 
 void GvsElement::gather(const EvalContext& context) {
     const Index n = tree_.model.dof_count;
@@ -273,12 +321,19 @@ void GvsElement::add_residual_and_jacobian(const EvalContext& context, Assembly&
     residual_ = data_.id - actuation_force_;
     residual_.noalias() += tree_.stiffness * q_;
     residual_.noalias() += tree_.damping * v_;
-    assembly.add_residual(stencil_, residual_);
+    for (PathStencil& stencil : stencils_) {
+        for (const Index a : stencil.rows) stencil.residual[a] = residual_[stencil.dofs[static_cast<std::size_t>(a)]];
+        assembly.add_residual(stencil.id, stencil.residual);
+    }
     if (!jacobian) return;
     const JacobianCoefficients& c = context.coefficients;
     jacobian_ = c.c_q * (data_.did_dq + tree_.stiffness - actuation_jacobian_) +
                 c.c_v * (data_.did_dqdot + tree_.damping) + c.c_a * data_.mass;
-    assembly.add_jacobian(stencil_, jacobian_, 1.0);
+    for (PathStencil& stencil : stencils_) {
+        for (const auto& [a, b] : stencil.entries)
+            stencil.jacobian(a, b) = jacobian_(stencil.dofs[static_cast<std::size_t>(a)], stencil.dofs[static_cast<std::size_t>(b)]);
+        assembly.add_jacobian(stencil.id, stencil.jacobian, 1.0);
+    }
 }
 
 std::string GvsElement::check_solution(const EvalContext& context) const {

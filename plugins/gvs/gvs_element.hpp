@@ -38,6 +38,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace soma::gvs {
@@ -165,7 +166,20 @@ private:
         bool valid = false;
     };
     mutable std::optional<PointMap> point_map_;
-    StencilId stencil_ = 0;
+
+    // The Jacobian's sparsity: two coordinates couple only when one's edge is on the other's path
+    // from the root (branch-induced sparsity, column_ranges.hpp), so the element declares one
+    // stencil per root-to-leaf path. Each Jacobian entry and residual row is added through the
+    // first stencil that holds it (the others add zero there).
+    struct PathStencil {
+        StencilId id = 0;
+        std::vector<Index> dofs;                       // local coordinates, ascending
+        std::vector<std::pair<Index, Index>> entries;  // (row, column) in the stencil that this one adds
+        std::vector<Index> rows;                       // residual rows (in the stencil) this one adds
+        Eigen::MatrixXd jacobian;                      // the stencil's block: its entries, zero elsewhere
+        VectorX residual;
+    };
+    std::vector<PathStencil> stencils_;
 };
 
 }  // namespace soma::gvs

@@ -26,6 +26,7 @@
 #include <Eigen/Geometry>
 
 #include <random>
+#include <span>
 
 using namespace soma;
 using namespace soma::gvs;
@@ -140,6 +141,27 @@ TEST_CASE("gvs element: DoF layout, link by link (joint, then rod)", "[gvs][elem
     CHECK(robot.geometry().point_dofs.size() == 17);
     CHECK(robot.describe_dof(6) == "link 'finger' torsion mode 2");
     CHECK(robot.describe_dof(19) == "link 'tip' helical joint coordinate 0");
+}
+
+TEST_CASE("gvs element: the Jacobian's pattern is one stencil per root-to-leaf path", "[gvs][element]") {
+    // arm -> finger -> tip (coordinates 0-19) and the tail (20-33) both hang from the fixed base:
+    // they share no coordinate, so no entry couples them. The FD test of the combined Jacobian
+    // below assembles through these stencils, so an entry outside them would fail it.
+    GvsElement robot(hybrid_robot(false));
+    soma::testing::TestScene scene = soma::testing::TestScene::bound_in_order({&robot});
+    struct Recorder final : PatternBuilder {
+        std::vector<std::vector<Index>> stencils;
+        StencilId add_stencil(std::span<const Index> dofs) override {
+            stencils.emplace_back(dofs.begin(), dofs.end());
+            return static_cast<StencilId>(stencils.size() - 1);
+        }
+    } pattern;
+    robot.declare_pattern(pattern);
+    REQUIRE(pattern.stencils.size() == 2);
+    CHECK(pattern.stencils[0].size() == 20);
+    CHECK(pattern.stencils[0].front() == robot.global_dof(0));
+    CHECK(pattern.stencils[1].size() == 14);
+    CHECK(pattern.stencils[1].front() == robot.global_dof(20));
 }
 
 TEST_CASE("gvs element: the combined Jacobian is c_q dF/dq + c_v dF/dv + c_a dF/da (central differences)",
