@@ -214,7 +214,9 @@ void ConstraintWrenches::apply(const MultibodyModel& /*model*/, MultibodyData& d
         data.include_load_columns(joint.point_a, joint.point_a);  // W = Ad J_a - J_b: both paths
         data.include_load_columns(joint.point_a, joint.point_b);
         const Mat6 seed = to_a * coad_bar(w);
-        data.u_sum[a].noalias() += seed * buffers_.relative_jacobian[j];
+        for (const ColumnRange& r : data.load_columns[a])
+            data.u_sum[a].middleCols(r.first, r.count).noalias() +=
+                seed * buffers_.relative_jacobian[j].middleCols(r.first, r.count);
     }
 }
 

@@ -6,8 +6,8 @@
 /// In a tree, the Jacobian of a point depends only on the coordinates of the edges between the
 /// root and the point, and the backward sums only on those of the edges below it (the
 /// branch-induced sparsity of Featherstone's articulated-body algorithms). Restricting the
-/// inverse dynamics' 6 x n products to these columns makes a derivative pass cost the sum over the
-/// points of their path's coordinate count, not points x n.
+/// inverse dynamics' 6 x n products to these columns makes a derivative pass cost, per point, its
+/// path's, subtree's and loads' coordinate counts, not n.
 #include "gvs_types.hpp"
 
 #include <cstddef>
@@ -25,7 +25,8 @@ struct ColumnRange {
 ///
 /// add() never allocates when the capacity set by reserve() holds the result: the inverse
 /// dynamics may widen a point's set during an evaluation (a load that couples two branches,
-/// MultibodyData::include_load_columns) without allocating.
+/// MultibodyData::include_load_columns) without allocating. A copy does not keep the capacity
+/// (std::vector's copy): build a MultibodyData for each use rather than copying one.
 class ColumnRanges {
 public:
     /// \brief Adds [first, first + count) (count >= 0; an empty range adds nothing).

@@ -173,6 +173,7 @@ void point_loads(const MultibodyModel& model, MultibodyData& d, const Vec3& grav
         // (Mathew et al., eqs. 59, 60, D88): dF_k/dq = ad_{F_k} I_theta J_k + R^T (df/dr) R J_v
         const Mat3 stiffness = R.transpose() * dforce_dr * R;
         const Mat3 turn = skew(local);
+        d.include_load_columns(contact.point, contact.point);  // a no-op unless the model gained the load since
         for (const ColumnRange& r : d.path_columns[i]) {  // J_k's columns (in load_columns: the model's loads)
             columns_of(d.u_sum[i], r).bottomRows<3>().noalias() -= turn * columns_of(d.s_b[i], r).topRows<3>();
             columns_of(d.u_sum[i], r).bottomRows<3>().noalias() -= stiffness * columns_of(d.s_b[i], r).bottomRows<3>();
@@ -192,6 +193,7 @@ void point_loads(const MultibodyModel& model, MultibodyData& d, const Vec3& grav
         d.wrench_sum[i] += drag;
         if (!derivatives) continue;
         // d(Ad^{-1}_{g_k} G)/dq = ad_{Ad^{-1}_{g_k} G} J_k = [0; (R^T g)~ J_w]
+        d.include_load_columns(fluid.point, fluid.point);  // a no-op unless the model gained the load since
         const Eigen::Matrix<double, 6, 3> rotate_gravity = fluid.gravity_correction.rightCols<3>() * skew(local_gravity);
         for (const ColumnRange& r : d.path_columns[i])
             columns_of(d.u_sum[i], r).noalias() += rotate_gravity * columns_of(d.s_b[i], r).topRows<3>();

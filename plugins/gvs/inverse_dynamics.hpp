@@ -18,7 +18,7 @@ namespace soma::gvs {
 /// depends on the poses of its two points), applied between the forward and the backward pass.
 ///
 /// apply() runs after the forward pass (data.pose, data.eta, data.eta_dot and, with derivatives,
-/// data.s_b, data.r_b, data.y_b are set) and after the point wrenches. An external wrench F_ext
+/// data.s_b and data.r_b are set, data.y_b with DerivativeSet::all only) and after the point wrenches. An external wrench F_ext
 /// at point k is subtracted from data.wrench[k] and data.wrench_sum[k] (F_k is inertial minus
 /// external, eq. 16); with derivatives, its dF_ext/dq (6 x n, point frame) is subtracted from
 /// data.u_sum[k], whose recursion is (dF/dq)^C's (Mathew et al., eqs. 55, 56), after declaring

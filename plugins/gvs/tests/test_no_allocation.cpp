@@ -48,6 +48,13 @@ TEST_CASE("GVS algorithms allocate nothing per call", "[gvs][allocation]") {
     weld.point_b = 0;
     weld.constrained = weld_directions();
     add_loop_joint(chains, tree.model, weld);
+    // A ball joint between the two rods: its wrench's derivative reaches the other branch, so the
+    // first call widens the points' load columns (within the capacity reserved at build).
+    LoopJoint between_rods;
+    between_rods.point_a = HybridTree::rod_a_first + 2;
+    between_rods.point_b = HybridTree::rod_b_first + 2;
+    between_rods.constrained = spherical_directions();
+    add_loop_joint(chains, tree.model, between_rods);
 
     MultibodyData data(tree.model);
     data.world_wrench[static_cast<std::size_t>(slot)] << 0.1, 0.0, 0.2, 1.0, -2.0, 0.5;
