@@ -4,6 +4,7 @@
 #include "soma/newton.hpp"
 
 #include "newton_convergence.hpp"
+#include "trust_region_step.hpp"
 
 #include <fmt/format.h>
 
@@ -18,7 +19,8 @@ NewtonWorkspace::NewtonWorkspace(const System& system)
       step(VectorX::Zero(system.unknown_count())),
       rhs(VectorX::Zero(system.unknown_count())),
       lambda(VectorX::Zero(system.constraint_row_count())),
-      lambda_trial(VectorX::Zero(system.constraint_row_count())) {}
+      lambda_trial(VectorX::Zero(system.constraint_row_count())),
+      trust_region(system.unknown_count()) {}
 
 namespace {
 
@@ -48,6 +50,42 @@ bool take_chord_step(System& system, const AffineStep& step, VectorX& x, SystemE
     return true;
 }
 
+/// The step along the Newton step work.step from x, and its evaluation: x and the multipliers
+/// are moved to the point taken.
+SystemEvaluation take_line_search_step(System& system, const AffineStep& step, const NewtonOptions& options,
+                                       int iteration, bool with_scale, const SystemEvaluation& current,
+                                       NewtonWorkspace& work, VectorX& x) {
+    const std::vector<Index>& free_dofs = system.free_dofs();
+    const auto nf = static_cast<Index>(free_dofs.size());
+    const Index rows = system.constraint_row_count();
+    // Backtracking line search on phi = 1/2 |F|^2 (Armijo, slope -|F|^2 for an exact Newton
+    // step), from iteration line_search_start on: the first full Newton steps of a stiff rod
+    // often raise |F| (stretching from linearized rotations) yet converge quadratically, and
+    // backtracking them makes Newton crawl (MAT-DiSMech starts its line search after 10
+    // iterations). A non-finite trial residual is always backtracked.
+    // Trial points are evaluated without the Jacobian: most steps converge after one
+    // iteration, and the Jacobian at the converged point would be wasted. The next
+    // iteration assembles it when needed.
+    double alpha = 1.0;
+    const double phi0 = 0.5 * current.merit * current.merit;
+    SystemEvaluation trial;
+    for (int attempt = 0;; ++attempt) {
+        work.x_trial = x;
+        for (Index i = 0; i < nf; ++i) work.x_trial[free_dofs[i]] += alpha * work.step[i];
+        if (rows > 0) work.lambda_trial = work.lambda + alpha * work.step.tail(rows);
+        trial = system.evaluate(step, work.x_trial, work.lambda_trial, false, with_scale);
+        const double phi = 0.5 * trial.merit * trial.merit;
+        const bool searching = options.line_search && iteration >= options.line_search_start;
+        if (!searching && std::isfinite(phi)) break;
+        if (std::isfinite(phi) && phi <= (1.0 - 2.0e-4 * alpha) * phi0) break;
+        if (attempt + 1 >= options.line_search_steps) break;  // take the smallest step tried
+        alpha *= 0.5;
+    }
+    x.swap(work.x_trial);
+    work.lambda.swap(work.lambda_trial);
+    return trial;
+}
+
 }  // namespace
 
 NewtonReport newton_solve(System& system, const AffineStep& step, const NewtonOptions& options, NewtonWorkspace& work,
@@ -67,7 +105,8 @@ NewtonReport newton_solve(System& system, const AffineStep& step, const NewtonOp
 
     // With jacobian_reuse, an iteration first tries a chord step through the factorization in
     // hand (of an earlier iterate or step), and the first evaluation skips the Jacobian.
-    const bool reuse = options.jacobian_reuse > 0;
+    // The trust region's steps need the Jacobian at each iterate: no chord steps with it.
+    const bool reuse = options.jacobian_reuse > 0 && options.globalization == NewtonGlobalization::line_search;
     bool chord_refused = false;  // a chord step failed to contract: Newton steps from here on
     SystemEvaluation current = system.evaluate(step, x, work.lambda, !reuse, with_scale);
     report.initial_residual = current.force_norm;
@@ -76,6 +115,7 @@ NewtonReport newton_solve(System& system, const AffineStep& step, const NewtonOp
     // Largest |change of q| of the last undamped Newton step. The convergence tests use the
     // undamped step: a line search that shortened the step says nothing about convergence.
     double last_step_size = std::numeric_limits<double>::infinity();
+    bool first_trust_step = true;  // the trust region's scaling and radius start at the first Newton step
     for (int iteration = 0;; ++iteration) {
         report.iterations = iteration;
         report.residual = current.force_norm;
@@ -147,35 +187,31 @@ NewtonReport newton_solve(System& system, const AffineStep& step, const NewtonOp
             return report;
         }
 
-        // Backtracking line search on phi = 1/2 |F|^2 (Armijo, slope -|F|^2 for an exact Newton
-        // step), from iteration line_search_start on: the first full Newton steps of a stiff rod
-        // often raise |F| (stretching from linearized rotations) yet converge quadratically, and
-        // backtracking them makes Newton crawl (MAT-DiSMech starts its line search after 10
-        // iterations). A non-finite trial residual is always backtracked.
-        // Trial points are evaluated without the Jacobian: most steps converge after one
-        // iteration, and the Jacobian at the converged point would be wasted. The next
-        // iteration assembles it when needed.
-        double alpha = 1.0;
-        const double phi0 = 0.5 * current.merit * current.merit;
-        SystemEvaluation trial;
-        for (int attempt = 0;; ++attempt) {
-            work.x_trial = x;
-            for (Index i = 0; i < nf; ++i) work.x_trial[free_dofs[i]] += alpha * work.step[i];
-            if (rows > 0) work.lambda_trial = work.lambda + alpha * work.step.tail(rows);
-            trial = system.evaluate(step, work.x_trial, work.lambda_trial, false, with_scale);
-            have_jacobian = false;
-            const double phi = 0.5 * trial.merit * trial.merit;
-            const bool searching = options.line_search && iteration >= options.line_search_start;
-            if (!searching && std::isfinite(phi)) break;
-            if (std::isfinite(phi) && phi <= (1.0 - 2.0e-4 * alpha) * phi0) break;
-            if (attempt + 1 >= options.line_search_steps) break;  // take the smallest step tried
-            alpha *= 0.5;
-        }
-        x.swap(work.x_trial);
-        work.lambda.swap(work.lambda_trial);
+        // The convergence tests measure the undamped Newton step: a shortened step says nothing
+        // about convergence.
         last_step_size = step.coefficients.c_q * work.step.head(nf).cwiseAbs().maxCoeff();
         last_increment = last_step_size * increment_scale;
-        current = trial;
+        // A Newton step that moves q by round-off only (or within the increment tolerance) is
+        // taken as it is: the next iteration converges on it, while the trust region's test on
+        // |F|^2 would judge noise (at the floor of |F| no step lowers it).
+        const bool negligible_step = last_step_size <= 1e-13 * current.configuration_scale ||
+                                     (options.increment_tolerance > 0.0 && last_increment <= options.increment_tolerance);
+        if (options.globalization == NewtonGlobalization::trust_region && !negligible_step) {
+            TrustRegionOutcome outcome =
+                take_trust_region_step(system, step, options, first_trust_step, with_scale, work, x);
+            first_trust_step = false;
+            have_jacobian = false;
+            if (!outcome.accepted) {
+                // The diagnosis lists the iterate's worst rows, not the last trial point's.
+                system.evaluate(step, x, work.lambda, false, false);
+                report.diagnosis = system.diagnose(step, outcome.failure);
+                return report;
+            }
+            current = outcome.evaluation;
+            continue;
+        }
+        current = take_line_search_step(system, step, options, iteration, with_scale, current, work, x);
+        have_jacobian = false;
     }
 }
 

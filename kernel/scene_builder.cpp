@@ -340,6 +340,23 @@ void Simulation::build_solver_and_integrator(const Parameters& root, const TypeR
     newton_.increment_tolerance = newton.real("increment_tolerance");
     newton_.max_iterations = static_cast<int>(newton.integer("max_iterations"));
     newton_.constraint_tolerance = newton.real("constraint_tolerance");
+    newton_.globalization = newton.string("globalization") == "trust_region" ? NewtonGlobalization::trust_region
+                                                                             : NewtonGlobalization::line_search;
+    newton_.initial_trust_radius = newton.real("initial_trust_radius");
+    // Each globalization's own keys, written for the other, would be silently ignored.
+    if (newton_.globalization == NewtonGlobalization::trust_region) {
+        for (const char* key : {"line_search", "line_search_steps", "line_search_start"})
+            if (newton.has(key))
+                newton.fail(key, fmt::format("'{}' applies to globalization: line_search, and this block chose "
+                                             "trust_region; remove it", key));
+        if (newton.has("jacobian_reuse"))
+            newton.fail("jacobian_reuse", "chord steps reuse an earlier iterate's Jacobian, and the trust region's "
+                                          "steps need the Jacobian at each iterate: jacobian_reuse applies to "
+                                          "globalization: line_search only; remove it");
+    } else if (newton.has("initial_trust_radius")) {
+        newton.fail("initial_trust_radius", "'initial_trust_radius' applies to globalization: trust_region; "
+                                            "write globalization: trust_region or remove it");
+    }
     newton_.line_search = newton.boolean("line_search");
     newton_.line_search_steps = static_cast<int>(newton.integer("line_search_steps"));
     newton_.line_search_start = static_cast<int>(newton.integer("line_search_start"));

@@ -98,6 +98,7 @@ public:
     SystemEvaluation evaluate(const AffineStep& step, const VectorX& x, const VectorX& lambda, bool with_jacobian,
                               bool with_force_scale) override;
     const VectorX& residual() const override { return residual_free_; }
+    const SparseMatrix& jacobian() const override { return assembler_.jacobian(); }
     bool factorize() override;
     bool solve_linear(const VectorX& rhs, VectorX& solution) override;
     bool solve_linear(const Eigen::MatrixXd& rhs, Eigen::MatrixXd& solution) override;

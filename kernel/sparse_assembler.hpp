@@ -42,6 +42,7 @@ public:
 
     /// The Jacobian (pattern fixed between pattern changes; values overwritten by each evaluation).
     SparseMatrix& jacobian() { return jacobian_; }
+    const SparseMatrix& jacobian() const { return jacobian_; }
     /// An Assembly writing into `residual` (global size) and, if requested, the Jacobian.
     Assembly assembly(VectorX& residual, bool with_jacobian);
 

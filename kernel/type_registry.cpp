@@ -122,6 +122,17 @@ ParameterSchema newton_schema() {
                                    "|C + compliance lambda| <= this (m for a position row)")
         .unit("m").fallback(1e-10).positive();
     s.integer("max_iterations", "iterations before the step is declared failed").fallback(25L).range(1, 10000);
+    s.string("globalization", "how an iteration makes progress where the full Newton step does not lower |F|: "
+                              "line_search (backtracking along the Newton step, from line_search_start on) or "
+                              "trust_region (Powell's dogleg between the steepest descent of |F|^2 and the Newton "
+                              "step, in a region of the Jacobian-column-scaled norm that grows and shrinks with how "
+                              "well the linear model predicts |F|: for statics from far starts, where the line "
+                              "search stalls)")
+        .one_of_strings({"line_search", "trust_region"})
+        .fallback(std::string("line_search"));
+    s.real("initial_trust_radius", "trust_region: the first radius of each solve, as a multiple of its first Newton "
+                                   "step's scaled length (1: the first step is the full Newton step)")
+        .fallback(1.0).positive();
     s.boolean("line_search", "backtracking line search on 1/2 |F|^2 (Armijo)").fallback(true);
     s.integer("line_search_steps", "most step halvings per iteration").fallback(10L).range(1, 60);
     s.integer("line_search_start", "iterations taken as full Newton steps before the line search starts "

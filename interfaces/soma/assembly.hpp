@@ -95,6 +95,16 @@ public:
             for (Index i = 0; i < f.size(); ++i) residual_scale[d[i]] += std::abs(f(i));
     }
 
+    /// F[stencil] += f, for a term f that is itself a sum of terms that cancel: \p scale holds
+    /// the sum of their absolute values per row, the row's force scale (not |f|).
+    template <class DerivedF, class DerivedS>
+    void add_residual(StencilId s, const Eigen::MatrixBase<DerivedF>& f, const Eigen::MatrixBase<DerivedS>& scale) {
+        const Index* d = dofs(s);
+        for (Index i = 0; i < f.size(); ++i) residual[d[i]] += f(i);
+        if (residual_scale)
+            for (Index i = 0; i < f.size(); ++i) residual_scale[d[i]] += scale(i);
+    }
+
     /// J[stencil, stencil] += weight * K (K is n x n in stencil order)
     template <class Derived>
     void add_jacobian(StencilId s, const Eigen::MatrixBase<Derived>& K, double weight) {

@@ -11,6 +11,19 @@
 
 namespace soma {
 
+/// How an iteration that the Newton step does not improve is made to make progress.
+enum class NewtonGlobalization {
+    /// Backtracking (Armijo) on |F|^2 / 2 along the Newton step, from NewtonOptions::line_search_start.
+    line_search,
+    /// Powell's dogleg in a trust region of the Jacobian-scaled norm (Nocedal and Wright,
+    /// Numerical Optimization, 2nd ed., Algorithm 4.1 and section 11.2; the scaling of MINPACK's
+    /// hybrj, Moré, Garbow and Hillstrom 1980): the step runs from the steepest-descent (Cauchy)
+    /// step of |F|^2 / 2 towards the Newton step, within a radius that grows and shrinks with
+    /// how well the linear model predicted |F|. It leaves the Newton step's basin only as far as
+    /// the model is trusted, where a line search along a poor Newton direction stalls.
+    trust_region,
+};
+
 /// Settings of the Newton iteration (the scene's integrator.newton block). A tolerance of 0
 /// turns its test off; the force rows are converged when any test passes.
 struct NewtonOptions {
@@ -29,6 +42,11 @@ struct NewtonOptions {
     double increment_tolerance = 0.0;
     double constraint_tolerance = 1e-10;
     int max_iterations = 25;
+    NewtonGlobalization globalization = NewtonGlobalization::line_search;
+    /// trust_region: the first radius, as a multiple of the first Newton step's length in the
+    /// scaled norm |D p| (D_j: the largest norm of J's column j met in the solve). 1: the first
+    /// step is the full Newton step, as with the line search.
+    double initial_trust_radius = 1.0;
     bool line_search = true;
     int line_search_steps = 10;
     int line_search_start = 4;
@@ -37,8 +55,23 @@ struct NewtonOptions {
     /// least halves |F|; otherwise, or after this many, the Jacobian is assembled and factorized
     /// (a Newton step) for the rest of the solve. 0: Newton steps only. The convergence tests on
     /// |F| are unchanged, so the answer is the same to the tolerance; the increment and round-off
-    /// tests count Newton steps only.
+    /// tests count Newton steps only. With the line search only: the trust region needs the
+    /// Jacobian at every iterate, and newton_solve takes no chord step with it.
     int jacobian_reuse = 0;
+};
+
+/// \brief The buffers of the dogleg step (NewtonGlobalization::trust_region), over the unknowns.
+struct TrustRegionWorkspace {
+    explicit TrustRegionWorkspace(Index unknowns);
+    VectorX scale;           ///< D: the largest column norms of J met in this solve
+    VectorX residual;        ///< F at the iterate (System::residual is overwritten by trial points)
+    VectorX gradient;        ///< J^T F
+    VectorX descent;         ///< -D^-2 J^T F, the scaled steepest-descent direction
+    VectorX descent_image;   ///< J times descent
+    VectorX newton_image;    ///< J times the Newton step
+    VectorX trial;           ///< the step tried
+    VectorX trial_image;     ///< J times the step tried
+    double radius = 0.0;     ///< in the scaled norm |D p|
 };
 
 /// \brief The work buffers of newton_solve, sized once for a System (Pinocchio's model/data
@@ -49,6 +82,7 @@ struct NewtonWorkspace {
     VectorX step;         ///< the Newton increment over the unknowns
     VectorX rhs;          ///< -residual
     VectorX lambda, lambda_trial;  ///< constraint_row_count()
+    TrustRegionWorkspace trust_region;  ///< the dogleg's buffers (NewtonGlobalization::trust_region)
 };
 
 /// \brief Solves F(x) = 0 and the constraint rows for x (full size; holds the initial guess)
@@ -56,7 +90,8 @@ struct NewtonWorkspace {
 /// failure).
 ///
 /// Each iteration assembles J at the iterate, solves J dx = -F, and takes the step with an
-/// Armijo backtracking line search on |F|^2 / 2 from iteration options.line_search_start on.
+/// Armijo backtracking line search on |F|^2 / 2 from iteration options.line_search_start on, or
+/// (options.globalization = trust_region) the dogleg step within the trust region.
 /// Converged when |F_free| <= absolute_tolerance, or <= relative_tolerance |F_free(first
 /// iterate)|, or |F_free| <= balance_tolerance |S| (the force scale the System measures, see
 /// NewtonOptions), or the last increment moved q by less than increment_tolerance

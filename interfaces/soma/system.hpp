@@ -139,6 +139,11 @@ public:
                                       bool with_jacobian, bool with_force_scale) = 0;
     /// The last evaluation's residual over the unknowns.
     virtual const VectorX& residual() const = 0;
+    /// The last assembled Jacobian over the unknowns (unknown_count() square, both triangles
+    /// stored, constraint rows scaled as in evaluate), for an iteration that needs products with J
+    /// or J^T (a trust region's steepest-descent step, newton.hpp). An evaluation without the
+    /// Jacobian leaves it as it was.
+    virtual const SparseMatrix& jacobian() const = 0;
     /// Numerically factorizes the last assembled Jacobian. False on failure (linear_solver_error()).
     virtual bool factorize() = 0;
     /// Solves J y = b with the last factorization (unknown_count() entries). False on failure.

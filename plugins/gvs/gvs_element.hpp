@@ -151,6 +151,7 @@ private:
 
     // Buffers (sized once).
     VectorX q_, v_, a_, residual_, actuation_force_, scaled_;
+    VectorX force_scale_, term_;  // the rows' force scales and one term of the residual
     Eigen::MatrixXd jacobian_, actuation_jacobian_;
     mutable VectorX output_q_, output_v_, output_zero_;
 
@@ -178,6 +179,7 @@ private:
         std::vector<Index> rows;                       // residual rows (in the stencil) this one adds
         Eigen::MatrixXd jacobian;                      // the stencil's block: its entries, zero elsewhere
         VectorX residual;
+        VectorX force_scale;  // the residual rows' force scales (Assembly::residual_scale)
     };
     std::vector<PathStencil> stencils_;
 };

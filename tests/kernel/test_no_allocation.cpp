@@ -141,22 +141,34 @@ Count one_step_of(const std::string& text) {
     Simulation sim(load_scene_text(text, "alloc.yaml"), registry());
     for (int i = 0; i < 3; ++i) {
         sim.begin_attempt();
-        REQUIRE(sim.integrator().step(sim, 1e-3).converged);
+        const StepReport warm_up = sim.integrator().step(sim, 1e-3);
+        INFO(warm_up.diagnosis);
+        REQUIRE(warm_up.converged);
     }
     sim.begin_attempt();
     const long chord_before = sim.timings().chord_steps;
     const long before = heap_allocations.load();
     const StepReport report = sim.integrator().step(sim, 1e-3);
     const long after = heap_allocations.load();
+    INFO(report.diagnosis);
     REQUIRE(report.converged);
     return {after - before, report.newton_iterations, sim.timings().chord_steps - chord_before};
 }
 
+/// The scene \p text with the trust region in place of the line search (newton.hpp). Its
+/// dogleg steps converge more slowly than the line search on stiff contact: more iterations.
+std::string with_trust_region(std::string text) {
+    const std::string line_search = "line_search_start: 0";
+    const auto at = text.find(line_search);
+    REQUIRE(at != std::string::npos);
+    return text.replace(at, line_search.size(), "globalization: trust_region, max_iterations: 200");
+}
+
 /// A rod with every basic force and a prescribed DOF; \p test names the Newton tolerance set
 /// to \p tolerance (absolute_tolerance, or balance_tolerance: the force scale is assembled).
-Count one_step(const std::string& integrator, const std::string& tolerance,
-               const std::string& test = "absolute_tolerance") {
-    const std::string text =
+std::string rod_scene(const std::string& integrator, const std::string& tolerance,
+                      const std::string& test = "absolute_tolerance") {
+    return
         "simulation: {duration: 1.0}\n"
         "integrator: {type: " + integrator + ", dt: 1.0e-3, newton: {" + test + ": " + tolerance +
         ", relative_tolerance: 0, line_search_start: 0}}\n"
@@ -171,7 +183,11 @@ Count one_step(const std::string& integrator, const std::string& tolerance,
         "  - {type: floor_contact, height: -0.01, stiffness: 100}\n"
         "  - {type: point_load, element: beam, nodes: [-1], force: [0, 1.0e-5, 0]}\n"
         "  - {type: rayleigh_damping, damping_ratio: 0.02, frequencies: [5, 50]}\n";
-    return one_step_of(text);
+}
+
+Count one_step(const std::string& integrator, const std::string& tolerance,
+               const std::string& test = "absolute_tolerance") {
+    return one_step_of(rod_scene(integrator, tolerance, test));
 }
 
 /// A hinge-shell plate with a rod clamped into it (rod_shell_joint), aerodynamic drag, and an
@@ -278,6 +294,12 @@ TEST_CASE("Newton iterations allocate nothing with the balance test (force scale
     }
 }
 
+TEST_CASE("Newton iterations allocate nothing with the trust region", "[kernel][performance]") {
+    const Count loose = one_step_of(with_trust_region(rod_scene("implicit_euler", "1.0e-2", "balance_tolerance")));
+    const Count tight = one_step_of(with_trust_region(rod_scene("implicit_euler", "1.0e-14", "balance_tolerance")));
+    check_allocation_free(loose, tight);
+}
+
 TEST_CASE("Newton iterations allocate nothing with chord steps (jacobian_reuse)", "[kernel][performance]") {
     const Count loose = one_step("implicit_euler", "1.0e-3", "jacobian_reuse: 8, absolute_tolerance");
     const Count tight = one_step("implicit_euler", "1.0e-13", "jacobian_reuse: 8, absolute_tolerance");
@@ -324,6 +346,10 @@ TEST_CASE("Newton iterations allocate nothing: rigid bodies, floor contact and c
     const Count loose = one_step_of(scene("1.0e-4"));
     const Count tight = one_step_of(scene("1.0e-12"));
     check_allocation_free(loose, tight);
+    SECTION("with the trust region (the dogleg over forces and multipliers)") {
+        check_allocation_free(one_step_of(with_trust_region(scene("1.0e-4"))),
+                              one_step_of(with_trust_region(scene("1.0e-12"))));
+    }
 }
 
 TEST_CASE("Newton iterations allocate nothing: clamps through rod and rigid-body frames", "[kernel][performance]") {

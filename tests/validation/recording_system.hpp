@@ -62,6 +62,7 @@ public:
         return e;
     }
     const VectorX& residual() const override { return sim_.residual(); }
+    const SparseMatrix& jacobian() const override { return sim_.jacobian(); }
     bool factorize() override { return sim_.factorize(); }
     bool solve_linear(const VectorX& rhs, VectorX& solution) override { return sim_.solve_linear(rhs, solution); }
     bool solve_linear(const Eigen::MatrixXd& rhs, Eigen::MatrixXd& solution) override {

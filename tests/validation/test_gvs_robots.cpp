@@ -164,6 +164,41 @@ TEST_CASE("gvs cantilever under its own weight: Euler-Bernoulli tip deflection, 
     CHECK(2.0 * fine - coarse == Approx(reference).epsilon(1e-3));
 }
 
+TEST_CASE("gvs statics: each row's force scale is the sum of its terms, so the balance test can pass",
+          "[validation][gvs]") {
+    // Two load steps of the same loads (no ramp) under the default balance test: the second starts
+    // at the first's equilibrium. With |F| as each row's force scale the balance test could not
+    // pass (|F| <= 3e-8 |F|), and the step needed an iteration to find that it moves nothing; with
+    // the terms' sizes (ID, K q) the first iterate already passes.
+    auto simulation = build_scene(gvs_cantilever(
+        "integrator: {type: statics, dt: 1.0, adaptive: {enabled: false}}\n", "", "[0, 0, -9.81]"));
+    Simulation& sim = *simulation;
+    sim.begin_attempt();
+    const StepReport first = sim.integrator().step(sim, 1.0);
+    REQUIRE(first.converged);
+    CHECK(first.newton_iterations >= 2);
+    sim.begin_attempt();
+    const StepReport second = sim.integrator().step(sim, 1.0);
+    REQUIRE(second.converged);
+    CHECK(second.newton_iterations == 0);
+
+    // At the equilibrium: every row's scale is at least |F_i|, and the weight and the bending
+    // stiffness that balance it make |S| many orders above |F|.
+    const Index n = sim.dof_count();
+    AffineStep at_rest;
+    at_rest.dt = 1.0;
+    at_rest.q_pred = at_rest.v_pred = at_rest.a_pred = VectorX::Zero(n);
+    at_rest.coefficients = {1.0, 0.0, 0.0};
+    VectorX x = sim.state().q.head(n);
+    REQUIRE(sim.begin_solve(at_rest, x).empty());
+    const SystemEvaluation e = sim.evaluate(at_rest, x, sim.multipliers(), false, true);
+    REQUIRE(e.force_scale != nullptr);
+    const auto nf = static_cast<Index>(sim.free_dofs().size());
+    for (Index i = 0; i < nf; ++i) CHECK((*e.force_scale)[i] >= std::abs(sim.residual()[i]));
+    CHECK(e.force_norm <= 3e-8 * e.force_scale->head(nf).norm());
+    CHECK(e.force_scale->head(nf).norm() > 1e-3);  // the terms balance the beam's weight, 1.5 N
+}
+
 TEST_CASE("gvs rod bent by a cable: the circle of curvature T e / (E I)", "[validation][gvs]") {
     const double tension = 2.0, offset = 0.005;
     const double kappa = tension * offset / (kYoung * kSecondMoment);  // 1.27 1/m: a quarter-circle-ish bend

@@ -106,6 +106,10 @@ public:
         return e;
     }
     const VectorX& residual() const override { return residual_; }
+    const SparseMatrix& jacobian() const override {
+        jacobian_matrix_.coeffRef(0, 0) = jacobian_;
+        return jacobian_matrix_;
+    }
     bool factorize() override { return jacobian_ != 0.0; }
     bool solve_linear(const VectorX& rhs, VectorX& solution) override {
         solution = rhs / jacobian_;
@@ -138,6 +142,7 @@ private:
     std::vector<Index> free_dofs_{0};
     VectorX multipliers_, residual_ = VectorX::Zero(1), force_scale_ = VectorX::Zero(1);
     double jacobian_ = 0.0;
+    mutable SparseMatrix jacobian_matrix_{1, 1};
     ConstraintRows constraint_rows_;
 };
 
