@@ -25,10 +25,21 @@ struct ColumnRange {
 ///
 /// add() never allocates when the capacity set by reserve() holds the result: the inverse
 /// dynamics may widen a point's set during an evaluation (a load that couples two branches,
-/// MultibodyData::include_load_columns) without allocating. A copy does not keep the capacity
-/// (std::vector's copy): build a MultibodyData for each use rather than copying one.
+/// MultibodyData::include_load_columns) without allocating. A copy keeps the capacity (not
+/// std::vector's default), so a copied MultibodyData widens without allocating too.
 class ColumnRanges {
 public:
+    ColumnRanges() = default;
+    ColumnRanges(const ColumnRanges& other) { *this = other; }
+    ColumnRanges& operator=(const ColumnRanges& other) {
+        if (this == &other) return *this;
+        if (ranges_.capacity() < other.ranges_.capacity()) ranges_.reserve(other.ranges_.capacity());
+        ranges_.assign(other.ranges_.begin(), other.ranges_.end());
+        return *this;
+    }
+    ColumnRanges(ColumnRanges&&) noexcept = default;
+    ColumnRanges& operator=(ColumnRanges&&) noexcept = default;
+
     /// \brief Adds [first, first + count) (count >= 0; an empty range adds nothing).
     void add(Index first, Index count);
     /// \brief Adds every range of \p other.
@@ -39,6 +50,8 @@ public:
     bool contains(Index column) const;
     /// \brief Room for \p ranges disjoint ranges, so that later add() calls do not allocate.
     void reserve(std::size_t ranges) { ranges_.reserve(ranges); }
+    /// \brief The disjoint ranges the set holds without allocating.
+    std::size_t capacity() const { return ranges_.capacity(); }
     /// \brief Empties the set (its capacity stays).
     void clear() { ranges_.clear(); }
 

@@ -51,6 +51,18 @@ TEST_CASE("ColumnRanges: sorted, disjoint ranges; overlapping and adjacent ones 
     CHECK_FALSE(set.contains(straddling));
     CHECK(set.contains(empty));
     CHECK_THROWS_AS(set.add(-1, 2), std::invalid_argument);
+
+    // A copy keeps the capacity reserved for later add() calls (std::vector's copy would not).
+    ColumnRanges reserved;
+    reserved.reserve(8);
+    reserved.add(1, 2);
+    const ColumnRanges copied(reserved);
+    CHECK(copied.capacity() >= 8);
+    CHECK(ranges_of(copied) == Ranges{{1, 2}});
+    ColumnRanges assigned;
+    assigned = reserved;
+    CHECK(assigned.capacity() >= 8);
+    CHECK(ranges_of(assigned) == Ranges{{1, 2}});
 }
 
 TEST_CASE("GVS inverse dynamics: each point's blocks live in its path's and subtree's columns", "[gvs][rnea]") {
