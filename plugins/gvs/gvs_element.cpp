@@ -187,7 +187,6 @@ GvsElement::GvsElement(GvsElementDescription description)
     term_.setZero(n);
     actuation_force_.setZero(n);
     scaled_.setZero(std::max(cables, n));
-    jacobian_.setZero(n, n);
     actuation_jacobian_.setZero(n, n);
     output_q_.setZero(n);
     output_v_.setZero(n);
@@ -343,11 +342,14 @@ void GvsElement::add_residual_and_jacobian(const EvalContext& context, Assembly&
     }
     if (!jacobian) return;
     const JacobianCoefficients& c = context.coefficients;
-    jacobian_ = c.c_q * (data_.did_dq + tree_.stiffness - actuation_jacobian_) +
-                c.c_v * (data_.did_dqdot + tree_.damping) + c.c_a * data_.mass;
+    // J = c_q (dID/dq + K - dB/dq u) + c_v (dID/dqdot + D) + c_a M, formed entry by entry for
+    // the stencils' entries only (sibling branches leave the rest zero).
     for (PathStencil& stencil : stencils_) {
-        for (const auto& [a, b] : stencil.entries)
-            stencil.jacobian(a, b) = jacobian_(stencil.dofs[static_cast<std::size_t>(a)], stencil.dofs[static_cast<std::size_t>(b)]);
+        for (const auto& [a, b] : stencil.entries) {
+            const Index i = stencil.dofs[static_cast<std::size_t>(a)], j = stencil.dofs[static_cast<std::size_t>(b)];
+            stencil.jacobian(a, b) = c.c_q * (data_.did_dq(i, j) + tree_.stiffness(i, j) - actuation_jacobian_(i, j)) +
+                                     c.c_v * (data_.did_dqdot(i, j) + tree_.damping(i, j)) + c.c_a * data_.mass(i, j);
+        }
         assembly.add_jacobian(stencil.id, stencil.jacobian, 1.0);
     }
 }

@@ -152,7 +152,7 @@ private:
     // Buffers (sized once).
     VectorX q_, v_, a_, residual_, actuation_force_, scaled_;
     VectorX force_scale_, term_;  // the rows' force scales and one term of the residual
-    Eigen::MatrixXd jacobian_, actuation_jacobian_;
+    Eigen::MatrixXd actuation_jacobian_;
     mutable VectorX output_q_, output_v_, output_zero_;
 
     // The kernel's point map (point_kinematics): one forward pass per iterate, reused for every
