@@ -126,10 +126,10 @@ ParameterSchema newton_schema() {
                               "line_search (backtracking along the Newton step, from line_search_start on) or "
                               "trust_region (Powell's dogleg between the steepest descent of |F|^2 and the Newton "
                               "step, in a region of the Jacobian-column-scaled norm that grows and shrinks with how "
-                              "well the linear model predicts |F|: for statics from far starts, e.g. a GVS robot's "
-                              "large load steps, where the line search stalls; on discrete rods and stiff contact it "
-                              "converges more slowly than the line search, whose merit tolerates the rise of |F| that "
-                              "a rod's full Newton step brings)")
+                              "well the linear model predicts |F|: an alternative where the line search stalls far "
+                              "from a solution; on discrete rods and stiff contact it converges more slowly than the "
+                              "line search, whose first full Newton steps (line_search_start) tolerate the rise of "
+                              "|F| a rod's large rotations bring; docs/architecture.md, Trust region)")
         .one_of_strings({"line_search", "trust_region"})
         .fallback(std::string("line_search"));
     s.real("initial_trust_radius", "trust_region: the first radius of each solve, as a multiple of its first Newton "

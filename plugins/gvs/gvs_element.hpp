@@ -16,7 +16,8 @@
 ///
 ///     J = c_q (dID/dq + K - (dB/dq) u) + c_v (dID/dqdot + D) + c_a M,
 ///
-/// one dense block over all coordinates (every point depends on every coordinate before it).
+/// non-zero where one coordinate's edge is on the other's path from the root: one stencil per
+/// root-to-leaf path (sibling branches leave zero blocks), each entry formed directly.
 /// Statics (v = a = 0) solves ID(q, 0, 0) + K q - B u = 0 (eq. 13).
 ///
 /// Loads scale with the statics load factor: gravity, the cable tensions, the joint forces and the

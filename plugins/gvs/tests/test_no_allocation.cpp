@@ -96,8 +96,9 @@ TEST_CASE("GVS algorithms allocate nothing per call", "[gvs][allocation]") {
     Eigen::MatrixXd joint_jacobian = Eigen::MatrixXd::Zero(3, 3);
     CHECK(allocations_of([&] { joint.add_force_and_derivative(joint_q, torque, joint_force, joint_jacobian); }) == 0);
 
-    // A copy of a data struct keeps the columns' reserved capacity: its first call widens the
-    // load columns across the rods (the ball joint) without allocating.
+    // A copy of a data struct keeps the columns' reserved capacity: its first call widens load
+    // columns beyond a copied vector's capacity (the weld adds the root's range to the second
+    // rod's points, and the backward pass's scratch set starts empty) without allocating.
     const MultibodyData fresh(tree.model);
     MultibodyData copy(fresh);
     CHECK(allocations_of([&] {
