@@ -4,6 +4,7 @@
 #include "soma/newton.hpp"
 
 #include "newton_convergence.hpp"
+#include "newton_trial_point.hpp"
 #include "trust_region_step.hpp"
 
 #include <fmt/format.h>
@@ -36,16 +37,9 @@ bool take_chord_step(System& system, const AffineStep& step, VectorX& x, SystemE
                      NewtonWorkspace& work) {
     work.rhs = -system.residual();
     if (!system.solve_linear(work.rhs, work.step) || !work.step.allFinite()) return false;
-    const std::vector<Index>& free_dofs = system.free_dofs();
-    const auto nf = static_cast<Index>(free_dofs.size());
-    work.x_trial = x;
-    for (Index i = 0; i < nf; ++i) work.x_trial[free_dofs[i]] += work.step[i];
-    const Index rows = system.constraint_row_count();
-    if (rows > 0) work.lambda_trial = work.lambda + work.step.tail(rows);
-    const SystemEvaluation trial = system.evaluate(step, work.x_trial, work.lambda_trial, false, with_scale);
+    const SystemEvaluation trial = evaluate_trial_point(system, step, x, work.step, 1.0, with_scale, work);
     if (!(std::isfinite(trial.merit) && trial.merit <= kChordContraction * current.merit)) return false;
-    x.swap(work.x_trial);
-    work.lambda.swap(work.lambda_trial);
+    take_trial_point(x, work);
     current = trial;
     return true;
 }
@@ -55,9 +49,6 @@ bool take_chord_step(System& system, const AffineStep& step, VectorX& x, SystemE
 SystemEvaluation take_line_search_step(System& system, const AffineStep& step, const NewtonOptions& options,
                                        int iteration, bool with_scale, const SystemEvaluation& current,
                                        NewtonWorkspace& work, VectorX& x) {
-    const std::vector<Index>& free_dofs = system.free_dofs();
-    const auto nf = static_cast<Index>(free_dofs.size());
-    const Index rows = system.constraint_row_count();
     // Backtracking line search on phi = 1/2 |F|^2 (Armijo, slope -|F|^2 for an exact Newton
     // step), from iteration line_search_start on: the first full Newton steps of a stiff rod
     // often raise |F| (stretching from linearized rotations) yet converge quadratically, and
@@ -70,10 +61,7 @@ SystemEvaluation take_line_search_step(System& system, const AffineStep& step, c
     const double phi0 = 0.5 * current.merit * current.merit;
     SystemEvaluation trial;
     for (int attempt = 0;; ++attempt) {
-        work.x_trial = x;
-        for (Index i = 0; i < nf; ++i) work.x_trial[free_dofs[i]] += alpha * work.step[i];
-        if (rows > 0) work.lambda_trial = work.lambda + alpha * work.step.tail(rows);
-        trial = system.evaluate(step, work.x_trial, work.lambda_trial, false, with_scale);
+        trial = evaluate_trial_point(system, step, x, work.step, alpha, with_scale, work);
         const double phi = 0.5 * trial.merit * trial.merit;
         const bool searching = options.line_search && iteration >= options.line_search_start;
         if (!searching && std::isfinite(phi)) break;
@@ -81,8 +69,7 @@ SystemEvaluation take_line_search_step(System& system, const AffineStep& step, c
         if (attempt + 1 >= options.line_search_steps) break;  // take the smallest step tried
         alpha *= 0.5;
     }
-    x.swap(work.x_trial);
-    work.lambda.swap(work.lambda_trial);
+    take_trial_point(x, work);
     return trial;
 }
 

@@ -4,6 +4,8 @@
 // (Moré, Garbow and Hillstrom, User Guide for MINPACK-1, 1980).
 #include "trust_region_step.hpp"
 
+#include "newton_trial_point.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -97,9 +99,6 @@ TrustRegionOutcome take_trust_region_step(System& system, const AffineStep& step
     // would reject every trial.
     if (!(tr.radius > 0.0)) tr.radius = newton_length > 0.0 ? newton_length : 1.0;
 
-    const std::vector<Index>& free_dofs = system.free_dofs();
-    const auto nf = static_cast<Index>(free_dofs.size());
-    const Index rows = system.constraint_row_count();
     const double merit0 = tr.residual.squaredNorm();
     TrustRegionOutcome outcome;
     for (int attempt = 0;; ++attempt) {
@@ -124,18 +123,14 @@ TrustRegionOutcome take_trust_region_step(System& system, const AffineStep& step
         }
         const double predicted = merit0 - (tr.residual + tr.trial_image).squaredNorm();
 
-        work.x_trial = x;
-        for (Index i = 0; i < nf; ++i) work.x_trial[free_dofs[i]] += tr.trial[i];
-        if (rows > 0) work.lambda_trial = work.lambda + tr.trial.tail(rows);
-        const SystemEvaluation trial = system.evaluate(step, work.x_trial, work.lambda_trial, false, with_scale);
+        const SystemEvaluation trial = evaluate_trial_point(system, step, x, tr.trial, 1.0, with_scale, work);
         const double merit = trial.merit * trial.merit;
         const double ratio = std::isfinite(merit) && predicted > 0.0 ? (merit0 - merit) / predicted
                                                                       : -std::numeric_limits<double>::infinity();
         if (ratio < kShrinkBelow) tr.radius = kShrinkBelow * length;
         else if (ratio > kGrowAbove && length >= 0.99 * tr.radius) tr.radius *= 2.0;
         if (ratio > kAcceptance) {
-            x.swap(work.x_trial);
-            work.lambda.swap(work.lambda_trial);
+            take_trial_point(x, work);
             outcome.accepted = true;
             outcome.evaluation = trial;
             return outcome;
