@@ -211,6 +211,14 @@ Simulation::Simulation(const SceneDocument& scene, const TypeRegistry& registry)
     // Elements see the initial state as committed (reference frames etc.).
     for (Contributor* c : contributors_) c->commit_step(state_);
     if (integrator_->solves_with_mass_alone()) refuse_massless_free_dofs(root.block("integrator"));
+    if (const std::string why = integrator_->limitation_on_manifolds(); !why.empty()) {
+        for (const auto& element : elements_)
+            if (!element->manifold_blocks().empty())
+                root.block("integrator").fail("type", fmt::format("element '{}' has a {} (a configuration that is not a "
+                                                                  "vector), and integrator '{}' {}",
+                                                                  element->name(), element->manifold_blocks()[0].name,
+                                                                  root.block("integrator").type_name(), why));
+    }
 }
 
 void Simulation::refuse_massless_free_dofs(const Parameters& integrator_block) {
@@ -382,7 +390,7 @@ void Simulation::build_solver_and_integrator(const Parameters& root, const TypeR
         if (order <= 0)
             integrator_block.fail("error_control",
                                   fmt::format("integrator '{}' has no estimate of its local error; error control works "
-                                              "with implicit_euler, implicit_midpoint, newmark (gamma = 1/2) and bdf2",
+                                              "with implicit_euler, implicit_midpoint, newmark (gamma = 1/2), bdf2 and bdf",
                                               integrator_block.type_name()));
         ErrorControlSettings settings;
         settings.tolerance.relative = control.real("relative");

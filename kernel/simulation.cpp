@@ -33,7 +33,7 @@ ParameterSchema scene_schema() {
     checkpoint.boolean("on_interrupt", "write a checkpoint when Ctrl-C (SIGINT) or SIGTERM stops the run")
         .fallback(true);
     s.map("checkpoint", "checkpoint settings", std::move(checkpoint));
-    s.typed("integrator", "time integrator (implicit_euler, implicit_midpoint, newmark, bdf2, statics, ...)",
+    s.typed("integrator", "time integrator (implicit_euler, implicit_midpoint, newmark, bdf2, bdf, statics, ...)",
             TypeKind::integrator)
         .require();
     s.typed("linear_solver", "sparse linear solver for the Newton steps (default: eigen_ldlt)",

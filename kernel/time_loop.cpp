@@ -179,7 +179,8 @@ RunResult run_simulation(Simulation& sim, const RunOptions& options) {
                 // Solved, but its local error is above the tolerance (not committed): again with
                 // the step the error asks for.
                 ++summary.error_rejections;
-                loop.dt = h * error_step_factor(report.error, estimate_order(report, *control), 0.9);
+                loop.dt = h * (report.next_step_ratio > 0.0 ? std::clamp(report.next_step_ratio, 0.2, 0.9)
+                                                             : error_step_factor(report.error, estimate_order(report, *control), 0.9));
                 const double floor = smallest_step(nominal, sim.state().t);
                 if (loop.dt < floor) {
                     result.diagnosis = fmt::format(
@@ -228,7 +229,10 @@ RunResult run_simulation(Simulation& sim, const RunOptions& options) {
         summary.retries += retries;
         if (control) {
             // The next step from this one's error (none estimated: the same step again).
-            if (report.error >= 0.0) loop.dt = std::min(control->max_step, h * error_step_factor(report.error, estimate_order(report, *control), control->largest_growth));
+            if (report.next_step_ratio > 0.0)
+                loop.dt = std::min(control->max_step, h * std::clamp(report.next_step_ratio, 0.2, control->largest_growth));
+            else if (report.error >= 0.0)
+                loop.dt = std::min(control->max_step, h * error_step_factor(report.error, estimate_order(report, *control), control->largest_growth));
         } else if (loop.dt < nominal && ++loop.successes_since_shrink >= adaptive.grow_after) {
             loop.dt = std::min(nominal, loop.dt * std::min(adaptive.grow, sim.integrator().largest_step_ratio()));
             loop.successes_since_shrink = 0;

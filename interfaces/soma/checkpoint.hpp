@@ -79,6 +79,11 @@ public:
     std::string text(std::string_view name);
     /// A record of any size (outputs whose lists grow).
     std::vector<double> reals_of_any_size(std::string_view name);
+    /// A vector of any size (an integrator's history, sized by the scene it was saved from).
+    VectorX vector_of_any_size(std::string_view name) {
+        const std::vector<double> values = reals_of_any_size(name);
+        return Eigen::Map<const VectorX>(values.data(), static_cast<Index>(values.size()));
+    }
     void vector(std::string_view name, VectorX& values) {
         reals(name, std::span<double>(values.data(), static_cast<std::size_t>(values.size())));
     }

@@ -53,6 +53,13 @@ struct StepReport {
     /// one-step start: BDF2's implicit Euler steps estimate at order 1), so the time loop scales
     /// the next attempt by error^(-1/(p+1)) with the right p; 0: error_order().
     int error_order = 0;
+    /// Under error control: the ratio h_next / h of the next step (or the next attempt, after a
+    /// rejection) to this one, when the integrator chooses it itself: a multistep rule of
+    /// variable order picks its order and step together and holds the step for some steps after
+    /// a change (plugins/integrators/bdf.hpp). The time loop still bounds it as its own ratios
+    /// (at least 0.2; at most largest_step_ratio() and `error_control.max_step`, and 0.9 after a
+    /// rejection). 0: the time loop derives the ratio from error and error_order.
+    double next_step_ratio = 0.0;
 };
 
 /// Advances (t, q, v) by one step. Integrators are stateless across rejected attempts: on
@@ -104,6 +111,12 @@ public:
     /// The time loop grows steps by no more than this (error control), and the scene is refused
     /// when `adaptive.grow` exceeds it.
     virtual double largest_step_ratio() const { return std::numeric_limits<double>::infinity(); }
+    /// \brief Empty when the integrator keeps its order on manifold blocks (element.hpp: a
+    /// rotation's coordinates); otherwise why it does not and what to choose instead, and the
+    /// kernel refuses a scene with such a block. (A multistep formula of order 3 or more in the
+    /// chart at q_n needs the chart's rate of the block's velocity, which the System does not
+    /// provide yet: it would be second order there, with an error its estimate does not see.)
+    virtual std::string limitation_on_manifolds() const { return {}; }
 };
 
 }  // namespace soma

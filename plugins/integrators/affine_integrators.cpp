@@ -14,6 +14,7 @@ StepReport AffineIntegrator::step(System& system, double h) {
         step_.a_pred.resize(n);
         x_.resize(n);
     }
+    system_ = &system;
     StepReport report;
     if (!initialized_) {
         if (!initialize(system, report)) return report;
@@ -27,15 +28,17 @@ StepReport AffineIntegrator::step(System& system, double h) {
     report.diagnosis = newton.diagnosis;
     if (newton.converged) {
         State next = finish(start, h);
-        report.error = measured_error(system, start, next, h);
+        report.error = step_error_ = measured_error(system, start, next, h);
         if (report.error >= 0.0) report.error_order = step_error_order();
         if (report.error > 1.0) {  // solved, but outside the tolerance: not committed
             rejected();
+            report.next_step_ratio = next_step_ratio();
             return report;
         }
         system.commit(std::move(next));
         committed_time_ = system.state().t;
         accepted(h);
+        report.next_step_ratio = next_step_ratio();
     }
     return report;
 }
@@ -44,11 +47,21 @@ double AffineIntegrator::measured_error(const System& system, const State& start
     if (!error_control_) return -1.0;
     if (!local_error(start, h, error_)) return -1.0;
     const std::vector<Index>& free = system.free_dofs();
+    error_tolerance_.resize(static_cast<Index>(free.size()));
+    for (std::size_t k = 0; k < free.size(); ++k) {
+        const Index i = free[k];
+        const double size = std::max(std::abs(start.q[i]), std::abs(next.q[i]));
+        error_tolerance_[static_cast<Index>(k)] = error_control_->absolute + error_control_->relative * size;
+    }
+    return error_measure(error_);
+}
+
+double AffineIntegrator::error_measure(const VectorX& e) const {
+    const std::vector<Index>& free = system_->free_dofs();
     if (free.empty()) return 0.0;
     double sum = 0.0;
-    for (const Index i : free) {
-        const double size = std::max(std::abs(start.q[i]), std::abs(next.q[i]));
-        const double ratio = error_[i] / (error_control_->absolute + error_control_->relative * size);
+    for (std::size_t k = 0; k < free.size(); ++k) {
+        const double ratio = e[free[k]] / error_tolerance_[static_cast<Index>(k)];
         sum += ratio * ratio;
     }
     return std::sqrt(sum / static_cast<double>(free.size()));

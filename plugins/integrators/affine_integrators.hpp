@@ -66,6 +66,9 @@ protected:
     virtual void accepted(double h) { (void)h; }
     /// Runs after a step converged but its local error was above the tolerance (not committed).
     virtual void rejected() {}
+    /// Under error control: the ratio of the next step to this one when the integrator chooses it
+    /// (StepReport::next_step_ratio), read after accepted() or rejected(); 0: the time loop's.
+    virtual double next_step_ratio() const { return 0.0; }
     /// Solves M(q0) a0 = f(t0, q0, v0) and commits it as the start's acceleration (Newmark's first
     /// step; the midpoint rule's under error control). False with a diagnosis in \p report.
     bool consistent_initial_acceleration(System& system, StepReport& report, const std::string& who);
@@ -79,6 +82,10 @@ protected:
     /// The order of local_error's estimate for the step just solved, when it is not error_order()
     /// (StepReport::error_order); 0: error_order().
     virtual int step_error_order() const { return 0; }
+    /// The error measure of ErrorControl (the root mean square over the free DOFs of e_i over its
+    /// tolerance) of \p e, with the tolerances of the step last measured: for estimates beside
+    /// local_error's (another order's). Valid from local_error's return until the next step.
+    double error_measure(const VectorX& e) const;
 
     AffineStep step_;
     VectorX x_;
@@ -86,6 +93,11 @@ protected:
     /// The time of the state the last step committed, as the system holds it (the kernel may snap
     /// t to its grid at commit): set before accepted() runs.
     double committed_time_ = 0.0;
+    /// The measured local error of the step just solved (StepReport::error; negative: none): set
+    /// before accepted() or rejected() runs.
+    double step_error_ = -1.0;
+    /// The System of the step in progress (for System::difference and the committed state).
+    const System* system_ = nullptr;
 
 private:
     /// The local error of the solved step \p next in units of the tolerance; negative: none.
@@ -93,6 +105,8 @@ private:
 
     std::optional<ErrorControl> error_control_;
     VectorX error_;
+    VectorX error_tolerance_;  ///< per free DOF (in free_dofs() order): absolute + relative |q_i|
+
 };
 
 class ImplicitEuler final : public AffineIntegrator {

@@ -91,13 +91,9 @@ void Bdf2::restore_checkpoint(CheckpointReader& in) {
     rejections_here_ = 0;
     history_time_ = in.real("bdf2_history_time");
     previous_step_ = in.real("bdf2_previous_step");
-    const auto read = [&](const char* name, VectorX& v) {
-        const std::vector<double> values = in.reals_of_any_size(name);
-        v = Eigen::Map<const VectorX>(values.data(), static_cast<Index>(values.size()));
-    };
-    read("bdf2_previous_displacement", previous_displacement_);
-    read("bdf2_previous_velocity", previous_velocity_);
-    read("bdf2_previous_acceleration", previous_acceleration_);
+    previous_displacement_ = in.vector_of_any_size("bdf2_previous_displacement");
+    previous_velocity_ = in.vector_of_any_size("bdf2_previous_velocity");
+    previous_acceleration_ = in.vector_of_any_size("bdf2_previous_acceleration");
 }
 
 }  // namespace soma::integrators

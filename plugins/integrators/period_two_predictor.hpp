@@ -46,12 +46,8 @@ public:
         out.integer("predictor_count", count_);
     }
     void restore_checkpoint(CheckpointReader& in) {
-        const auto read = [&](const char* name, VectorX& v) {
-            const std::vector<double> values = in.reals_of_any_size(name);
-            v = Eigen::Map<const VectorX>(values.data(), static_cast<Index>(values.size()));
-        };
-        read("predictor_last", last_);
-        read("predictor_before_last", before_last_);
+        last_ = in.vector_of_any_size("predictor_last");
+        before_last_ = in.vector_of_any_size("predictor_before_last");
         step_ = in.real("predictor_step");
         count_ = static_cast<int>(in.integer("predictor_count"));
     }

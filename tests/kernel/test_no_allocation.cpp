@@ -277,7 +277,7 @@ void check_allocation_free(const Count& loose, const Count& tight) {
 }  // namespace
 
 TEST_CASE("Newton iterations allocate nothing: kernel, assembly, rod and forces", "[kernel][performance]") {
-    for (const std::string integrator : {"implicit_euler", "implicit_midpoint", "newmark", "bdf2"}) {
+    for (const std::string integrator : {"implicit_euler", "implicit_midpoint", "newmark", "bdf2", "bdf"}) {
         INFO(integrator);
         const Count loose = one_step(integrator, "1.0e-3");
         const Count tight = one_step(integrator, "1.0e-13");
@@ -286,7 +286,7 @@ TEST_CASE("Newton iterations allocate nothing: kernel, assembly, rod and forces"
 }
 
 TEST_CASE("Newton iterations allocate nothing with the balance test (force scale assembled)", "[kernel][performance]") {
-    for (const std::string integrator : {"implicit_euler", "implicit_midpoint", "newmark", "bdf2"}) {
+    for (const std::string integrator : {"implicit_euler", "implicit_midpoint", "newmark", "bdf2", "bdf"}) {
         INFO(integrator);
         const Count loose = one_step(integrator, "1.0e-2", "balance_tolerance");
         const Count tight = one_step(integrator, "1.0e-14", "balance_tolerance");

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <utility>
 
 using namespace soma;
 using namespace soma::validation;
@@ -185,16 +186,21 @@ TEST_CASE("an interrupted actuated, damped rod continued from its checkpoint equ
     check_interrupted_run_equals_uninterrupted("actuated", actuated_scene(), 31);
 }
 
-TEST_CASE("an interrupted rod run under BDF2 with error control continued from its checkpoint equals the "
-          "uninterrupted run",
+TEST_CASE("an interrupted rod run under a multistep rule with error control (bdf2, bdf) continued from its "
+          "checkpoint equals the uninterrupted run",
           "[checkpoint]") {
-    // BDF2 carries the last step's displacement, velocities and accelerations and its size; the
-    // time loop the next step's size from the error.
-    std::string scene = rod_scene();
-    const std::string fixed_step = "integrator: {type: implicit_midpoint, dt: 1.0e-3}";
-    scene.replace(scene.find(fixed_step), fixed_step.size(),
-                  "integrator: {type: bdf2, dt: 1.0e-3, error_control: {relative: 1.0e-3, absolute: 1.0e-7}}");
-    check_interrupted_run_equals_uninterrupted("rod_bdf2", scene, 15);  // of 26 steps
+    // BDF2 carries the last step's displacement, velocities and accelerations and its size; bdf up
+    // to five past states, its order, and how long it has held its step and order; the time loop
+    // the next step's size.
+    for (const auto& [type, interrupt_at] : {std::pair{"bdf2", 15}, std::pair{"bdf", 12}}) {  // of 26 and 22 steps
+        INFO(type);
+        std::string scene = rod_scene();
+        const std::string fixed_step = "integrator: {type: implicit_midpoint, dt: 1.0e-3}";
+        scene.replace(scene.find(fixed_step), fixed_step.size(),
+                      std::string("integrator: {type: ") + type +
+                          ", dt: 1.0e-3, error_control: {relative: 1.0e-3, absolute: 1.0e-7}}");
+        check_interrupted_run_equals_uninterrupted(std::string("rod_") + type, scene, interrupt_at);
+    }
 }
 
 TEST_CASE("a periodic checkpoint continues a run whose later rows are dropped", "[checkpoint]") {

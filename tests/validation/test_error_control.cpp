@@ -181,3 +181,28 @@ TEST_CASE("error control with BDF2: a step is at most twice the one before it (z
         CHECK(std::string(e.what()).find("at most 2 times") != std::string::npos);
     }
 }
+
+TEST_CASE("error control with variable-order BDF: fewer steps than BDF2 at the same tolerance, a smaller error, "
+          "and a first step far too long recovered",
+          "[validation][error_control][bdf]") {
+    // Orders up to 5 on the smooth swing: measured 69 steps against BDF2's 208 at 1e-5, 129
+    // against 942 at 1e-7, with global errors 25 and 32 times smaller. The global error is the
+    // local errors added over the steps: below steps x tolerance (measured 0.16 and 0.36 of it).
+    for (const double tolerance : {1e-5, 1e-7}) {
+        INFO("tolerance " << tolerance);
+        const std::string control = "{relative: 0, absolute: " + num(tolerance) + "}";
+        const PendulumRun bdf = run_pendulum("bdf", 1e-3, control);
+        const PendulumRun bdf2 = run_pendulum("bdf2", 1e-3, control);
+        INFO("bdf: error " << bdf.error << " in " << bdf.steps << " steps (" << bdf.rejections << " rejected); bdf2: "
+                           << bdf2.error << " in " << bdf2.steps << " steps (" << bdf2.rejections << " rejected)");
+        CHECK(2 * bdf.steps < bdf2.steps);
+        CHECK(bdf.error < bdf2.error);
+        CHECK(bdf.error < static_cast<double>(bdf.steps) * tolerance);
+    }
+    // A first step of a third of a period: rejected until it fits, then the same run (measured:
+    // the same error to 1e-5 relative; 1.5 times allows a different path to the same steps).
+    const PendulumRun fine = run_pendulum("bdf", 1e-3, "{relative: 0, absolute: 1.0e-7}");
+    const PendulumRun long_first = run_pendulum("bdf", 0.5, "{relative: 0, absolute: 1.0e-7}");
+    CHECK(long_first.rejections > 0);
+    CHECK(long_first.error < 1.5 * fine.error);
+}

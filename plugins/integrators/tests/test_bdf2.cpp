@@ -2,6 +2,7 @@
 // (omega = 10 rad/s), solved exactly by the fake System (linear_oscillator_system.hpp), so every
 // number below is the integrator's own.
 #include "bdf2.hpp"
+#include "checkpoint_continuation.hpp"
 #include "linear_oscillator_system.hpp"
 
 #include "soma/checkpoint.hpp"
@@ -194,20 +195,8 @@ TEST_CASE("BDF2 restarts as implicit Euler from a state it did not commit, and a
     CHECK(system.solves[4].coefficients.c_v == Approx(2.0 / 3.0 * h).epsilon(1e-15));
 
     // A checkpoint taken now continues in a fresh integrator exactly as this one does.
-    std::vector<soma::CheckpointRecord> section;
-    soma::CheckpointWriter out(section);
-    bdf2.save_checkpoint(out);
-    LinearOscillatorSystem copy = system;
     Bdf2 restored;
-    soma::CheckpointReader in(section, "integrator");
-    restored.restore_checkpoint(in);
-    CHECK(in.finished());
-    for (int i = 0; i < 5; ++i) {
-        REQUIRE(bdf2.step(system, h).converged);
-        REQUIRE(restored.step(copy, h).converged);
-    }
-    CHECK(copy.q() == system.q());
-    CHECK(copy.v() == system.v());
+    soma::integrators::testing::check_checkpoint_continues(bdf2, restored, system, h, 5);
 
     // A state set from outside (another time) has no history: the step is implicit Euler's.
     system.set_state(2.0, 0.5, 1.0, 0.0);
