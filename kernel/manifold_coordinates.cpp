@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <stdexcept>
 
 namespace soma {
@@ -18,6 +19,7 @@ void ManifoldCoordinates::place(const std::vector<std::unique_ptr<Element>>& ele
         for (std::size_t b = 0; b < blocks.size(); ++b) {
             const ManifoldBlock& block = blocks[b];
             if (block.tangent_size < 1 || block.tangent_size > kMaxManifoldTangent || block.coordinate_count < 1 ||
+                block.coordinate_count > kMaxCoordinates ||
                 block.first_dof < 0 || block.first_dof + block.tangent_size > element.dof_count())
                 throw std::logic_error(fmt::format("element '{}' declares an invalid manifold block {} ('{}')",
                                                    element.name(), b, block.name));
@@ -80,6 +82,32 @@ void ManifoldCoordinates::difference(Index dof_count, const VectorX& q1, const V
     for (const Slot& slot : slots_) {
         slot.element->difference_block(slot.block, q1.data() + slot.coordinate, q0.data() + slot.coordinate, d.data());
         for (int k = 0; k < slot.tangent_size; ++k) dv[slot.tangent[k]] = d[k] + q1[slot.tangent[k]] - q0[slot.tangent[k]];
+    }
+}
+
+void ManifoldCoordinates::chart_rate(const VectorX& q0, const VectorX& d, const VectorX& v, VectorX& out) const {
+    out = v;
+    std::array<double, kMaxManifoldTangent> displacement{}, velocity{}, step{}, ahead{}, behind{};
+    std::array<double, kMaxCoordinates> moved{}, shifted{};
+    for (const Slot& slot : slots_) {
+        double speed = 0.0;
+        for (int k = 0; k < slot.tangent_size; ++k) {
+            displacement[k] = d[slot.tangent[k]];
+            velocity[k] = v[slot.tangent[k]];
+            speed += velocity[k] * velocity[k];
+        }
+        if (speed == 0.0) continue;  // at rest: the rate is 0, as out holds
+        const double* origin = q0.data() + slot.coordinate;
+        slot.element->integrate_block(slot.block, origin, displacement.data(), moved.data());
+        // (q (+) eps v) (-) q0 on both sides of q = q0 (+) d, eps |v| = 1e-5.
+        const double eps = 1e-5 / std::sqrt(speed);
+        for (int k = 0; k < slot.tangent_size; ++k) step[k] = eps * velocity[k];
+        slot.element->integrate_block(slot.block, moved.data(), step.data(), shifted.data());
+        slot.element->difference_block(slot.block, shifted.data(), origin, ahead.data());
+        for (int k = 0; k < slot.tangent_size; ++k) step[k] = -eps * velocity[k];
+        slot.element->integrate_block(slot.block, moved.data(), step.data(), shifted.data());
+        slot.element->difference_block(slot.block, shifted.data(), origin, behind.data());
+        for (int k = 0; k < slot.tangent_size; ++k) out[slot.tangent[k]] = (ahead[k] - behind[k]) / (2.0 * eps);
     }
 }
 

@@ -211,14 +211,6 @@ Simulation::Simulation(const SceneDocument& scene, const TypeRegistry& registry)
     // Elements see the initial state as committed (reference frames etc.).
     for (Contributor* c : contributors_) c->commit_step(state_);
     if (integrator_->solves_with_mass_alone()) refuse_massless_free_dofs(root.block("integrator"));
-    if (const std::string why = integrator_->limitation_on_manifolds(); !why.empty()) {
-        for (const auto& element : elements_)
-            if (!element->manifold_blocks().empty())
-                root.block("integrator").fail("type", fmt::format("element '{}' has a {} (a configuration that is not a "
-                                                                  "vector), and integrator '{}' {}",
-                                                                  element->name(), element->manifold_blocks()[0].name,
-                                                                  root.block("integrator").type_name(), why));
-    }
 }
 
 void Simulation::refuse_massless_free_dofs(const Parameters& integrator_block) {

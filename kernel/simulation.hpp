@@ -87,6 +87,7 @@ public:
     Index configuration_size() const override { return static_cast<Index>(state_.q.size()); }
     void integrate(const VectorX& q, const VectorX& dv, VectorX& out) const override;
     void difference(const VectorX& q1, const VectorX& q0, VectorX& dv) const override;
+    void chart_rate(const VectorX& q0, const VectorX& d, const VectorX& v, VectorX& out) const override;
     /// newton_solve (newton.hpp) with the scene's `integrator.newton` options.
     NewtonReport solve(const AffineStep& step, VectorX& x) override;
     void commit(State next) override;

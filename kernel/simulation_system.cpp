@@ -269,6 +269,10 @@ void Simulation::difference(const VectorX& q1, const VectorX& q0, VectorX& dv) c
     manifold_.difference(dofs_.global_count(), q1, q0, dv);
 }
 
+void Simulation::chart_rate(const VectorX& q0, const VectorX& d, const VectorX& v, VectorX& out) const {
+    manifold_.chart_rate(q0, d, v, out);
+}
+
 std::string Simulation::describe_global_dof(Index global) const {
     const auto [element, local] = dofs_.owner(global);
     return fmt::format("{} {}", elements_[element]->name(), elements_[element]->describe_dof(local));

@@ -167,7 +167,8 @@ ParameterSchema error_control_schema() {
                       "the root mean square over the free DOFs of e_i / (absolute + relative |q_i|), exceeds 1 is "
                       "solved again with a smaller dt; after each accepted step dt becomes dt min(5, max(0.2, "
                       "0.9 error^(-1/(order + 1)))), up to max_step (bdf2 and bdf: growth at most 2, their stable "
-                      "step ratio; bdf chooses its order and step together and holds them for order + 1 steps). "
+                      "step ratio; bdf chooses its order and step together from its own estimates, and grows the step or changes the "
+                      "order only after order + 1 steps at the current ones). "
                       "The integrator's `dt` is the first step. Outputs written every N steps then come at uneven "
                       "times (their files carry each row's time).");
     s.real("relative", "relative tolerance of a DOF's error (times |q_i|)").fallback(1e-3).range(0.0, 1.0);

@@ -111,12 +111,6 @@ public:
     /// The time loop grows steps by no more than this (error control), and the scene is refused
     /// when `adaptive.grow` exceeds it.
     virtual double largest_step_ratio() const { return std::numeric_limits<double>::infinity(); }
-    /// \brief Empty when the integrator keeps its order on manifold blocks (element.hpp: a
-    /// rotation's coordinates); otherwise why it does not and what to choose instead, and the
-    /// kernel refuses a scene with such a block. (A multistep formula of order 3 or more in the
-    /// chart at q_n needs the chart's rate of the block's velocity, which the System does not
-    /// provide yet: it would be second order there, with an error its estimate does not see.)
-    virtual std::string limitation_on_manifolds() const { return {}; }
 };
 
 }  // namespace soma

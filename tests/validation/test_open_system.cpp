@@ -5,6 +5,7 @@
 #include "scene_runner.hpp"
 
 #include "soma/newton.hpp"
+#include "soma/rotation.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -251,4 +252,31 @@ TEST_CASE("open System: a solve that does not move q holds hard constraints at t
     const double wrong = violation(VectorX::Zero(n), 2e-3) / violation(VectorX::Zero(n), 1e-3);
     INFO("a = 0: ratio " << wrong);
     CHECK(std::abs(wrong - 4.0) < 0.5);
+}
+
+TEST_CASE("open System: chart_rate is the velocity on vector DOFs and J_r^-1(d) omega on a rotation",
+          "[validation][system]") {
+    // The bar's orientation is a manifold block (R exp(d) with the body angular velocity omega):
+    // the rate of its chart coordinates d = log(R0^T R) is J_r^-1(d) omega (rotation.hpp), which
+    // the kernel forms by central differences of the block's integrate and difference. The
+    // difference's truncation and round-off are ~1e-10 of |omega| (manifold_coordinates.hpp); the
+    // correction it measures, J_r^-1(d) omega - omega, is ~|d| |omega| / 2 = 0.3 here.
+    auto sim = build_scene(kScene);
+    const Index n = sim->dof_count();
+    const Element& bar = *sim->find_element("bar");
+    VectorX d = VectorX::Zero(n), v = VectorX::LinSpaced(n, -1.0, 2.0), rate;
+    const Vec3 turn(0.4, -0.3, 0.5), omega(v[bar.global_dof(3)], v[bar.global_dof(4)], v[bar.global_dof(5)]);
+    for (int k = 0; k < 3; ++k) d[bar.global_dof(3 + k)] = turn[k];
+    d[bar.global_dof(0)] = 0.7;  // a vector DOF's displacement changes nothing
+    sim->chart_rate(sim->state().q, d, v, rate);
+    REQUIRE(rate.size() == n);
+    const Vec3 expected = right_jacobian_inverse(turn) * omega;
+    for (Index i = 0; i < n; ++i) {
+        const bool rotation = i == bar.global_dof(3) || i == bar.global_dof(4) || i == bar.global_dof(5);
+        if (!rotation) CHECK(rate[i] == v[i]);  // exactly: copied
+    }
+    const Vec3 measured(rate[bar.global_dof(3)], rate[bar.global_dof(4)], rate[bar.global_dof(5)]);
+    CAPTURE(measured.transpose(), expected.transpose(), omega.transpose());
+    CHECK((measured - expected).norm() < 1e-9 * omega.norm());
+    CHECK((expected - omega).norm() > 0.1);  // the check is not vacuous
 }

@@ -25,6 +25,15 @@
 
 namespace soma::integrators::testing {
 
+/// The undamped oscillator's exact motion from q = 1 at rest at t = 0, q = cos(omega t): the
+/// reference of the integrator tests.
+struct CosineMotion {
+    double omega;
+    double q(double t) const { return std::cos(omega * t); }
+    double v(double t) const { return -omega * std::sin(omega * t); }
+    double a(double t) const { return -omega * omega * std::cos(omega * t); }
+};
+
 class LinearOscillatorSystem final : public System {
 public:
     /// `force` is the applied load f(t) (scaled by the step's load_factor, as the kernel scales

@@ -23,10 +23,7 @@ using soma::integrators::Bdf;
 using soma::integrators::testing::LinearOscillatorSystem;
 
 constexpr double kOmega = 10.0;
-
-double exact_q(double t) { return std::cos(kOmega * t); }
-double exact_v(double t) { return -kOmega * std::sin(kOmega * t); }
-double exact_a(double t) { return -kOmega * kOmega * std::cos(kOmega * t); }
+constexpr soma::integrators::testing::CosineMotion kExact{kOmega};
 
 /// Gives \p bdf the exact history at \p times (newest first: the start of the next step, then
 /// earlier), to be continued at \p order, as if it had taken those steps.
@@ -42,9 +39,9 @@ void give_exact_history(Bdf& bdf, const std::vector<double>& times, int order) {
     for (std::size_t j = 0; j < times.size(); ++j) {
         const std::string prefix = "bdf_point" + std::to_string(j) + "_";
         out.real(prefix + "t", times[j]);
-        out.vector(prefix + "q", VectorX::Constant(1, exact_q(times[j])));
-        out.vector(prefix + "v", VectorX::Constant(1, exact_v(times[j])));
-        out.vector(prefix + "a", VectorX::Constant(1, exact_a(times[j])));
+        out.vector(prefix + "q", VectorX::Constant(1, kExact.q(times[j])));
+        out.vector(prefix + "v", VectorX::Constant(1, kExact.v(times[j])));
+        out.vector(prefix + "a", VectorX::Constant(1, kExact.a(times[j])));
         out.integer(prefix + "solved", 1);
     }
     soma::CheckpointReader in(section, "integrator");
@@ -75,7 +72,7 @@ double fixed_order_error(int k, const std::vector<double>& pattern, double span)
     std::vector<double> before;  // the k - 1 steps before t0, newest first: the pattern run backwards
     for (int j = 1; j < k; ++j) before.push_back(pattern[(pattern.size() * k - j) % pattern.size()]);
     LinearOscillatorSystem system(1.0, 0.0, kOmega * kOmega);
-    system.set_state(t0, exact_q(t0), exact_v(t0), exact_a(t0));
+    system.set_state(t0, kExact.q(t0), kExact.v(t0), kExact.a(t0));
     Bdf bdf(k);
     give_exact_history(bdf, history_times(t0, before), k);
     for (std::size_t i = 0; system.commits.empty() || system.commits.back().t < t0 + span - 1e-12; ++i) {
@@ -83,7 +80,7 @@ double fixed_order_error(int k, const std::vector<double>& pattern, double span)
         REQUIRE(bdf.last_step_order() == k);
     }
     CHECK(system.commits.back().t == Approx(t0 + span).epsilon(1e-12));
-    return std::abs(system.q() - exact_q(t0 + span));
+    return std::abs(system.q() - kExact.q(t0 + span));
 }
 
 }  // namespace
@@ -129,14 +126,14 @@ TEST_CASE("BDF's local error estimate of each order is the error of the step it 
             std::vector<double> before(static_cast<std::size_t>(k - 1), h);
             if (k > 1) before[0] = h / ratio;
             LinearOscillatorSystem system(1.0, 0.0, kOmega * kOmega);
-            system.set_state(t, exact_q(t), exact_v(t), exact_a(t));
+            system.set_state(t, kExact.q(t), kExact.v(t), kExact.a(t));
             Bdf bdf(k);
             give_exact_history(bdf, history_times(t, before), k);
             bdf.set_error_control(unit_tolerance());
             const soma::StepReport report = bdf.step(system, h);
             REQUIRE(report.converged);
             CHECK(report.error_order == k);
-            const double true_error = std::abs(system.q() - exact_q(t + h));
+            const double true_error = std::abs(system.q() - kExact.q(t + h));
             CAPTURE(true_error, report.error);
             CHECK(report.error == Approx(true_error).epsilon(0.03));
         }
@@ -145,14 +142,14 @@ TEST_CASE("BDF's local error estimate of each order is the error of the step it 
 
 TEST_CASE("BDF at order 2 is bdf2's formula at any step ratio", "[integrators][bdf]") {
     // The same history (a step of h / ratio before one of h) gives the same evaluation point
-    // (q_pred, v_pred, c_q, c_v), Newton guess and result as bdf2.hpp's closed form.
+    // (q_pred, v_pred, c_q, c_v) and result as bdf2.hpp's closed form.
     const double t = 0.3, h = 0.01;
     for (const double ratio : {0.5, 1.0, 1.7}) {
         INFO("ratio " << ratio);
         const double h_prev = h / ratio;
         LinearOscillatorSystem by_bdf(1.0, 0.0, kOmega * kOmega), by_bdf2(1.0, 0.0, kOmega * kOmega);
-        by_bdf.set_state(t, exact_q(t), exact_v(t), exact_a(t));
-        by_bdf2.set_state(t, exact_q(t), exact_v(t), exact_a(t));
+        by_bdf.set_state(t, kExact.q(t), kExact.v(t), kExact.a(t));
+        by_bdf2.set_state(t, kExact.q(t), kExact.v(t), kExact.a(t));
         Bdf bdf(2);
         give_exact_history(bdf, {t, t - h_prev}, 2);
         soma::integrators::Bdf2 bdf2;
@@ -164,9 +161,9 @@ TEST_CASE("BDF at order 2 is bdf2's formula at any step ratio", "[integrators][b
             out.integer("bdf2_acceleration_history", 1);
             out.real("bdf2_history_time", t);
             out.real("bdf2_previous_step", h_prev);
-            out.vector("bdf2_previous_displacement", VectorX::Constant(1, exact_q(t) - exact_q(t - h_prev)));
-            out.vector("bdf2_previous_velocity", VectorX::Constant(1, exact_v(t - h_prev)));
-            out.vector("bdf2_previous_acceleration", VectorX::Constant(1, exact_a(t - h_prev)));
+            out.vector("bdf2_previous_displacement", VectorX::Constant(1, kExact.q(t) - kExact.q(t - h_prev)));
+            out.vector("bdf2_previous_velocity", VectorX::Constant(1, kExact.v(t - h_prev)));
+            out.vector("bdf2_previous_acceleration", VectorX::Constant(1, kExact.a(t - h_prev)));
             soma::CheckpointReader in(section, "integrator");
             bdf2.restore_checkpoint(in);
         }
@@ -190,7 +187,7 @@ TEST_CASE("BDF without error control raises its order by one a step to max_order
     for (const int max_order : {3, 5}) {
         INFO("max_order " << max_order);
         LinearOscillatorSystem system(1.0, 0.0, kOmega * kOmega);
-        system.set_state(0.0, 1.0, 0.0, exact_a(0.0));
+        system.set_state(0.0, 1.0, 0.0, kExact.a(0.0));
         Bdf bdf(max_order);
         for (int n = 0; n < 8; ++n) {
             REQUIRE(bdf.step(system, h).converged);
@@ -209,7 +206,7 @@ TEST_CASE("BDF with error control chooses its order: up to 5 on a smooth motion 
     // the steps chosen by the integrator (StepReport::next_step_ratio, as the time loop applies it).
     const auto run = [](int max_order, std::vector<double>& steps, std::vector<int>& orders) {
         LinearOscillatorSystem system(1.0, 0.0, kOmega * kOmega);
-        system.set_state(0.0, 1.0, 0.0, exact_a(0.0));
+        system.set_state(0.0, 1.0, 0.0, kExact.a(0.0));
         Bdf bdf(max_order);
         soma::ErrorControl control;
         control.absolute = 1e-9;
@@ -231,7 +228,7 @@ TEST_CASE("BDF with error control chooses its order: up to 5 on a smooth motion 
             h *= report.next_step_ratio;
             REQUIRE(steps.size() < 100000);
         }
-        return std::abs(system.q() - exact_q(2.0));
+        return std::abs(system.q() - kExact.q(2.0));
     };
     std::vector<double> steps5, steps2;
     std::vector<int> orders5, orders2;
@@ -266,7 +263,7 @@ TEST_CASE("BDF after rejections: the error's observed order sizes the retry, and
     // Order 3 from the exact history of two steps h, at t = 0.3 s.
     const double t = 0.3, h = 0.01;
     const auto fresh = [&](LinearOscillatorSystem& system, Bdf& bdf) {
-        system.set_state(t, exact_q(t), exact_v(t), exact_a(t));
+        system.set_state(t, kExact.q(t), kExact.v(t), kExact.a(t));
         give_exact_history(bdf, history_times(t, {h, h}), 3);
     };
     // The estimates of a step h and of a step h/2 from there (the history unchanged).
@@ -327,14 +324,25 @@ TEST_CASE("BDF after rejections: the error's observed order sizes the retry, and
 
 TEST_CASE("BDF restarts at order 1 from a state it did not commit, and a checkpoint continues it bit for bit",
           "[integrators][bdf]") {
-    const double h = 0.01;
+    // Under error control, each step sized by the integrator (next_step_ratio): the continuation
+    // depends on the orders and holds the checkpoint carries.
+    soma::ErrorControl control;
+    control.absolute = 1e-6;
+    control.relative = 0.0;
     LinearOscillatorSystem system(1.0, 0.0, kOmega * kOmega);
-    system.set_state(0.0, 1.0, 0.0, exact_a(0.0));
+    system.set_state(0.0, 1.0, 0.0, kExact.a(0.0));
     Bdf bdf(4);
-    for (int i = 0; i < 5; ++i) REQUIRE(bdf.step(system, h).converged);
-    CHECK(bdf.last_step_order() == 4);
+    bdf.set_error_control(control);
+    double h = 1e-3;
+    for (int i = 0; i < 20; ++i) {
+        const soma::StepReport report = bdf.step(system, h);
+        REQUIRE(report.converged);
+        h *= report.next_step_ratio;
+    }
+    CHECK(bdf.last_step_order() >= 3);
     Bdf restored(4);
-    soma::integrators::testing::check_checkpoint_continues(bdf, restored, system, h, 5);
+    restored.set_error_control(control);  // the scene's, set by the kernel before a restart
+    soma::integrators::testing::check_checkpoint_continues(bdf, restored, system, h, 10);
 
     // A state set from outside (another time) has no history: the step is implicit Euler's.
     system.set_state(2.0, 0.5, 1.0, 0.0);
@@ -344,4 +352,19 @@ TEST_CASE("BDF restarts at order 1 from a state it did not commit, and a checkpo
     CHECK(system.solves.back().q_pred[0] == Approx(0.5 + h * 1.0).epsilon(1e-15));
     CHECK(bdf.largest_step_ratio() == 2.0);
     CHECK(bdf.damps_unresolved_modes());
+}
+
+TEST_CASE("BDF refuses a checkpoint whose history does not continue, and a lower max_order caps a restored order",
+          "[integrators][bdf]") {
+    // Times must fall from the newest point (a history at 0.3 s then 0.31 s is no history).
+    Bdf bdf(3);
+    CHECK_THROWS_AS(give_exact_history(bdf, {0.3, 0.31}, 2), soma::CheckpointError);
+    CHECK_THROWS_AS(give_exact_history(bdf, {0.3, 0.29}, 0), soma::CheckpointError);
+    // A restart with max_order lowered to 2 (`--set integrator.max_order=2`) continues at order 2.
+    Bdf lowered(2);
+    give_exact_history(lowered, history_times(0.3, {0.01, 0.01, 0.01}), 4);
+    LinearOscillatorSystem system(1.0, 0.0, kOmega * kOmega);
+    system.set_state(0.3, kExact.q(0.3), kExact.v(0.3), kExact.a(0.3));
+    REQUIRE(lowered.step(system, 0.01).converged);
+    CHECK(lowered.last_step_order() == 2);
 }

@@ -24,9 +24,7 @@ using soma::integrators::Bdf2;
 using soma::integrators::testing::LinearOscillatorSystem;
 
 constexpr double kOmega = 10.0;
-
-double exact_q(double t) { return std::cos(kOmega * t); }
-double exact_v(double t) { return -kOmega * std::sin(kOmega * t); }
+constexpr soma::integrators::testing::CosineMotion kExact{kOmega};
 
 /// Gives \p bdf2 the history of a step of size h_prev that ended at t: q_n - q_{n-1}, v_{n-1} and
 /// a_{n-1}, through its checkpoint records (the only way in from outside, as a restarted run's).
@@ -48,8 +46,8 @@ void give_history(Bdf2& bdf2, double t, double h_prev, double displacement, doub
 
 /// The exact history of the oscillator q = cos(omega t) for a step of h_prev ending at t.
 void give_exact_history(Bdf2& bdf2, double t, double h_prev) {
-    give_history(bdf2, t, h_prev, exact_q(t) - exact_q(t - h_prev), exact_v(t - h_prev),
-                 -kOmega * kOmega * exact_q(t - h_prev));
+    give_history(bdf2, t, h_prev, kExact.q(t) - kExact.q(t - h_prev), kExact.v(t - h_prev),
+                 -kOmega * kOmega * kExact.q(t - h_prev));
 }
 
 /// BDF2's one-step map at constant steps h on (q_n, v_n, q_n - q_{n-1}, v_{n-1}), column by column
@@ -104,7 +102,7 @@ TEST_CASE("BDF2's local error estimate is the error of the step it took, at step
     for (const double ratio : {0.5, 1.0, 2.0}) {
         INFO("ratio " << ratio);
         LinearOscillatorSystem system(1.0, 0.0, kOmega * kOmega);
-        system.set_state(t, exact_q(t), exact_v(t), -kOmega * kOmega * exact_q(t));
+        system.set_state(t, kExact.q(t), kExact.v(t), -kOmega * kOmega * kExact.q(t));
         Bdf2 bdf2;
         give_exact_history(bdf2, t, h / ratio);
         soma::ErrorControl unit;  // tolerance 1, absolute: StepReport::error is |e| itself
@@ -113,7 +111,7 @@ TEST_CASE("BDF2's local error estimate is the error of the step it took, at step
         bdf2.set_error_control(unit);
         const soma::StepReport report = bdf2.step(system, h);
         REQUIRE(report.converged);
-        const double true_error = std::abs(system.q() - exact_q(t + h));
+        const double true_error = std::abs(system.q() - kExact.q(t + h));
         const double constant = (1 + ratio) * (1 + ratio) / (6 * ratio * (1 + 2 * ratio));
         const double third_derivative = std::pow(kOmega, 3) * std::sin(kOmega * (t + h));
         CHECK(true_error == Approx(constant * h * h * h * std::abs(third_derivative)).epsilon(0.03));
@@ -137,7 +135,7 @@ TEST_CASE("BDF2 is second order at constant and at varying steps", "[integrators
             std::vector<double> pattern;
             for (const double u : unit) pattern.push_back(u * h * (unit.size() == 1 ? 1.0 : 2.0 / 3.0));
             const LinearOscillatorSystem system = run(pattern, end);
-            errors.push_back(std::abs(system.q() - exact_q(end)));
+            errors.push_back(std::abs(system.q() - kExact.q(end)));
         }
         for (std::size_t i = 0; i + 1 < errors.size(); ++i) {
             CAPTURE(i, errors[i], errors[i + 1]);
