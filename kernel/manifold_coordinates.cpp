@@ -19,7 +19,7 @@ void ManifoldCoordinates::place(const std::vector<std::unique_ptr<Element>>& ele
         for (std::size_t b = 0; b < blocks.size(); ++b) {
             const ManifoldBlock& block = blocks[b];
             if (block.tangent_size < 1 || block.tangent_size > kMaxManifoldTangent || block.coordinate_count < 1 ||
-                block.coordinate_count > kMaxCoordinates ||
+                block.coordinate_count > kMaxManifoldCoordinates ||
                 block.first_dof < 0 || block.first_dof + block.tangent_size > element.dof_count())
                 throw std::logic_error(fmt::format("element '{}' declares an invalid manifold block {} ('{}')",
                                                    element.name(), b, block.name));
@@ -88,7 +88,7 @@ void ManifoldCoordinates::difference(Index dof_count, const VectorX& q1, const V
 void ManifoldCoordinates::chart_rate(const VectorX& q0, const VectorX& d, const VectorX& v, VectorX& out) const {
     out = v;
     std::array<double, kMaxManifoldTangent> displacement{}, velocity{}, step{}, ahead{}, behind{};
-    std::array<double, kMaxCoordinates> moved{}, shifted{};
+    std::array<double, kMaxManifoldCoordinates> moved{}, shifted{};
     for (const Slot& slot : slots_) {
         double speed = 0.0;
         for (int k = 0; k < slot.tangent_size; ++k) {
@@ -96,7 +96,7 @@ void ManifoldCoordinates::chart_rate(const VectorX& q0, const VectorX& d, const 
             velocity[k] = v[slot.tangent[k]];
             speed += velocity[k] * velocity[k];
         }
-        if (speed == 0.0) continue;  // at rest: the rate is 0, as out holds
+        if (speed == 0.0 || !std::isfinite(speed)) continue;  // at rest the rate is 0, as out holds
         const double* origin = q0.data() + slot.coordinate;
         slot.element->integrate_block(slot.block, origin, displacement.data(), moved.data());
         // (q (+) eps v) (-) q0 on both sides of q = q0 (+) d, eps |v| = 1e-5.

@@ -40,11 +40,11 @@ public:
     void difference(Index dof_count, const VectorX& q1, const VectorX& q0, VectorX& dv) const;
     /// The rate of the chart coordinates at \p q0 of q0 (+) d moving with velocities \p v
     /// (System::chart_rate): v on vector DOFs; on a block, a central difference of its integrate
-    /// and difference over a displacement of 1e-5 along v (truncation ~1e-10 and round-off
-    /// ~1e-11 of |v|, against a correction to v of order |d| |v|). No allocation once out is sized.
+    /// and difference over a displacement of 1e-5 along v (|v| the block's velocity norm, its
+    /// components' units mixed for a block that has translations; truncation ~1e-10 |d| |v| and
+    /// round-off ~1e-11 |v| for coordinates of order 1, against a correction of order |d| |v|).
+    /// No allocation once out is sized.
     void chart_rate(const VectorX& q0, const VectorX& d, const VectorX& v, VectorX& out) const;
-    /// The most coordinates a block may have (a quaternion has 4).
-    static constexpr int kMaxCoordinates = 16;
 
 private:
     struct Slot {

@@ -81,6 +81,8 @@ struct ActuationChannel {
 /// Pinocchio's joint configuration spaces (integrate, difference) are the model.
 /// Largest tangent size of one manifold block (SE(3): 6).
 inline constexpr int kMaxManifoldTangent = 6;
+/// The most configuration coordinates of one manifold block (a quaternion has 4).
+inline constexpr int kMaxManifoldCoordinates = 16;
 
 struct ManifoldBlock {
     Index first_dof = 0;       ///< local DOF of the block's first tangent component

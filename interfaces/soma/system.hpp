@@ -104,8 +104,8 @@ public:
     virtual void difference(const VectorX& q1, const VectorX& q0, VectorX& dv) const = 0;
     /// \brief out = d'(t): the rate of the chart coordinates d = q(t) (-) q0 of a configuration
     /// q0 (+) d that moves with the DOF velocities \p v (size dof_count()). On vector DOFs out = v;
-    /// on a manifold block it differs from v at second order in d (a rotation with a body
-    /// velocity omega: J_r^-1(d) omega). A multistep formula in the chart at q0 needs it to keep
+    /// on a manifold block it differs from v at first order in d (a rotation with a body velocity
+    /// omega: J_r^-1(d) omega = omega + d x omega / 2 + ...). \p out must not alias \p d. A multistep formula in the chart at q0 needs it to keep
     /// its order above 2 (plugins/integrators/bdf.hpp). The default is a vector space's.
     virtual void chart_rate(const VectorX& q0, const VectorX& d, const VectorX& v, VectorX& out) const {
         (void)q0, (void)d;

@@ -21,8 +21,9 @@
 /// a rotation's history is its exact relative rotation, not a sum of steps. On a manifold block
 /// the chart's rate is not the velocity beyond first order in the displacement (a rotation's is
 /// J_r^-1(d) omega, System::chart_rate), an O(h^3) error a step that would cap the order at 2:
-/// from order 2 on, q_pred adds (chart_rate - v) / d_0 at the predicted end of the step (the
-/// Newton guess), whose own error is O(h^(k+3)). Order 1 is implicit Euler; order 2 at any step
+/// from order 2 on, q_pred adds delta = (chart_rate - v) / d_0 at the predicted end of the step
+/// (the Newton guess), evaluated k - 1 times at the displacement corrected by the last delta, so
+/// that its own error is O(h^(k+3)). Order 1 is implicit Euler; order 2 at any step
 /// ratio is bdf2's formula (bdf2.hpp; on rotations bdf2 has no chart correction).
 ///
 /// **The error estimate** of order p (of q; the error of v enters q one order higher): the
@@ -41,8 +42,9 @@
 /// order and step,
 /// the estimates of orders k - 1, k and k + 1 on the step just taken give each order's step,
 /// 0.8 e_p^(-1/(p+1)) times this one (0.8: fewer rejections than the time loop's 0.9); the
-/// largest wins (the current order unless another's is larger), and a gain below 20 % changes
-/// neither order nor step. A change of order or step starts the count again. Between, the step
+/// largest wins (the current order unless another's is larger), and a gain below 20 % keeps the
+/// step (the winning order takes it, which its estimate allows). A change of order or step
+/// starts the count again. Between, the step
 /// is held (kept as it is) unless its error asks for a smaller one (a shrink may come at any
 /// step; growth and order changes only after the hold):
 /// a grid that changes rarely keeps a variable-coefficient BDF zero-stable (Arévalo and
@@ -124,7 +126,7 @@ private:
     std::array<double, kHighestOrder + 1> distance_{};  ///< s_j = t_{n+1} - t_{n+1-j}; s_0 = 0
     double leading_ = 0.0;        ///< d_0
     std::array<VectorX, kHighestOrder> chart_;  ///< D_i = q_{n-i} (-) q_n, i = 1..k-1
-    VectorX predicted_displacement_, predicted_velocity_, chart_rate_;  ///< manifold blocks' correction
+    VectorX predicted_displacement_, predicted_velocity_, chart_rate_, correction_;  ///< manifold blocks' correction
     mutable std::array<VectorX, kHighestOrder + 1> divided_;  ///< divided differences of a
     mutable VectorX lower_error_, higher_error_;  ///< the estimates of orders k - 1 and k + 1
     mutable bool have_lower_ = false, have_higher_ = false;

@@ -52,7 +52,7 @@ SOMA_PLUGIN("integrators") {
                         "degrees): a lightly damped vibration near omega dt ~ 1 can grow slowly there, which error "
                         "control sees and answers by lowering the order. The first step is implicit Euler; steps "
                         "grow at most twofold.");
-    bdf.integer("max_order", "highest order used (1: implicit Euler; 2: bdf2's formula; ode15s' MaxOrder)")
+    bdf.integer("max_order", "highest order used (1: implicit Euler; 2: bdf2's formula, with the chart correction on rotations; ode15s' MaxOrder)")
         .fallback(Bdf::kHighestOrder).range(1, Bdf::kHighestOrder);
     registry.add_integrator(std::move(bdf), [](const Parameters& p) {
         return std::make_unique<Bdf>(static_cast<int>(p.integer("max_order")));

@@ -324,8 +324,9 @@ TEST_CASE("BDF after rejections: the error's observed order sizes the retry, and
 
 TEST_CASE("BDF restarts at order 1 from a state it did not commit, and a checkpoint continues it bit for bit",
           "[integrators][bdf]") {
-    // Under error control, each step sized by the integrator (next_step_ratio): the continuation
-    // depends on the orders and holds the checkpoint carries.
+    // Under error control, each step sized by the integrator (next_step_ratio) up to the
+    // checkpoint; the continuation, at a fixed step, depends on the orders and holds it carries
+    // (a step changed from the held one restarts the hold).
     soma::ErrorControl control;
     control.absolute = 1e-6;
     control.relative = 0.0;
