@@ -1,5 +1,6 @@
 // The scene's constraints in the KKT system (constraint_set.hpp).
 #include "constraint_set.hpp"
+#include "sparse_value_index.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -45,12 +46,7 @@ void ConstraintSet::finalize(Index dof_count) {
     for (std::size_t i = 0; i < constraints_.size(); ++i) {
         std::vector<Index> slots;
         for (Index r = 0; r < constraints_[i]->row_count(); ++r)
-            for (Index dof : constraints_[i]->dofs()) {
-                const Index row = first_row_[i] + r;
-                const Index* begin = pattern.innerIndexPtr() + pattern.outerIndexPtr()[dof];
-                const Index* end = pattern.innerIndexPtr() + pattern.outerIndexPtr()[dof + 1];
-                slots.push_back(static_cast<Index>(std::lower_bound(begin, end, row) - pattern.innerIndexPtr()));
-            }
+            for (Index dof : constraints_[i]->dofs()) slots.push_back(sparse_value_index(pattern, first_row_[i] + r, dof));
         slots_.push_back(std::move(slots));
     }
     view_.value = VectorX::Zero(rows_);

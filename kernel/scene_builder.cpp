@@ -262,6 +262,15 @@ void Simulation::build_constraints(const Parameters& root, const TypeRegistry& r
         } catch (const std::invalid_argument& error) {
             block.fail("", error.what());
         }
+        if (constraint->kind() == ConstraintKind::inequality) {
+            // Contacts are rows the integrator adds itself (contact_set.hpp), not KKT rows.
+            if (!dynamic_cast<ContactConstraint*>(constraint.get()))
+                throw std::logic_error(fmt::format("constraint type '{}' is of kind inequality but does not derive "
+                                                   "from soma::ContactConstraint (contact_constraint.hpp)",
+                                                   block.type_name()));
+            contacts_.add(std::unique_ptr<ContactConstraint>(static_cast<ContactConstraint*>(constraint.release())), block);
+            continue;
+        }
         constraints_.add(std::move(constraint), block);
     }
 }
@@ -307,16 +316,21 @@ void Simulation::build_solver_and_integrator(const Parameters& root, const TypeR
     const Parameters integrator_block = root.block("integrator");
     const auto* integrator_entry = registry.find(TypeKind::integrator, integrator_block.type_name());
     integrator_ = factory_of<Integrator>(*integrator_entry)(integrator_block);
+    const auto refuse_unsupported = [&](const Parameters& block, ConstraintKind kind, const char* what) {
+        if (integrator_->supports(kind)) return;
+        const std::string working = registered_types_where<Integrator>(
+            registry, "integrator", TypeKind::integrator, ", dt: 1",
+            [kind](const Integrator& integrator) { return integrator.supports(kind); });
+        block.fail("type", fmt::format("integrator '{}' does not treat {}; {}", integrator_block.type_name(), what,
+                                       working.empty() ? "no loaded integrator does" : working + " do"));
+    };
     for (std::size_t i = 0; i < constraints_.constraints().size(); ++i)
-        if (const ConstraintKind kind = constraints_.constraints()[i]->kind(); !integrator_->supports(kind)) {
-            const std::string working = registered_types_where<Integrator>(
-                registry, "integrator", TypeKind::integrator, ", dt: 1",
-                [kind](const Integrator& integrator) { return integrator.supports(kind); });
-            constraints_.parameters(i).fail(
-                "type", fmt::format("integrator '{}' does not treat constraints of this kind; {}",
-                                    integrator_block.type_name(),
-                                    working.empty() ? "no loaded integrator does" : working + " do"));
-        }
+        refuse_unsupported(constraints_.parameters(i), constraints_.constraints()[i]->kind(), "constraints of this kind");
+    for (std::size_t i = 0; i < contacts_.constraints().size(); ++i) {
+        refuse_unsupported(contacts_.parameters(i), ConstraintKind::inequality, "contact (inequality) constraints");
+        if (contacts_.constraints()[i]->has_friction())
+            refuse_unsupported(contacts_.parameters(i), ConstraintKind::friction, "friction on contact constraints");
+    }
     nominal_dt_ = integrator_block.real("dt");
     note_penalty_contact_pairing(integrator_block);
     if (nominal_dt_ > end_time_ - start_time_)

@@ -103,9 +103,14 @@ void Controller::save_checkpoint(CheckpointWriter&) const {}
 void Controller::restore_checkpoint(CheckpointReader&) {}
 Force::~Force() = default;
 Constraint::~Constraint() = default;
+ContactConstraint::~ContactConstraint() = default;
 void Constraint::save_checkpoint(CheckpointWriter&) const {}
 void Constraint::restore_checkpoint(CheckpointReader&) {}
 System::~System() = default;
+const ContactRows& System::contact_rows() const {
+    static const ContactRows none;  // a System without contact constraints
+    return none;
+}
 Integrator::~Integrator() = default;
 void Integrator::save_checkpoint(CheckpointWriter&) const {}
 void Integrator::restore_checkpoint(CheckpointReader&) {}

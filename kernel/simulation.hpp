@@ -13,6 +13,7 @@
 #include "boundary_conditions.hpp"
 #include "checkpoint_file.hpp"
 #include "constraint_set.hpp"
+#include "contact_set.hpp"
 #include "dof_map.hpp"
 #include "manifold_coordinates.hpp"
 #include "scene_file.hpp"
@@ -105,6 +106,10 @@ public:
     bool solve_linear(const Eigen::MatrixXd& rhs, Eigen::MatrixXd& solution) override;
     std::string linear_solver_error() const override { return solver_->last_error(); }
     const ConstraintRows& constraint_rows() override { return constraints_.rows(); }
+    Index contact_count() const override { return contacts_.count(); }
+    void detect_contacts(double dt) override;
+    const ContactRows& contact_rows() const override { return contacts_.rows(); }
+    void set_contact_forces(const VectorX& normal, const VectorX& friction) override;
     std::string diagnose(const AffineStep& step, const std::string& what) override;
     std::string check_solution(const AffineStep& step, const VectorX& x) override;
     /// The scene's Newton options (integrator.newton).
@@ -150,6 +155,11 @@ public:
     /// The scene's constraints, and the multipliers of their rows at the committed state (the
     /// constraint forces: N for a position row), in constraint order.
     const std::vector<std::unique_ptr<Constraint>>& constraints() const { return constraints_.constraints(); }
+    /// The scene's contact constraints (kind inequality), in scene order.
+    const std::vector<std::unique_ptr<ContactConstraint>>& contact_constraints() const { return contacts_.constraints(); }
+    /// The contacts of the last step and their forces at its end (System::set_contact_forces):
+    /// normal (N, one per contact) and friction (two per contact, along contact_tangents' t1, t2).
+    const ContactSet& contact_set() const { return contacts_; }
     const VectorX& constraint_multipliers() const { return lambda_; }
 
     /// Time spent in assembly, factorization, solves and pattern updates (declaring and placing
@@ -220,6 +230,8 @@ private:
     BoundaryConditions boundary_;
     /// Multipliers are unknowns after the free DOFs (free index n_f + row).
     ConstraintSet constraints_;
+    /// Inequality constraints (contacts): outside the KKT system, read by the integrator.
+    ContactSet contacts_;
     std::vector<Index> free_index_, free_dofs_;     ///< the DOF map's, extended by the multipliers
     VectorX lambda_;  ///< the multipliers of the last converged solve
     double constraint_residual_ = 0.0;  ///< largest |C + alpha lambda| at the last evaluation

@@ -47,6 +47,10 @@ void Simulation::save_checkpoint(CheckpointFile& file) const {
         CheckpointWriter out(file.add_section(section_name("constraint", i)));
         constraints_.constraints()[i]->save_checkpoint(out);
     }
+    for (std::size_t i = 0; i < contacts_.constraints().size(); ++i) {
+        CheckpointWriter out(file.add_section(section_name("contact constraint", i)));
+        contacts_.constraints()[i]->save_checkpoint(out);
+    }
     for (std::size_t i = 0; i < observers_.size(); ++i) {
         CheckpointWriter out(file.add_section(section_name("output", i)));
         observers_[i]->save_checkpoint(out);
@@ -72,6 +76,8 @@ void Simulation::restore_checkpoint(const CheckpointFile& file) {
         restore_section(file, section_name("controller", i), *controllers_[i]);
     for (std::size_t i = 0; i < constraints_.constraints().size(); ++i)
         restore_section(file, section_name("constraint", i), *constraints_.constraints()[i]);
+    for (std::size_t i = 0; i < contacts_.constraints().size(); ++i)
+        restore_section(file, section_name("contact constraint", i), *contacts_.constraints()[i]);
 }
 
 }  // namespace soma

@@ -120,6 +120,16 @@ void Simulation::begin_attempt() {
     if (!pattern_changed_.empty()) redeclare_changed_stencils();
 }
 
+void Simulation::detect_contacts(double dt) {
+    const auto start = Clock::now();
+    contacts_.detect(*this, dt, dofs_.global_count());
+    timings_.step_start += seconds_since(start);
+}
+
+void Simulation::set_contact_forces(const VectorX& normal, const VectorX& friction) {
+    contacts_.set_forces(normal, friction);
+}
+
 void Simulation::reject_attempt() {
     for (Contributor* c : contributors_) c->reject_step();
 }
@@ -172,6 +182,7 @@ SystemEvaluation Simulation::evaluate(const AffineStep& step, const VectorX& x, 
         timings_.term_assembly[i] += seconds_since(term_start);
     }
     if (!constraints_.empty()) constraint_residual_ = constraints_.add_rows(context_, lambda, c.c_q, assembly, with_jacobian);
+    if (!contacts_.empty()) contacts_.evaluate(context_);
     const Index nf = dofs_.free_count();
     for (Index i = 0; i < static_cast<Index>(free_dofs_.size()); ++i) residual_free_[i] = residual_[free_dofs_[i]];
     SystemEvaluation result;

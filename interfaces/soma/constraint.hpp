@@ -28,6 +28,10 @@ class SceneView;
 class CheckpointWriter;
 class CheckpointReader;
 
+/// What an integrator must treat to solve a constraint: equality rows C(q) = 0 (joints, in the
+/// KKT system); inequality rows C(q) >= 0 ⟂ lambda >= 0 (contacts: contact_constraint.hpp);
+/// friction, the Coulomb cones that inequality rows may carry (an integrator that supports it
+/// treats their complementarity too).
 enum class ConstraintKind { equality, inequality, friction };
 
 /// What Constraint::evaluate writes (the kernel sizes it once: rows x dofs, dofs x dofs).

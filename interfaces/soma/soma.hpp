@@ -6,6 +6,7 @@
 #include "soma/assembly.hpp"
 #include "soma/checkpoint.hpp"
 #include "soma/constraint.hpp"
+#include "soma/contact_constraint.hpp"
 #include "soma/contributor.hpp"
 #include "soma/controller.hpp"
 #include "soma/element.hpp"

@@ -86,6 +86,23 @@ struct ConstraintRows {
     SparseMatrix position_jacobian;
 };
 
+/// \brief The contact (inequality constraint) rows at the last evaluation (contact_constraint.hpp),
+/// one per contact, stacked in the order of the scene's contact constraints.
+///
+/// The Jacobians are sparse, rows x dof_count() (global DOF columns, fixed ones included); their
+/// pattern is laid out again at each System::detect_contacts and refilled by each evaluation.
+struct ContactRows {
+    VectorX gap;       ///< C_n(q) = n . (x_a - x_b) - d (m)
+    VectorX friction;  ///< mu per contact
+    /// G_f: the normal forces act on the DOFs as G_f^T lambda_n.
+    SparseMatrix normal_force_jacobian;
+    /// G_q = dC_n/dq in the Newton step's coordinates (equal to G_f for vector DOFs).
+    SparseMatrix normal_position_jacobian;
+    /// D^T G_f: two rows per contact (tangents t1, t2); its product with v is the slip velocity,
+    /// and the friction forces act on the DOFs as its transpose times lambda_f.
+    SparseMatrix tangent_jacobian;
+};
+
 /// The kernel's assembled model, as an integrator drives it.
 class SOMA_API System {
 public:
@@ -168,6 +185,19 @@ public:
     virtual std::string linear_solver_error() const = 0;
     /// The constraint rows at the last evaluation (values, G_f and G_q on a fixed pattern, compliance).
     virtual const ConstraintRows& constraint_rows() = 0;
+    // ---- contacts (inequality constraints: contact_constraint.hpp) ----
+    /// Contacts of the current step (rows of contact_rows()); 0 without contact constraints.
+    virtual Index contact_count() const { return 0; }
+    /// \brief Collision detection for a step of size \p dt from state(): every contact constraint
+    /// lists the contacts of the step, and contact_rows() is laid out for them (allocates: once per
+    /// step). An integrator that treats inequality constraints calls it before its iteration.
+    virtual void detect_contacts(double dt) { (void)dt; }
+    /// The contact rows at the last evaluate() (empty without contact constraints).
+    virtual const ContactRows& contact_rows() const;
+    /// \brief The contact forces of the step being committed, in contact_rows() order: the normal
+    /// forces (N, one per contact) and the friction forces (two per contact, along its tangents
+    /// t1, t2: contact_tangents). An integrator that treats contacts calls it before commit().
+    virtual void set_contact_forces(const VectorX& normal, const VectorX& friction) { (void)normal, (void)friction; }
     /// \brief "at t = ... (dt = ...): \p what", followed by the unknowns with the largest residual
     /// at the last evaluation and, for the worst, which terms push on it: the text a failed
     /// step reports.

@@ -1,0 +1,90 @@
+#pragma once
+/// \file contact_constraint.hpp
+/// \brief Contacts as inequality constraint rows with Coulomb friction, for an integrator that
+/// solves complementarity problems (the non-smooth Newton of Macklin et al. 2019, plugins/ncp).
+///
+/// A contact constraint finds, at the start of every step, the pairs of points that may touch
+/// during it (collision detection), and gives each a row (Macklin et al. 2019, eqs. 9, 10)
+///
+///     C_n(q) = n . (x_a(q) - x_b(q)) - d >= 0   ⟂   lambda_n >= 0
+///
+/// with the normal n fixed in the world for the step (pointing from b to a) and d the contact's
+/// thickness (the points' radii). The normal force lambda_n acts on a as +lambda_n n and on b as
+/// -lambda_n n. A contact with a friction coefficient mu > 0 also has a cone (eqs. 11-16): the
+/// friction force lambda_f in the plane of the tangents t1, t2, |lambda_f| <= mu lambda_n, opposing
+/// the slip velocity t_k . (xdot_a - xdot_b) with the largest dissipation.
+///
+/// The generator is only geometric: it lists the contacts (points of elements or of the world,
+/// the normal, the thickness, mu); the kernel evaluates their rows from the elements' point maps
+/// (point_kinematics.hpp) into System::contact_rows(), sparse, so a contact touches only its
+/// points' DOFs (kernel/contact_set.*). The contacts change from step to step; nothing of them
+/// enters the kernel's cached Jacobian pattern.
+
+#include "soma/constraint.hpp"
+#include "soma/element.hpp"
+
+#include <Eigen/Geometry>
+
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+namespace soma {
+
+/// One side of a contact: a point of an element, or a fixed point of the world.
+struct ContactEnd {
+    const Element* element = nullptr;  ///< null: the world point `world`
+    Index point = 0;                   ///< point index in the element's Geometry (point_map.hpp)
+    Vec3 world = Vec3::Zero();
+};
+
+/// One contact for one step.
+struct UnilateralContact {
+    ContactEnd a, b;
+    Vec3 normal = Vec3::UnitZ();  ///< unit, world, from b towards a; fixed during the step
+    double thickness = 0.0;       ///< d: the separation at which the contact closes (m)
+    double friction = 0.0;        ///< Coulomb coefficient mu (0: frictionless)
+};
+
+/// \brief The two unit tangents t1, t2 of the plane normal to \p normal (unit), right-handed with it:
+/// the friction basis of a contact (Macklin et al. 2019, section 3.4, D = [t1 t2]).
+inline void contact_tangents(const Vec3& normal, Vec3& t1, Vec3& t2) {
+    // The world axis least aligned with n gives a well-conditioned first tangent.
+    Vec3 axis = Vec3::UnitX();
+    if (std::abs(normal.y()) < std::abs(normal.x()) && std::abs(normal.y()) <= std::abs(normal.z())) axis = Vec3::UnitY();
+    else if (std::abs(normal.z()) < std::abs(normal.x())) axis = Vec3::UnitZ();
+    t1 = axis.cross(normal).normalized();
+    t2 = normal.cross(t1);
+}
+
+/// \brief A constraint of kind `inequality` whose rows are contacts found at each step's start.
+///
+/// Its rows are not evaluated densely (evaluate() is not used: the kernel reads contacts()),
+/// and its row count is that of the contacts of the current step.
+class SOMA_API ContactConstraint : public Constraint {
+public:
+    ~ContactConstraint() override;  // out of line in the kernel: one type identity across plugins
+    ConstraintKind kind() const final { return ConstraintKind::inequality; }
+    /// \brief Finds the contacts of a step of size \p dt from scene.state() (q, v at its start):
+    /// fills contacts(). Called by the kernel before each step's solve (System::detect_contacts).
+    virtual void detect(const SceneView& scene, double dt) = 0;
+    /// True when some contact may carry friction (the integrator must treat ConstraintKind::friction).
+    virtual bool has_friction() const = 0;
+    /// The contacts of the current step, in row order.
+    const std::vector<UnilateralContact>& contacts() const { return contacts_; }
+
+    Index row_count() const final { return static_cast<Index>(contacts_.size()); }
+    /// Empty: each contact's DOFs are its points' (the kernel reads them from the point maps).
+    const std::vector<Index>& dofs() const final { return no_dofs_; }
+    void evaluate(const EvalContext&, const double*, ConstraintEvaluation&) const final {
+        throw std::logic_error("contact rows are evaluated by the kernel from contacts() (kernel/contact_set.hpp)");
+    }
+
+protected:
+    std::vector<UnilateralContact> contacts_;
+
+private:
+    std::vector<Index> no_dofs_;
+};
+
+}  // namespace soma

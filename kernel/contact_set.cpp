@@ -1,0 +1,108 @@
+// The contact rows (contact_set.hpp).
+#include "contact_set.hpp"
+
+#include "sparse_value_index.hpp"
+
+#include "soma/point_map.hpp"
+#include "soma/scene_view.hpp"
+
+#include <algorithm>
+
+namespace soma {
+
+void ContactSet::add(std::unique_ptr<ContactConstraint> constraint, Parameters parameters) {
+    constraints_.push_back(std::move(constraint));
+    parameters_.push_back(std::move(parameters));
+}
+
+void ContactSet::detect(const SceneView& scene, double dt, Index dof_count) {
+    contacts_.clear();
+    for (const auto& constraint : constraints_) {
+        constraint->detect(scene, dt);
+        for (const UnilateralContact& contact : constraint->contacts()) {
+            LaidOutContact c;
+            c.contact = contact;
+            contact_tangents(contact.normal, c.t1, c.t2);
+            contacts_.push_back(std::move(c));
+        }
+    }
+    // The pattern: each contact's row over its two points' DOFs (a DOF both points share, as in
+    // a self contact, is one entry that both add to).
+    const VectorX& q = scene.state().q;
+    std::vector<std::vector<Index>> end_dofs(2 * contacts_.size());
+    std::vector<Eigen::Triplet<double, Index>> normal_entries, tangent_entries;
+    for (std::size_t i = 0; i < contacts_.size(); ++i)
+        for (int side = 0; side < 2; ++side) {
+            const ContactEnd& end = side == 0 ? contacts_[i].contact.a : contacts_[i].contact.b;
+            if (!end.element) continue;
+            std::vector<Index>& dofs = end_dofs[2 * i + static_cast<std::size_t>(side)];
+            dofs = point_stencil(*end.element, end.point, q);
+            const auto row = static_cast<Index>(i);
+            for (const Index dof : dofs) {
+                normal_entries.emplace_back(row, dof, 0.0);
+                tangent_entries.emplace_back(2 * row, dof, 0.0);
+                tangent_entries.emplace_back(2 * row + 1, dof, 0.0);
+            }
+        }
+    const auto n_c = static_cast<Index>(contacts_.size());
+    SparseMatrix normal(n_c, dof_count), tangent(2 * n_c, dof_count);
+    normal.setFromTriplets(normal_entries.begin(), normal_entries.end());
+    tangent.setFromTriplets(tangent_entries.begin(), tangent_entries.end());
+    normal.makeCompressed();
+    tangent.makeCompressed();
+    for (std::size_t i = 0; i < contacts_.size(); ++i)
+        for (int side = 0; side < 2; ++side) {
+            LaidOutEnd& slots = side == 0 ? contacts_[i].a : contacts_[i].b;
+            const auto row = static_cast<Index>(i);
+            for (const Index dof : end_dofs[2 * i + static_cast<std::size_t>(side)]) {
+                slots.normal_slots.push_back(sparse_value_index(normal, row, dof));
+                slots.tangent_slots.push_back(sparse_value_index(tangent, 2 * row, dof));
+                slots.tangent_slots.push_back(sparse_value_index(tangent, 2 * row + 1, dof));
+            }
+        }
+    rows_.gap = VectorX::Zero(n_c);
+    rows_.friction.resize(n_c);
+    for (Index i = 0; i < n_c; ++i) rows_.friction[i] = contacts_[static_cast<std::size_t>(i)].contact.friction;
+    rows_.normal_force_jacobian = normal;
+    rows_.normal_position_jacobian = std::move(normal);
+    rows_.tangent_jacobian = std::move(tangent);
+}
+
+Vec3 ContactSet::end_position(const ContactEnd& end, const EvalContext& context, PointKinematics& k) const {
+    if (!end.element) return end.world;
+    evaluate_point(*end.element, end.point, context, k);
+    return k.position;
+}
+
+void ContactSet::scatter_end(const ContactEnd& end, const LaidOutEnd& slots, const PointKinematics& k, double sign,
+                             const Vec3& n, const Vec3& t1, const Vec3& t2) {
+    if (!end.element) return;
+    double* g_f = rows_.normal_force_jacobian.valuePtr();
+    double* g_q = rows_.normal_position_jacobian.valuePtr();
+    double* d = rows_.tangent_jacobian.valuePtr();
+    const auto force_jacobian = k.jacobian_columns();
+    const auto position_jacobian = k.position_jacobian_columns();
+    for (int c = 0; c < k.dof_count; ++c) {
+        const auto column = static_cast<std::size_t>(c);
+        g_f[slots.normal_slots[column]] += sign * n.dot(force_jacobian.col(c));
+        g_q[slots.normal_slots[column]] += sign * n.dot(position_jacobian.col(c));
+        d[slots.tangent_slots[2 * column]] += sign * t1.dot(force_jacobian.col(c));
+        d[slots.tangent_slots[2 * column + 1]] += sign * t2.dot(force_jacobian.col(c));
+    }
+}
+
+void ContactSet::evaluate(const EvalContext& context) {
+    for (SparseMatrix* m : {&rows_.normal_force_jacobian, &rows_.normal_position_jacobian, &rows_.tangent_jacobian})
+        std::fill(m->valuePtr(), m->valuePtr() + m->nonZeros(), 0.0);
+    for (std::size_t i = 0; i < contacts_.size(); ++i) {
+        const LaidOutContact& c = contacts_[i];
+        const Vec3& n = c.contact.normal;
+        const Vec3 x_a = end_position(c.contact.a, context, kinematics_a_);
+        const Vec3 x_b = end_position(c.contact.b, context, kinematics_b_);
+        rows_.gap[static_cast<Index>(i)] = n.dot(x_a - x_b) - c.contact.thickness;  // Macklin et al. 2019, eq. 9
+        scatter_end(c.contact.a, c.a, kinematics_a_, 1.0, n, c.t1, c.t2);
+        scatter_end(c.contact.b, c.b, kinematics_b_, -1.0, n, c.t1, c.t2);
+    }
+}
+
+}  // namespace soma

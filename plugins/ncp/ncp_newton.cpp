@@ -1,0 +1,368 @@
+// The non-smooth Newton step (ncp_newton.hpp).
+#include "ncp_newton.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace soma::ncp {
+namespace {
+
+/// The value map of a kernel matrix (global DOF columns, column-major) into a row-major matrix
+/// over the unknowns: \p map[k] is where the kernel's k-th stored value goes, -1 for a DOF that is
+/// not an unknown (fixed or prescribed).
+void lay_out_over_unknowns(const SparseMatrix& kernel, const std::vector<Index>& unknown_of_dof, Index unknowns,
+                           Eigen::SparseMatrix<double, Eigen::RowMajor, Index>& out, std::vector<Index>& map) {
+    std::vector<Eigen::Triplet<double, Index>> entries;
+    entries.reserve(static_cast<std::size_t>(kernel.nonZeros()));
+    for (Index column = 0; column < kernel.outerSize(); ++column)
+        for (Index k = kernel.outerIndexPtr()[column]; k < kernel.outerIndexPtr()[column + 1]; ++k) {
+            const Index unknown = unknown_of_dof[static_cast<std::size_t>(column)];
+            if (unknown >= 0) entries.emplace_back(kernel.innerIndexPtr()[k], unknown, static_cast<double>(k));
+        }
+    out.resize(kernel.rows(), unknowns);
+    out.setFromTriplets(entries.begin(), entries.end());  // one entry per (row, unknown): nothing is summed
+    out.makeCompressed();
+    map.assign(static_cast<std::size_t>(kernel.nonZeros()), -1);
+    for (Index p = 0; p < out.nonZeros(); ++p) map[static_cast<std::size_t>(out.valuePtr()[p])] = p;
+}
+
+void copy_values(const SparseMatrix& kernel, const std::vector<Index>& map,
+                 Eigen::SparseMatrix<double, Eigen::RowMajor, Index>& out) {
+    for (Index k = 0; k < kernel.nonZeros(); ++k)
+        if (const Index p = map[static_cast<std::size_t>(k)]; p >= 0) out.valuePtr()[p] = kernel.valuePtr()[k];
+}
+
+}  // namespace
+
+void NcpNewton::prepare_contacts(const System& system) {
+    const Index n = system.dof_count();
+    const std::vector<Index>& free_dofs = system.free_dofs();
+    const Index unknowns = system.unknown_count();
+    unknown_of_dof_.assign(static_cast<std::size_t>(n), -1);
+    for (std::size_t i = 0; i < free_dofs.size(); ++i) unknown_of_dof_[static_cast<std::size_t>(free_dofs[i])] = static_cast<Index>(i);
+    const ContactRows& rows = system.contact_rows();
+    const Index contacts = system.contact_count();
+    lay_out_over_unknowns(rows.normal_force_jacobian, unknown_of_dof_, unknowns, normal_force_, normal_map_);
+    normal_position_ = normal_force_;  // the same pattern
+    lay_out_over_unknowns(rows.tangent_jacobian, unknown_of_dof_, unknowns, tangent_, tangent_map_);
+    const Index rows_total = 3 * contacts;
+    lambda_n_ = VectorX::Zero(contacts);
+    lambda_f_ = VectorX::Zero(2 * contacts);
+    r_normal_.resize(contacts);
+    r_friction_.resize(contacts);
+    slip_.resize(2 * contacts);
+    for (VectorX* v : {&phi_hat_, &compliance_, &row_scale_, &rhs_, &dlambda_, &work_rows_, &inverse_schur_diagonal_})
+        v->resize(rows_total);
+    for (VectorX* v : {&residual_hat_, &dx_, &y0_, &work_u_, &work_u2_, &inverse_mass_diagonal_}) v->resize(unknowns);
+    if (settings_.linear_solver == SchurSolver::direct) {
+        bt_dense_.resize(unknowns, rows_total);
+        schur_.resize(rows_total, rows_total);
+    }
+}
+
+void NcpNewton::gather_contact_rows(const ContactRows& rows) {
+    copy_values(rows.normal_force_jacobian, normal_map_, normal_force_);
+    copy_values(rows.normal_position_jacobian, normal_map_, normal_position_);
+    copy_values(rows.tangent_jacobian, tangent_map_, tangent_);
+}
+
+StepReport NcpNewton::step(System& system, double h) {
+    StepReport report;
+    const State& s = system.state();
+    const Index n = system.dof_count();
+    step_.t_eval = s.t + h;
+    step_.dt = h;
+    step_.q_pred = s.q.head(n) + h * s.v;  // implicit Euler: q = q0 + h v, v = v0 + h a
+    step_.v_pred = s.v;
+    step_.a_pred = VectorX::Zero(n);
+    step_.coefficients = {h * h, h, 1.0};
+    x_ = settings_.start == StartingIterate::zero_velocity ? VectorX(-s.v / h) : s.a;
+    v_iterate_.resize(n);
+
+    system.detect_contacts(h);
+    if (const std::string why = system.begin_solve(step_, x_); !why.empty()) {
+        report.diagnosis = why;
+        return report;
+    }
+    prepare_contacts(system);
+    lambda_b_ = system.multipliers();
+    statistics_ = {};
+    statistics_.contacts = static_cast<int>(system.contact_count());
+    const Index contacts = system.contact_count();
+    const auto free = static_cast<Index>(system.free_dofs().size());
+    const Index unknowns = system.unknown_count();
+    const double t = settings_.damping;
+
+    for (int iteration = 0;; ++iteration) {
+        const SystemEvaluation e = system.evaluate(step_, x_, lambda_b_, true, true);
+        v_iterate_ = step_.v_pred + h * x_;
+        const ContactRows& rows = system.contact_rows();
+        gather_contact_rows(rows);
+        if (iteration == 0) {
+            // The effective masses of eq. 66 from A's diagonal (A = M + h D + h^2 K over the
+            // free DOFs); a DOF without a positive diagonal counts as immovable.
+            const SparseMatrix& a = system.jacobian();
+            inverse_mass_diagonal_.setZero();
+            for (Index j = 0; j < free; ++j)
+                if (const double d = a.coeff(j, j); d > 0.0) inverse_mass_diagonal_[j] = 1.0 / d;
+            const auto effective = [&](const auto& matrix, Index row) {
+                double sum = 0.0;
+                for (typename RowMatrix::InnerIterator it(matrix, row); it; ++it)
+                    sum += it.value() * it.value() * inverse_mass_diagonal_[it.col()];
+                return sum;
+            };
+            for (Index i = 0; i < contacts; ++i) {
+                switch (settings_.scaling) {
+                    case ComplementarityScaling::effective_mass: {
+                        const double normal = effective(normal_force_, i);
+                        const double tangential = 0.5 * (effective(tangent_, 2 * i) + effective(tangent_, 2 * i + 1));
+                        // A contact on immovable DOFs only: the global scaling keeps its row finite.
+                        r_normal_[i] = normal > 0.0 ? h * h * normal : h * h;
+                        r_friction_[i] = tangential > 0.0 ? h * tangential : h;
+                        break;
+                    }
+                    case ComplementarityScaling::step_squared:
+                        r_normal_[i] = h * h;
+                        r_friction_[i] = h;
+                        break;
+                    case ComplementarityScaling::identity:
+                        r_normal_[i] = 1.0;
+                        r_friction_[i] = 1.0;
+                        break;
+                }
+            }
+        }
+        if (contacts > 0) slip_.noalias() = rows.tangent_jacobian * v_iterate_;
+
+        // The momentum residual with the contact forces (eq. 46), and each free row's force scale.
+        residual_hat_ = system.residual();
+        work_u_.setZero();  // the size of each free row's contact terms
+        for (Index i = 0; i < contacts; ++i) {
+            for (RowMatrix::InnerIterator it(normal_force_, i); it; ++it) {
+                residual_hat_[it.col()] -= it.value() * lambda_n_[i];
+                work_u_[it.col()] += std::abs(it.value() * lambda_n_[i]);
+            }
+            for (Index k = 2 * i; k < 2 * i + 2; ++k)
+                for (RowMatrix::InnerIterator it(tangent_, k); it; ++it) {
+                    residual_hat_[it.col()] -= it.value() * lambda_f_[k];
+                    work_u_[it.col()] += std::abs(it.value() * lambda_f_[k]);
+                }
+        }
+        bool converged = e.constraint_violation <= settings_.constraint_tolerance;
+        double worst_force = 0.0, worst_gap = 0.0, worst_slip = 0.0;  // for a failure's diagnosis
+        double force_reference = 0.0;
+        for (Index i = 0; i < free; ++i) force_reference = std::max(force_reference, (*e.force_scale)[i] + work_u_[i]);
+        // A row with no force at all (a free body's rotation at rest) is held to round-off of the
+        // largest force, not to zero.
+        const double floor = 1e-14 * force_reference;
+        for (Index i = 0; i < free; ++i) {
+            const double allowed = settings_.force_tolerance * ((*e.force_scale)[i] + work_u_[i]) + floor;
+            worst_force = std::max(worst_force, std::abs(residual_hat_[i]) / allowed);
+            if (std::abs(residual_hat_[i]) > allowed) converged = false;
+        }
+
+        // The complementarity rows at the iterate, scaled to acceleration units.
+        const double h2 = h * h;
+        for (Index i = 0; i < contacts; ++i) {
+            const double r_n = r_normal_[i];
+            const NcpValue normal = evaluate_ncp(settings_.function, rows.gap[i], r_n * lambda_n_[i]);  // eq. 93 / 96
+            phi_hat_[i] = normal.value / h2;
+            row_scale_[i] = normal.d_first;                                          // eq. 94 / 97
+            compliance_[i] = normal.d_second * r_n / h2 + settings_.regularization;  // eq. 95 / 98, 54
+            worst_gap = std::max(worst_gap, std::abs(normal.value));
+            if (std::abs(normal.value) > settings_.gap_tolerance) converged = false;
+
+            const double limit = rows.friction[i] * lambda_n_[i];  // the bound from the last iterate (section 6.1)
+            const Eigen::Vector2d slip(slip_[2 * i], slip_[2 * i + 1]);
+            const Eigen::Vector2d force(lambda_f_[2 * i], lambda_f_[2 * i + 1]);
+            for (Index k = 2 * i; k < 2 * i + 2; ++k) {
+                const Index row = contacts + k;
+                const double w = limit > 0.0 ? friction_compliance(settings_.function, slip.norm(), force.norm(), limit,
+                                                                    r_friction_[i])
+                                             : 0.0;
+                if (limit > 0.0 && std::isfinite(w)) {
+                    const double phi = slip_[k] + w * lambda_f_[k];  // eq. 36
+                    phi_hat_[row] = phi / h;
+                    row_scale_[row] = 1.0;
+                    compliance_[row] = w / h + settings_.regularization;
+                    worst_slip = std::max(worst_slip, std::abs(phi));
+                    if (std::abs(phi) > settings_.slip_tolerance) converged = false;
+                } else {  // inactive (eq. 106), or W infinite (friction_compliance): the row drives lambda_f to zero
+                    phi_hat_[row] = lambda_f_[k] / h;
+                    row_scale_[row] = 0.0;
+                    compliance_[row] = 1.0 / h;
+                    if (std::abs(lambda_f_[k]) > settings_.force_tolerance * force_reference) converged = false;
+                }
+            }
+        }
+        if (converged) {
+            statistics_.newton_iterations = iteration;
+            break;
+        }
+        if (iteration == settings_.max_iterations) {
+            report.newton_iterations = iteration;
+            report.diagnosis = system.diagnose(
+                step_, fmt::format("ncp_newton did not converge in {} iterations ({} contacts): the largest force "
+                                   "residual is {:.3g} times its tolerance, |phi_n| {:.3g} m (gap_tolerance {:.3g}), "
+                                   "|phi_f| {:.3g} m/s (slip_tolerance {:.3g}); the residuals below leave out the "
+                                   "contact forces",
+                                   iteration, contacts, worst_force, worst_gap, settings_.gap_tolerance, worst_slip,
+                                   settings_.slip_tolerance));
+            return report;
+        }
+        if (!system.factorize()) {
+            report.diagnosis = system.diagnose(step_, "ncp_newton: " + system.linear_solver_error());
+            return report;
+        }
+        std::string why;
+        if (!solve_newton_step(system, why)) {
+            report.diagnosis = system.diagnose(step_, "ncp_newton: " + why);
+            return report;
+        }
+        const std::vector<Index>& free_dofs = system.free_dofs();
+        for (Index i = 0; i < free; ++i) x_[free_dofs[static_cast<std::size_t>(i)]] += t * dx_[i];
+        if (unknowns > free) lambda_b_ += t * dx_.tail(unknowns - free);
+        lambda_n_ += t * dlambda_.head(contacts);
+        lambda_f_ += t * dlambda_.tail(2 * contacts);
+        // Each friction force back onto its cone |lambda_f| <= mu lambda_n (ncp_newton.hpp: the
+        // fixed-point W gives a sticking contact inside its cone no compliance, and redundant
+        // sticking contacts then pass the whole load back and forth without the projection).
+        for (Index i = 0; settings_.project_friction && i < contacts; ++i) {
+            const double limit = system.contact_rows().friction[i] * std::max(lambda_n_[i], 0.0);
+            const double norm = std::hypot(lambda_f_[2 * i], lambda_f_[2 * i + 1]);
+            if (norm > limit && norm > 0.0) {
+                lambda_f_[2 * i] *= limit / norm;
+                lambda_f_[2 * i + 1] *= limit / norm;
+            }
+        }
+        if (!x_.allFinite() || !lambda_n_.allFinite() || !lambda_f_.allFinite()) {
+            report.diagnosis = system.diagnose(step_, "ncp_newton: the iterate is not finite");
+            return report;
+        }
+    }
+
+    if (std::string refusal = system.check_solution(step_, x_); !refusal.empty()) {
+        report.diagnosis = std::move(refusal);
+        return report;
+    }
+    State next;
+    next.t = s.t + h;
+    next.a = x_;
+    next.v = s.v + h * x_;
+    next.q = s.q;
+    next.q.head(n) += h * next.v;  // eq. 45
+    system.multipliers() = lambda_b_;
+    system.set_contact_forces(lambda_n_, lambda_f_);
+    system.commit(std::move(next));
+    report.converged = true;
+    report.newton_iterations = statistics_.newton_iterations;
+    return report;
+}
+
+bool NcpNewton::solve_newton_step(System& system, std::string& why) {
+    const Index contacts = r_normal_.size();
+    const Index rows_total = 3 * contacts;
+    // B_f^T v (the contact rows' forces; alpha G_f on the normal rows) and B_q w (their rates;
+    // alpha G_q), each a pass over the row-major storage.
+    const auto apply_bt = [&](const VectorX& v, VectorX& out) {
+        out.setZero();
+        for (Index i = 0; i < contacts; ++i)
+            for (RowMatrix::InnerIterator it(normal_force_, i); it; ++it) out[it.col()] += row_scale_[i] * it.value() * v[i];
+        for (Index k = 0; k < 2 * contacts; ++k)
+            for (RowMatrix::InnerIterator it(tangent_, k); it; ++it)
+                out[it.col()] += row_scale_[contacts + k] * it.value() * v[contacts + k];
+    };
+    const auto apply_b = [&](const VectorX& w, VectorX& out) {
+        for (Index i = 0; i < contacts; ++i) {
+            double sum = 0.0;
+            for (RowMatrix::InnerIterator it(normal_position_, i); it; ++it) sum += it.value() * w[it.col()];
+            out[i] = row_scale_[i] * sum;
+        }
+        for (Index k = 0; k < 2 * contacts; ++k) {
+            double sum = 0.0;
+            for (RowMatrix::InnerIterator it(tangent_, k); it; ++it) sum += it.value() * w[it.col()];
+            out[contacts + k] = row_scale_[contacts + k] * sum;
+        }
+    };
+
+    if (!system.solve_linear(residual_hat_, y0_)) {  // y0 = A^-1 F_hat
+        why = system.linear_solver_error();
+        return false;
+    }
+    if (contacts == 0) {
+        dx_ = -y0_;
+        return true;
+    }
+    apply_b(y0_, rhs_);
+    rhs_ -= phi_hat_;  // -phi_hat + B_q A^-1 F_hat (eq. 59)
+
+    if (settings_.linear_solver == SchurSolver::direct) {
+        // The dense Schur complement B_q A^-1 B_f^T + C, one solve per contact row.
+        for (Index r = 0; r < rows_total; ++r) {
+            work_rows_.setZero();
+            work_rows_[r] = 1.0;
+            apply_bt(work_rows_, work_u_);
+            bt_dense_.col(r) = work_u_;
+        }
+        if (!system.solve_linear(bt_dense_, a_inverse_bt_)) {
+            why = system.linear_solver_error();
+            return false;
+        }
+        for (Index r = 0; r < rows_total; ++r) {
+            work_u_ = a_inverse_bt_.col(r);
+            apply_b(work_u_, work_rows_);
+            schur_.col(r) = work_rows_;
+        }
+        schur_.diagonal() += compliance_;
+        schur_lu_.compute(schur_);
+        dlambda_ = schur_lu_.solve(rhs_);
+        dx_.noalias() = a_inverse_bt_ * dlambda_;
+        dx_ -= y0_;  // eq. 60
+        return dlambda_.allFinite();
+    }
+
+    // Preconditioned conjugate residual on the Schur complement, matrix-free: each product is
+    // one solve with A's factorization (section 8.2). The Jacobi preconditioner uses A's diagonal.
+    for (Index i = 0; i < contacts; ++i) {
+        double sum = 0.0;
+        RowMatrix::InnerIterator f(normal_force_, i);
+        for (RowMatrix::InnerIterator q(normal_position_, i); q; ++q, ++f)
+            sum += q.value() * f.value() * inverse_mass_diagonal_[q.col()];
+        inverse_schur_diagonal_[i] = 1.0 / (row_scale_[i] * row_scale_[i] * sum + compliance_[i]);
+    }
+    for (Index k = 0; k < 2 * contacts; ++k) {
+        double sum = 0.0;
+        for (RowMatrix::InnerIterator it(tangent_, k); it; ++it) sum += it.value() * it.value() * inverse_mass_diagonal_[it.col()];
+        const double s = row_scale_[contacts + k];
+        inverse_schur_diagonal_[contacts + k] = 1.0 / (s * s * sum + compliance_[contacts + k]);
+    }
+    bool solved = true;
+    const auto apply_schur = [&](const VectorX& v, VectorX& out) {
+        apply_bt(v, work_u_);
+        if (!system.solve_linear(work_u_, work_u2_)) solved = false;
+        apply_b(work_u2_, out);
+        out += compliance_.cwiseProduct(v);
+    };
+    KrylovOptions options;
+    options.max_iterations = settings_.linear_iterations;
+    options.relative_tolerance = settings_.linear_tolerance;
+    dlambda_.setZero();
+    const KrylovReport krylov = conjugate_residual(apply_schur, inverse_schur_diagonal_, rhs_, dlambda_, krylov_, options);
+    statistics_.linear_iterations += krylov.iterations;
+    if (!solved) {
+        why = system.linear_solver_error();
+        return false;
+    }
+    apply_bt(dlambda_, work_u_);
+    if (!system.solve_linear(work_u_, dx_)) {
+        why = system.linear_solver_error();
+        return false;
+    }
+    dx_ -= y0_;
+    return dlambda_.allFinite();
+}
+
+}  // namespace soma::ncp

@@ -1,0 +1,156 @@
+#pragma once
+/// \file ncp_newton.hpp
+/// \brief `ncp_newton`: implicit Euler with contact and exact Coulomb friction as nonlinear
+/// complementarity problems, solved by the non-smooth Newton method of Macklin, Erleben,
+/// Müller, Chentanez, Jeschke and Makoviychuk, "Non-Smooth Newton Methods for Deformable
+/// Multi-Body Dynamics", ACM TOG 38(5), 2019.
+///
+/// The step is implicit Euler's affine map (integrator.hpp): the unknown x is the end-of-step
+/// acceleration, v = v0 + h x, q = q0 + h v (eq. 45 with u = v). The kernel's residual F (every
+/// element, force and equality constraint of the scene, with its exact Jacobian A, the KKT
+/// matrix when there are joints) is the momentum equation; the contacts of System::contact_rows
+/// add their forces to it and their complementarity rows beside it:
+///
+///     F(x, lambda_b) - G_f^T lambda_n - D^T lambda_f = 0                          (eq. 46)
+///     phi_n(C_n(q), r_n lambda_n) = 0        normal contact, FB or min-map      (eqs. 93, 96)
+///     D^T v + W lambda_f = 0                 friction, W the fixed-point compliance (eqs. 36, 104-106)
+///
+/// Each Newton iteration linearises them (eq. 53, in acceleration units: the normal rows divided
+/// by h^2 and the friction rows by h, so that every block has the units of A^-1):
+///
+///     [ A      -B_f^T ] [dx      ]     [ F_hat        ]
+///     [ B_q     C     ] [dlambda ] = - [ phi_hat      ]
+///
+///     B = [alpha G; D] (alpha = dphi_n/dC_n), C = diag(beta r_n / h^2, W / h) + epsilon,
+///
+/// and solves it through the Schur complement (eqs. 59, 60): (B_q A^-1 B_f^T + C) dlambda =
+/// -phi_hat + B_q A^-1 F_hat, by preconditioned conjugate residual (the paper's choice, one
+/// solve with A's factorization per iteration) or by a dense direct solve, then
+/// dx = A^-1 (B_f^T dlambda - F_hat). The momentum residual carries the exact contact force
+/// G_f^T lambda_n, the matrix alpha G_f (symmetric, as the paper; alpha = 1 at a solution with
+/// lambda_n > 0). W is held constant in the iteration (eq. 37), and the contacts' geometric
+/// stiffness d(G_f^T lambda)/dq is left out: a quasi-Newton step, as in the paper (section 6).
+///
+/// Departures from the paper, each for a reason:
+/// - after each update every friction force is projected onto its cone, |lambda_f| <= mu lambda_n.
+///   The fixed point's W (eq. 35) is ~0 for a contact that sticks inside its cone and large for
+///   one pushed outside it, so of two redundant sticking contacts (a box's front and back corners)
+///   the first takes the whole load in the next Newton step, is pushed outside, and the load
+///   passes back: a two-cycle that damping t = 0.75 does not break (a box on an incline at mu =
+///   tan(theta) + 0.05 failed 100 iterations with t = 1 and with t = 0.75). The solutions all lie
+///   in the cones, so the projection changes none of them;
+/// - the rest of the scene is implicit, not explicit (u~ of eq. 50): the iteration is the
+///   kernel's Newton on F, with the contacts added; elastic forces keep implicit Euler's stability;
+/// - the iteration stops on tolerances (force balance per DOF against its force scale, the NCP
+///   residuals in metres and metres per second), not after a fixed count;
+/// - the complementarity scaling r comes from the diagonal of A, the scene's Jacobian
+///   (M + h D + h^2 K), where the paper uses M (eq. 66): the same at small steps, and a contact on
+///   a stiff body sees its stiffness.
+
+#include "ncp_functions.hpp"
+#include "conjugate_residual.hpp"
+
+#include "soma/integrator.hpp"
+
+#include <Eigen/LU>
+#include <Eigen/SparseCore>
+
+#include <string>
+#include <vector>
+
+namespace soma::ncp {
+
+/// How the NCP arguments are scaled (Macklin et al. 2019, section 7, Fig. 17).
+enum class ComplementarityScaling {
+    effective_mass,  ///< r_n = h^2 [G A^-1 G^T]_ii, r_f = h [D A^-1 D^T]_ii with A's diagonal (eq. 66)
+    step_squared,    ///< r_n = h^2, r_f = h
+    identity,        ///< r = 1 (the paper shows it often fails)
+};
+
+/// How the Schur complement system is solved.
+enum class SchurSolver {
+    conjugate_residual,  ///< preconditioned conjugate residual, Jacobi (section 8.2)
+    direct,              ///< the dense Schur complement, LU with partial pivoting
+};
+
+/// How the iteration starts.
+enum class StartingIterate {
+    zero_velocity,          ///< v = 0 at the end of the step, lambda = 0 (the paper's, eqs. 67, 68)
+    previous_acceleration,  ///< the last step's acceleration (the other integrators' guess)
+};
+
+struct NcpNewtonSettings {
+    NcpFunction function = NcpFunction::fischer_burmeister;
+    ComplementarityScaling scaling = ComplementarityScaling::effective_mass;
+    SchurSolver linear_solver = SchurSolver::conjugate_residual;
+    StartingIterate start = StartingIterate::zero_velocity;
+    int linear_iterations = 40;        ///< conjugate residual iterations per Newton iteration
+    double linear_tolerance = 1e-12;   ///< their relative tolerance (in the preconditioned norm)
+    /// The Newton step's length t (eqs. 61, 62). The paper uses 0.75 (section 8.1); with the
+    /// friction forces projected onto their cones (below) full steps converge on the redundant
+    /// contacts where it needed the damping, and faster (docs/validation.md).
+    double damping = 1.0;
+    /// Project each friction force onto its cone after every update (the departure above);
+    /// false: the paper's iteration as printed.
+    bool project_friction = true;
+    double regularization = 1e-6;      ///< epsilon added to the Schur complement's diagonal (1/kg; section 8.4)
+    int max_iterations = 100;
+    double force_tolerance = 1e-9;     ///< per DOF: |F_hat_i| <= this times the sum of its terms' sizes
+    double gap_tolerance = 1e-9;       ///< |phi_n| (m)
+    double slip_tolerance = 1e-9;      ///< |phi_f| (m/s)
+    double constraint_tolerance = 1e-10;  ///< |C + alpha lambda| of the equality (joint) rows
+};
+
+/// What the last step's iteration did (for tests, benchmarks and the run summary).
+struct NcpStepStatistics {
+    int newton_iterations = 0;
+    int linear_iterations = 0;  ///< conjugate residual iterations, summed over the step
+    int contacts = 0;
+};
+
+class NcpNewton final : public Integrator {
+public:
+    explicit NcpNewton(NcpNewtonSettings settings) : settings_(settings) {}
+
+    StepReport step(System& system, double h) override;
+    bool supports(ConstraintKind kind) const override { (void)kind; return true; }
+    /// Implicit Euler's: unresolved modes are damped (spectral radius 1/sqrt(1 + (omega h)^2)).
+    bool damps_unresolved_modes() const override { return true; }
+
+    /// The normal forces (N) and the friction forces (two per contact, along the tangents t1, t2
+    /// of contact_constraint.hpp) of the last committed step, in the order of System::contact_rows.
+    const VectorX& normal_forces() const { return lambda_n_; }
+    const VectorX& friction_forces() const { return lambda_f_; }
+    const NcpStepStatistics& statistics() const { return statistics_; }
+
+private:
+    /// Lays out the contact rows over the unknowns for this step's contacts (allocates).
+    void prepare_contacts(const System& system);
+    /// Copies the kernel's contact rows (global DOF columns) into the rows over the unknowns.
+    void gather_contact_rows(const ContactRows& rows);
+    /// The NCP rows at the iterate: phi_hat, C, the row scales alpha and the convergence measures.
+    bool evaluate_complementarity(double h);
+    /// Solves the Schur complement system for dlambda, then dx; false when a solve failed.
+    bool solve_newton_step(System& system, std::string& why);
+
+    NcpNewtonSettings settings_;
+    AffineStep step_;
+    VectorX x_, lambda_b_, lambda_n_, lambda_f_, v_iterate_;
+    NcpStepStatistics statistics_;
+
+    // ---- per step: the contact rows over the unknowns ----
+    using RowMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor, Index>;
+    RowMatrix normal_force_, normal_position_, tangent_;  ///< G_f, G_q, D over the unknowns
+    /// Per value of the kernel's matrices (storage order): its index in ours, or -1 (a fixed DOF).
+    std::vector<Index> normal_map_, tangent_map_;
+    std::vector<Index> unknown_of_dof_;
+    VectorX r_normal_, r_friction_, inverse_mass_diagonal_;
+    // ---- per iteration ----
+    VectorX slip_, residual_hat_, phi_hat_, compliance_, row_scale_, rhs_, dlambda_, dx_, y0_, work_u_, work_u2_;
+    VectorX work_rows_, inverse_schur_diagonal_;
+    Eigen::MatrixXd schur_, bt_dense_, a_inverse_bt_;
+    Eigen::PartialPivLU<Eigen::MatrixXd> schur_lu_;
+    KrylovWorkspace krylov_;
+};
+
+}  // namespace soma::ncp

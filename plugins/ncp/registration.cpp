@@ -1,0 +1,145 @@
+// Registers the integrator `ncp_newton` and the contact constraint `ncp_floor_contact`.
+#include "floor_contacts.hpp"
+#include "ncp_newton.hpp"
+
+#include "soma/api.hpp"
+#include "soma/registry.hpp"
+
+using namespace soma;
+using namespace soma::ncp;
+
+namespace {
+
+template <class Enum>
+Enum choice(const Parameters& p, const std::string& key, const std::vector<std::pair<std::string, Enum>>& names) {
+    const std::string value = p.string(key);
+    for (const auto& [name, e] : names)
+        if (name == value) return e;
+    p.fail(key, "unknown value '" + value + "'");  // the schema's choices make this unreachable
+    return names.front().second;
+}
+
+}  // namespace
+
+SOMA_PLUGIN("ncp") {
+    const NcpNewtonSettings defaults;
+    ParameterSchema s(
+        "ncp_newton",
+        "Implicit Euler with contact and exact Coulomb friction as complementarity problems, solved by the "
+        "non-smooth Newton method of Macklin et al. 2019 (ACM TOG 38(5)): normal contact and a smooth isotropic "
+        "friction cone through Fischer-Burmeister or min-map NCP functions with the complementarity scaling of its "
+        "section 7, the friction compliance W held fixed in each iteration (eqs. 35-37), and the Schur complement "
+        "of its eq. 59 solved by preconditioned conjugate residual or directly. The rest of the scene (elements, "
+        "forces, joints) keeps its implicit residual and exact Jacobian. Treats equality constraints (joints) and "
+        "contact constraints (ncp_floor_contact). After each update the friction forces are projected onto their "
+        "cones (redundant sticking contacts otherwise pass their load back and forth). Its iteration has its own "
+        "keys below; the `newton` block, "
+        "which configures the kernel's Newton of the other integrators, does not apply to it.");
+    s.string("ncp_function", "NCP function of the normal and friction rows (eqs. 23, 18)")
+        .one_of_strings({"fischer_burmeister", "minimum"})
+        .fallback(std::string("fischer_burmeister"));
+    s.string("scaling", "complementarity scaling r (section 7): effective_mass r_n = h^2 [G A^-1 G^T]_ii, r_f = h "
+                        "[D A^-1 D^T]_ii from the diagonal of the Jacobian A (eq. 66); step_squared r_n = h^2, r_f = h; "
+                        "identity r = 1 (often fails to converge, Fig. 17)")
+        .one_of_strings({"effective_mass", "step_squared", "identity"})
+        .fallback(std::string("effective_mass"));
+    s.string("linear_solver", "solve of the Schur complement (eq. 59): conjugate_residual (preconditioned, Jacobi; one "
+                              "solve with the Jacobian's factorization per iteration) or direct (dense, LU; one solve "
+                              "per contact row)")
+        .one_of_strings({"conjugate_residual", "direct"})
+        .fallback(std::string("conjugate_residual"));
+    s.integer("linear_iterations", "conjugate residual iterations per Newton iteration, at most")
+        .fallback(defaults.linear_iterations)
+        .range(1, 100000);
+    s.real("linear_tolerance", "relative tolerance of the conjugate residual iterations (preconditioned norm)")
+        .fallback(defaults.linear_tolerance)
+        .positive();
+    s.string("start", "first iterate: zero_velocity (v = 0, lambda = 0, the paper's eqs. 67-68) or "
+                      "previous_acceleration")
+        .one_of_strings({"zero_velocity", "previous_acceleration"})
+        .fallback(std::string("zero_velocity"));
+    s.real("damping", "Newton step length t (eqs. 61-62); the paper uses 0.75 for every example (section 8.1). Full "
+                      "steps converge fastest here, where the friction forces are projected onto their cones after "
+                      "each update; t < 1 converges linearly, the error falling by about 1 - t an iteration")
+        .fallback(defaults.damping)
+        .range(0.01, 1.0);
+    s.boolean("project_friction", "project each friction force onto its cone after every update (false: the "
+                                  "paper's iteration as printed, which lets redundant sticking contacts pass their load "
+                                  "back and forth without converging)")
+        .fallback(defaults.project_friction);
+    s.real("regularization", "epsilon added to the Schur complement's diagonal: redundant contacts (section 8.4)")
+        .unit("1/kg")
+        .fallback(defaults.regularization)
+        .non_negative();
+    s.integer("max_iterations", "Newton iterations before the step fails (the time loop then retries it smaller)")
+        .fallback(defaults.max_iterations)
+        .range(1, 100000);
+    s.real("force_tolerance", "per free DOF, |residual| <= force_tolerance times the sum of the sizes of its terms "
+                              "(inertia, each force, the contact forces)")
+        .fallback(defaults.force_tolerance)
+        .positive();
+    s.real("gap_tolerance", "largest |phi_n| of a contact (the scaled complementarity of gap and normal force)")
+        .unit("m")
+        .fallback(defaults.gap_tolerance)
+        .positive();
+    s.real("slip_tolerance", "largest |phi_f| of a sliding or sticking contact (eq. 36)")
+        .unit("m/s")
+        .fallback(defaults.slip_tolerance)
+        .positive();
+    s.real("constraint_tolerance", "largest |C + alpha lambda| of a joint row")
+        .fallback(defaults.constraint_tolerance)
+        .positive();
+    registry.add_integrator(std::move(s), [](const Parameters& p) {
+        NcpNewtonSettings settings;
+        settings.function = choice<NcpFunction>(
+            p, "ncp_function", {{"fischer_burmeister", NcpFunction::fischer_burmeister}, {"minimum", NcpFunction::minimum}});
+        settings.scaling = choice<ComplementarityScaling>(p, "scaling",
+                                                          {{"effective_mass", ComplementarityScaling::effective_mass},
+                                                           {"step_squared", ComplementarityScaling::step_squared},
+                                                           {"identity", ComplementarityScaling::identity}});
+        settings.linear_solver = choice<SchurSolver>(
+            p, "linear_solver", {{"conjugate_residual", SchurSolver::conjugate_residual}, {"direct", SchurSolver::direct}});
+        settings.start = choice<StartingIterate>(p, "start",
+                                                 {{"zero_velocity", StartingIterate::zero_velocity},
+                                                  {"previous_acceleration", StartingIterate::previous_acceleration}});
+        settings.linear_iterations = static_cast<int>(p.integer("linear_iterations"));
+        settings.linear_tolerance = p.real("linear_tolerance");
+        settings.damping = p.real("damping");
+        settings.project_friction = p.boolean("project_friction");
+        settings.regularization = p.real("regularization");
+        settings.max_iterations = static_cast<int>(p.integer("max_iterations"));
+        settings.force_tolerance = p.real("force_tolerance");
+        settings.gap_tolerance = p.real("gap_tolerance");
+        settings.slip_tolerance = p.real("slip_tolerance");
+        settings.constraint_tolerance = p.real("constraint_tolerance");
+        return std::make_unique<NcpNewton>(settings);
+    });
+
+    const FloorContactSettings floor;
+    ParameterSchema c("ncp_floor_contact",
+                      "Contact of elements' points with a floor (the plane normal . x = height) as complementarity rows "
+                      "with exact Coulomb friction, for the integrator ncp_newton (Macklin et al. 2019, eqs. 9-16): "
+                      "gap = normal . x - height - radius >= 0, normal force >= 0, one of them zero; the friction "
+                      "force inside the cone mu times the normal force, sticking or opposing the slip. Candidates are "
+                      "rod, shell and particle nodes and a rigid body's contact points (box corners, a sphere's centre "
+                      "with its radius); at each step's start a point becomes a contact when its gap, now or "
+                      "predicted from twice the step's motion, is within `margin`. Points that cannot move (all their "
+                      "DOFs fixed or prescribed) are left out.");
+    c.string_list("elements", "names of the elements in contact; empty: every element").fallback(std::vector<std::string>{});
+    c.real("height", "offset of the floor along its normal (the floor height for normal +z)").unit("m").fallback(floor.height);
+    c.vec3("normal", "floor normal, pointing out of the floor (normalised)").fallback(floor.normal);
+    c.real("friction", "Coulomb coefficient mu; 0: frictionless").fallback(floor.friction).non_negative();
+    c.real("margin", "a point within this gap (now or predicted over the step) becomes a contact; an inactive contact "
+                     "costs one row, so err on the large side (a resting point must stay within it)").unit("m")
+        .fallback(floor.margin)
+        .non_negative();
+    registry.add_constraint(std::move(c), [](const Parameters& p) {
+        FloorContactSettings settings;
+        settings.elements = p.string_list("elements");
+        settings.height = p.real("height");
+        settings.normal = p.vec3("normal");
+        settings.friction = p.real("friction");
+        settings.margin = p.real("margin");
+        return std::make_unique<FloorContacts>(std::move(settings), scene_errors(p));
+    });
+}

@@ -1,0 +1,246 @@
+// Validation: contact and exact Coulomb friction by the non-smooth Newton method (integrator
+// ncp_newton, contact constraint ncp_floor_contact; Macklin et al. 2019, ACM TOG 38(5)).
+//
+// The references are exact solutions of the discrete problem, which implicit Euler with an exact
+// friction cone solves without smoothing error:
+//  - a particle sliding on the floor (u0 = 0.5 m/s, m = 1 kg, mu = 0.5, h = 0.0083 s, g = 9.81):
+//    after one step u+ = u0 - h mu g = 0.4592885 m/s, lambda_n = m g = 9.81 N, lambda_f = -mu m g =
+//    -4.905 N (along the slip);
+//  - sticking (u0 = 0.02 m/s < h mu g = 0.0407 m/s): u+ = 0, lambda_f = -m u0 / h = -2.4096 N;
+//  - a block on an incline of angle theta sticks for mu >= tan(theta) and otherwise slides with
+//    a = g (sin theta - mu cos theta); implicit Euler integrates a constant acceleration as
+//    v_k = k h a, x_N = h sum_k v_k = a h^2 N (N + 1) / 2, exactly;
+//  - a compliant joint (compliance 1/k) is a spring: ncp_newton without contacts is implicit
+//    Euler, whose amplitude shrinks by 1/sqrt(1 + (omega h)^2) a step (0.995037 for m = 1 kg,
+//    k = 100 N/m, h = 0.01 s).
+// The Newton iteration counts of the sliding particle are those of the paper's method with its
+// scaling (r = h^2/m) and no regularization: full steps take 8 (Fischer-Burmeister) and 2
+// (min-map) iterations to a residual of 1e-10; without the scaling (r = 1) the iteration does
+// not converge (section 7). The regularization epsilon of section 8.4 (default 1e-6 1/kg) leaves
+// the solution unchanged but not each step: the min-map's first step finds lambda_n =
+// m g / (1 + epsilon m), and one more iteration is needed.
+#include "scene_runner.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+
+using namespace soma;
+using namespace soma::validation;
+
+namespace {
+
+constexpr double kG = 9.81;
+constexpr double kH = 0.0083;
+
+/// \p integrator_keys: ", key: value" pairs after dt (the tests that count iterations take full steps).
+std::string particle_scene(double u0, const std::string& integrator_keys) {
+    return "simulation: {duration: 1.0}\n"
+           "integrator: {type: ncp_newton, dt: " + num(kH) + integrator_keys + "}\n"
+           "elements:\n"
+           "  - {name: p, type: point_mass, position: [0, 0, 0], mass: 1, initial_velocity: [" + num(u0) + ", 0, 0]}\n"
+           "forces:\n"
+           "  - {type: gravity, acceleration: [0, 0, " + num(-kG) + "]}\n"
+           "constraints:\n"
+           "  - {type: ncp_floor_contact, friction: 0.5}\n";
+}
+
+/// The friction force of contact 0 as a world vector.
+Vec3 friction_force(const Simulation& simulation) {
+    Vec3 t1, t2;
+    simulation.contact_set().tangents(0, t1, t2);
+    const VectorX& f = simulation.contact_set().friction_forces();
+    return f[0] * t1 + f[1] * t2;
+}
+
+int one_step(Simulation& simulation) {
+    simulation.begin_attempt();
+    const StepReport report = simulation.integrator().step(simulation, kH);
+    if (!report.converged) {
+        simulation.reject_attempt();
+        return -1;
+    }
+    return report.newton_iterations;
+}
+
+}  // namespace
+
+TEST_CASE("ncp_newton: a particle sliding on the floor loses h mu g of its speed in one step", "[ncp][validation]") {
+    const double u_exact = 0.5 - kH * 0.5 * kG;  // 0.4592885 m/s
+    for (const std::string function : {"fischer_burmeister", "minimum"})
+        for (const std::string solver : {"conjugate_residual", "direct"}) {
+            INFO(function << ", " << solver);
+            auto simulation = build_scene(particle_scene(0.5, ", ncp_function: " + function + ", linear_solver: " + solver +
+                                                                  ", damping: 1, regularization: 0, force_tolerance: 1.0e-10, "
+                                                                  "gap_tolerance: 1.0e-10, slip_tolerance: 1.0e-10"));
+            const int iterations = one_step(*simulation);
+            REQUIRE(iterations > 0);
+            REQUIRE(simulation->contact_set().count() == 1);
+            const Vec3 v = node_velocity(*simulation, "p", 0);
+            // The tolerances above bound the force residual at 1e-10 of m g and |phi_f| at 1e-10
+            // m/s: the velocity is exact to ~1e-10 m/s.
+            CHECK(v.x() == Approx(u_exact).margin(2e-10));
+            CHECK(std::abs(v.y()) < 1e-10);
+            CHECK(std::abs(v.z()) < 1e-10);
+            CHECK(simulation->contact_set().normal_forces()[0] == Approx(kG).epsilon(1e-9));
+            const Vec3 f = friction_force(*simulation);
+            CHECK(f.x() == Approx(-0.5 * kG).epsilon(1e-9));  // on the cone, against the slip
+            CHECK(std::abs(f.y()) < 1e-9);
+            // The paper's method with the effective-mass scaling: 8 full Fischer-Burmeister steps,
+            // 2 min-map steps (its Newton count to a residual of 1e-10).
+            CHECK(iterations == (function == "minimum" ? 2 : 8));
+        }
+    // With the default regularization the min-map takes one more step to the same answer.
+    auto regularized = build_scene(particle_scene(0.5, ", ncp_function: minimum, damping: 1"));
+    CHECK(one_step(*regularized) == 3);
+    CHECK(node_velocity(*regularized, "p", 0).x() == Approx(u_exact).margin(1e-9));
+}
+
+TEST_CASE("ncp_newton: a slow particle sticks: u+ = 0 and lambda_f = -m u0/h", "[ncp][validation]") {
+    for (const std::string function : {"fischer_burmeister", "minimum"}) {
+        INFO(function);
+        auto simulation = build_scene(particle_scene(0.02, ", ncp_function: " + function));
+        REQUIRE(one_step(*simulation) > 0);
+        const Vec3 v = node_velocity(*simulation, "p", 0);
+        // |phi_f| <= 1e-9 m/s (slip_tolerance) bounds the remaining slip.
+        CHECK(v.norm() < 2e-9);
+        const Vec3 f = friction_force(*simulation);
+        CHECK(f.x() == Approx(-0.02 / kH).epsilon(1e-7));  // -2.4096 N, inside the cone (4.905 N)
+        CHECK(simulation->contact_set().normal_forces()[0] == Approx(kG).epsilon(1e-7));
+    }
+}
+
+TEST_CASE("ncp_newton: without the complementarity scaling the paper's iteration does not converge on the sliding "
+          "particle; with the cone projection it converges, more slowly",
+          "[ncp][validation]") {
+    // Section 7 and Fig. 17: r = 1 mixes metres and newtons; the iteration as printed stalls.
+    for (const std::string function : {"fischer_burmeister", "minimum"})
+        for (const std::string damping : {"1", "0.75"}) {
+            INFO(function << ", damping " << damping);
+            const std::string keys = ", ncp_function: " + function + ", damping: " + damping + ", max_iterations: 200";
+            auto printed = build_scene(particle_scene(0.5, keys + ", scaling: identity, project_friction: false"));
+            CHECK(one_step(*printed) < 0);
+            auto scaled_printed = build_scene(particle_scene(0.5, keys + ", project_friction: false"));
+            const int scaled_iterations = one_step(*scaled_printed);
+            CHECK(scaled_iterations > 0);
+            auto projected = build_scene(particle_scene(0.5, keys + ", scaling: identity"));
+            const int projected_iterations = one_step(*projected);
+            CHECK(projected_iterations > scaled_iterations);
+            CHECK(node_velocity(*projected, "p", 0).x() == Approx(0.5 - kH * 0.5 * kG).margin(1e-9));
+        }
+}
+
+TEST_CASE("ncp_newton: resting contact with the min-map is one Newton step; damping t contracts by 1 - t", "[ncp][validation]") {
+    // At rest on the floor the problem is linear once the contact is active (the min-map with
+    // r = h^2/m makes the normal row's two branches meet with one slope: Fig. 9).
+    auto full = build_scene(particle_scene(0.0, ", ncp_function: minimum, damping: 1, regularization: 0"));
+    CHECK(one_step(*full) == 1);
+    CHECK(full->contact_set().normal_forces()[0] == Approx(kG).epsilon(1e-14));  // one linear solve: round-off
+    // With t = 0.75 each iteration leaves a quarter of the error: lambda_n = m g (1 - 0.25^k).
+    auto damped = build_scene(particle_scene(0.0, ", ncp_function: minimum, regularization: 0, damping: 0.75, "
+                                                   "force_tolerance: 1.0e-6, gap_tolerance: 1.0"));
+    const int iterations = one_step(*damped);
+    REQUIRE(iterations > 0);
+    const double lambda = damped->contact_set().normal_forces()[0];
+    CHECK(lambda == Approx(kG * (1.0 - std::pow(0.25, iterations))).epsilon(1e-12));
+    // The balance |m g - lambda| <= 1e-6 (m g + lambda) is first met at 0.25^k <= ~2e-6: k = 10.
+    CHECK(iterations == 10);
+}
+
+TEST_CASE("ncp_newton: a block on an incline sticks at mu = tan(theta) + 0.001 and slides below it as exactly as "
+          "implicit Euler integrates g (sin theta - mu cos theta)",
+          "[ncp][validation]") {
+    const double theta = 0.3;  // rad
+    const int steps = 60;
+    const auto scene = [&](double mu, const std::string& element, const std::string& solver) {
+        const Vec3 n(-std::sin(theta), 0.0, std::cos(theta));  // the plane through the origin, tilted about y
+        return "simulation: {duration: " + num(steps * kH) + "}\n"
+               "integrator: {type: ncp_newton, dt: " + num(kH) + ", linear_solver: " + solver + "}\n"
+               "elements:\n" + element +
+               "forces:\n"
+               "  - {type: gravity, acceleration: [0, 0, " + num(-kG) + "]}\n"
+               "constraints:\n"
+               "  - {type: ncp_floor_contact, friction: " + num(mu) + ", normal: [" + num(n.x()) + ", 0, " + num(n.z()) + "]}\n";
+    };
+    const double c = std::cos(theta), s = std::sin(theta);
+    // The particle sits on the plane; the box (0.2 x 0.1 x 0.05 m, its axes along the incline)
+    // rests on its four lower corners, redundant contacts that the regularization keeps solvable.
+    const std::string particle = "  - {name: p, type: point_mass, position: [0, 0, 0], mass: 1}\n";
+    const double half_height = 0.025;
+    const double qw = std::cos(-theta / 2), qy = std::sin(-theta / 2);  // the box turned by -theta about y
+    const std::string box = "  - {name: p, type: rigid_body, position: [" + num(-s * half_height) + ", 0, " +
+                            num(c * half_height) + "], orientation: [" + num(qw) + ", 0, " + num(qy) +
+                            ", 0], shape: {box: {size: [0.2, 0.1, 0.05]}}, density: 1000}\n";
+    // Without the cone projection the paper's iteration passes the box's load between its front
+    // and back corners and fails, sticking at t = 1 and t = 0.75 alike (ncp_newton.hpp).
+    for (const std::string damping : {"1", "0.75"}) {
+        auto printed = build_scene(scene(std::tan(theta) + 0.05, box, "direct, project_friction: false, damping: " + damping));
+        CHECK(!step_once(*printed, kH));
+    }
+    for (const auto& [name, element, node] :
+         {std::tuple{"particle", particle, 0L}, std::tuple{"box", box, 0L}})
+        for (const std::string solver : {"conjugate_residual", "direct"}) {
+            INFO(name << ", " << solver);
+            const double mu_stick = std::tan(theta) + 0.001;  // the margin: each corner within 0.3 % of its cone
+            auto sticking = build_scene(scene(mu_stick, element, solver));
+            const Vec3 start = node_position(*sticking, "p", node);
+            run_to_end(*sticking);
+            // Sticking is exact: the slip obeys |phi_f| <= 1e-9 m/s every step.
+            CHECK((node_position(*sticking, "p", node) - start).norm() < 60 * kH * 1e-8);
+
+            const double mu = std::tan(theta) - 0.1;
+            auto sliding = build_scene(scene(mu, element, solver));
+            run_to_end(*sliding);
+            const double a = kG * (s - mu * c);
+            const double exact = a * kH * kH * steps * (steps + 1) / 2.0;  // implicit Euler's x_N
+            const Vec3 moved = node_position(*sliding, "p", node) - start;
+            // Down the slope: (-cos theta, 0, -sin theta) for a plane tilted up towards +x.
+            const Vec3 down(-c, 0.0, -s);
+            // The force balance holds to 1e-9 of m g each step: the displacement to ~1e-9 relative.
+            CHECK(moved.dot(down) == Approx(exact).epsilon(1e-7));
+            CHECK((moved - moved.dot(down) * down).norm() < 1e-8);
+        }
+}
+
+TEST_CASE("ncp_newton without contacts is implicit Euler: a compliant joint is a spring whose amplitude shrinks by "
+          "1/sqrt(1 + (omega h)^2) a step",
+          "[ncp][validation]") {
+    const auto scene = [](const std::string& integrator) {
+        return "simulation: {duration: 1.0}\n"
+               "integrator: {type: " + integrator + ", dt: 0.01}\n"
+               "elements:\n"
+               "  - {name: p, type: point_mass, position: [0, 0, 0], mass: 1, initial_velocity: [1, 0, 0]}\n"
+               "constraints:\n"
+               "  - {type: ball_joint, first: {element: p}, second: {world: [0, 0, 0]}, compliance: 0.01}\n";
+    };
+    auto ncp = build_scene(scene("ncp_newton"));
+    auto euler = build_scene(scene("implicit_euler"));
+    run_to_end(*ncp);
+    run_to_end(*euler);
+    // The same equations solved to the same tolerance: the trajectories agree to round-off.
+    CHECK((node_position(*ncp, "p", 0) - node_position(*euler, "p", 0)).norm() < 1e-10);
+    // The implicit Euler spring: the energy (x^2 k + v^2 m)/2 falls by 1/(1 + (omega h)^2) a step.
+    const Vec3 x = node_position(*ncp, "p", 0), v = node_velocity(*ncp, "p", 0);
+    const double energy = 0.5 * (100.0 * x.squaredNorm() + v.squaredNorm());
+    const double radius = 1.0 / std::sqrt(1.0 + 0.01);  // 0.995037 per step
+    CHECK(std::sqrt(energy / 0.5) == Approx(std::pow(radius, 100)).epsilon(1e-8));
+}
+
+TEST_CASE("ncp_floor_contact needs an integrator that treats contacts", "[ncp][validation]") {
+    const std::string yaml = "simulation: {duration: 1.0}\n"
+                             "integrator: {type: implicit_euler, dt: 0.01}\n"
+                             "elements:\n"
+                             "  - {name: p, type: point_mass, position: [0, 0, 0], mass: 1}\n"
+                             "constraints:\n"
+                             "  - {type: ncp_floor_contact, friction: 0.5}\n";
+    try {
+        build_scene(yaml);
+        FAIL("the scene was accepted");
+    } catch (const InputError& error) {
+        const std::string text = error.what();
+        CHECK(text.find("test.yaml:6:") != std::string::npos);
+        CHECK(text.find("does not treat contact (inequality) constraints") != std::string::npos);
+        CHECK(text.find("ncp_newton") != std::string::npos);
+    }
+}
