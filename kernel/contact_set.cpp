@@ -29,14 +29,17 @@ void ContactSet::detect(const SceneView& scene, double dt, Index dof_count) {
     // The pattern: each contact's row over its two points' DOFs (a DOF both points share, as in
     // a self contact, is one entry that both add to).
     const VectorX& q = scene.state().q;
-    std::vector<std::vector<Index>> end_dofs(2 * contacts_.size());
+    std::vector<std::vector<Index>> end_dofs(2 * contacts_.size());  // each end's points' DOFs, point after point
     std::vector<Eigen::Triplet<double, Index>> normal_entries, tangent_entries;
     for (std::size_t i = 0; i < contacts_.size(); ++i)
         for (int side = 0; side < 2; ++side) {
             const ContactEnd& end = side == 0 ? contacts_[i].contact.a : contacts_[i].contact.b;
             if (!end.element) continue;
             std::vector<Index>& dofs = end_dofs[2 * i + static_cast<std::size_t>(side)];
-            dofs = point_stencil(*end.element, end.point, q);
+            for (int k = 0; k < end.count; ++k) {
+                const std::vector<Index> point = point_stencil(*end.element, end.points[static_cast<std::size_t>(k)], q);
+                dofs.insert(dofs.end(), point.begin(), point.end());
+            }
             const auto row = static_cast<Index>(i);
             for (const Index dof : dofs) {
                 normal_entries.emplace_back(row, dof, 0.0);
@@ -68,27 +71,29 @@ void ContactSet::detect(const SceneView& scene, double dt, Index dof_count) {
     rows_.tangent_jacobian = std::move(tangent);
 }
 
-Vec3 ContactSet::end_position(const ContactEnd& end, const EvalContext& context, PointKinematics& k) const {
-    if (!end.element) return end.world;
-    evaluate_point(*end.element, end.point, context, k);
-    return k.position;
-}
-
-void ContactSet::scatter_end(const ContactEnd& end, const LaidOutEnd& slots, const PointKinematics& k, double sign,
-                             const Vec3& n, const Vec3& t1, const Vec3& t2) {
-    if (!end.element) return;
+double ContactSet::add_end(const ContactEnd& end, const LaidOutEnd& slots, const EvalContext& context, double sign,
+                           const Vec3& n, const Vec3& t1, const Vec3& t2) {
+    if (!end.element) return sign * n.dot(end.world);
     double* g_f = rows_.normal_force_jacobian.valuePtr();
     double* g_q = rows_.normal_position_jacobian.valuePtr();
     double* d = rows_.tangent_jacobian.valuePtr();
-    const auto force_jacobian = k.jacobian_columns();
-    const auto position_jacobian = k.position_jacobian_columns();
-    for (int c = 0; c < k.dof_count; ++c) {
-        const auto column = static_cast<std::size_t>(c);
-        g_f[slots.normal_slots[column]] += sign * n.dot(force_jacobian.col(c));
-        g_q[slots.normal_slots[column]] += sign * n.dot(position_jacobian.col(c));
-        d[slots.tangent_slots[2 * column]] += sign * t1.dot(force_jacobian.col(c));
-        d[slots.tangent_slots[2 * column + 1]] += sign * t2.dot(force_jacobian.col(c));
+    double position = 0.0;
+    std::size_t column = 0;  // the end's DOF columns run over its points in turn
+    for (int p = 0; p < end.count; ++p) {
+        const PointKinematics& k = kinematics_;
+        evaluate_point(*end.element, end.points[static_cast<std::size_t>(p)], context, kinematics_);
+        const double w = sign * end.weights[static_cast<std::size_t>(p)];
+        position += w * n.dot(k.position);
+        const auto force_jacobian = k.jacobian_columns();
+        const auto position_jacobian = k.position_jacobian_columns();
+        for (int c = 0; c < k.dof_count; ++c, ++column) {
+            g_f[slots.normal_slots[column]] += w * n.dot(force_jacobian.col(c));
+            g_q[slots.normal_slots[column]] += w * n.dot(position_jacobian.col(c));
+            d[slots.tangent_slots[2 * column]] += w * t1.dot(force_jacobian.col(c));
+            d[slots.tangent_slots[2 * column + 1]] += w * t2.dot(force_jacobian.col(c));
+        }
     }
+    return position;
 }
 
 void ContactSet::evaluate(const EvalContext& context) {
@@ -97,11 +102,10 @@ void ContactSet::evaluate(const EvalContext& context) {
     for (std::size_t i = 0; i < contacts_.size(); ++i) {
         const LaidOutContact& c = contacts_[i];
         const Vec3& n = c.contact.normal;
-        const Vec3 x_a = end_position(c.contact.a, context, kinematics_a_);
-        const Vec3 x_b = end_position(c.contact.b, context, kinematics_b_);
-        rows_.gap[static_cast<Index>(i)] = n.dot(x_a - x_b) - c.contact.thickness;  // Macklin et al. 2019, eq. 9
-        scatter_end(c.contact.a, c.a, kinematics_a_, 1.0, n, c.t1, c.t2);
-        scatter_end(c.contact.b, c.b, kinematics_b_, -1.0, n, c.t1, c.t2);
+        // C_n = n . (x_a - x_b) - d (Macklin et al. 2019, eq. 9)
+        const double along_normal = add_end(c.contact.a, c.a, context, 1.0, n, c.t1, c.t2) +
+                                    add_end(c.contact.b, c.b, context, -1.0, n, c.t1, c.t2);
+        rows_.gap[static_cast<Index>(i)] = along_normal - c.contact.thickness;
     }
 }
 

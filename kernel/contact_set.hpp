@@ -50,7 +50,8 @@ public:
     const VectorX& friction_forces() const { return friction_forces_; }
 
 private:
-    /// One side of a laid-out contact: where its point's Jacobian columns go in the rows.
+    /// One side of a laid-out contact: where its points' Jacobian columns go in the rows, point
+    /// after point (a DOF two points share has one slot, which both add to).
     struct LaidOutEnd {
         std::vector<Index> normal_slots;   ///< per point DOF: value index in the normal Jacobians
         std::vector<Index> tangent_slots;  ///< per point DOF: value indices of rows 2i, 2i+1 (interleaved)
@@ -60,17 +61,17 @@ private:
         Vec3 t1, t2;
         LaidOutEnd a, b;
     };
-    /// The world position of a contact's end and, for an element's point, its kinematics in k.
-    Vec3 end_position(const ContactEnd& end, const EvalContext& context, PointKinematics& k) const;
-    void scatter_end(const ContactEnd& end, const LaidOutEnd& slots, const PointKinematics& k, double sign,
-                     const Vec3& n, const Vec3& t1, const Vec3& t2);
+    /// Adds sign times the contact's end (its weighted points) to the gap's position term and to
+    /// the rows of contact \p i.
+    double add_end(const ContactEnd& end, const LaidOutEnd& slots, const EvalContext& context, double sign,
+                   const Vec3& n, const Vec3& t1, const Vec3& t2);
 
     std::vector<std::unique_ptr<ContactConstraint>> constraints_;
     std::vector<Parameters> parameters_;
     std::vector<LaidOutContact> contacts_;
     ContactRows rows_;
     VectorX normal_forces_, friction_forces_;
-    PointKinematics kinematics_a_, kinematics_b_;
+    PointKinematics kinematics_;
 };
 
 }  // namespace soma

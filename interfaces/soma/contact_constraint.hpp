@@ -25,17 +25,38 @@
 
 #include <Eigen/Geometry>
 
+#include <array>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
 
 namespace soma {
 
-/// One side of a contact: a point of an element, or a fixed point of the world.
+/// \brief One side of a contact: a material point of an element, or a fixed point of the world.
+///
+/// The material point is a fixed combination x = sum_k w_k x_k(q) of up to three points of the
+/// element's Geometry (point_map.hpp): one point (a node, a sphere's centre), a point on an edge
+/// (two) or on a triangle (three, barycentric weights; outside the triangle, in its plane, the
+/// weights extrapolate). On a rigid body any such combination is a body-fixed point; on a shell it
+/// is the material point of the triangle.
 struct ContactEnd {
     const Element* element = nullptr;  ///< null: the world point `world`
-    Index point = 0;                   ///< point index in the element's Geometry (point_map.hpp)
+    std::array<Index, 3> points{};     ///< point indices in the element's Geometry
+    std::array<double, 3> weights{1.0, 0.0, 0.0};
+    int count = 1;                     ///< points used (1 to 3)
     Vec3 world = Vec3::Zero();
+
+    static ContactEnd at_point(const Element* element, Index point) {
+        ContactEnd end;
+        end.element = element;
+        end.points[0] = point;
+        return end;
+    }
+    static ContactEnd at_world(const Vec3& x) {
+        ContactEnd end;
+        end.world = x;
+        return end;
+    }
 };
 
 /// One contact for one step.

@@ -198,7 +198,7 @@ StepReport NcpNewton::step(System& system, double h) {
                 }
             }
         }
-        if (converged) {
+        if (converged || (settings_.fixed_iterations > 0 && iteration == settings_.fixed_iterations)) {
             statistics_.newton_iterations = iteration;
             break;
         }

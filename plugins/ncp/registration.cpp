@@ -1,5 +1,5 @@
-// Registers the integrator `ncp_newton` and the contact constraint `ncp_floor_contact`.
-#include "floor_contacts.hpp"
+// Registers the integrator `ncp_newton` and the contact constraint `ncp_contact`.
+#include "ncp_contact.hpp"
 #include "ncp_newton.hpp"
 
 #include "soma/api.hpp"
@@ -31,7 +31,7 @@ SOMA_PLUGIN("ncp") {
         "section 7, the friction compliance W held fixed in each iteration (eqs. 35-37), and the Schur complement "
         "of its eq. 59 solved by preconditioned conjugate residual or directly. The rest of the scene (elements, "
         "forces, joints) keeps its implicit residual and exact Jacobian. Treats equality constraints (joints) and "
-        "contact constraints (ncp_floor_contact). After each update the friction forces are projected onto their "
+        "contact constraints (ncp_contact). After each update the friction forces are projected onto their "
         "cones (redundant sticking contacts otherwise pass their load back and forth). Its iteration has its own "
         "keys below; the `newton` block, "
         "which configures the kernel's Newton of the other integrators, does not apply to it.");
@@ -74,6 +74,11 @@ SOMA_PLUGIN("ncp") {
     s.integer("max_iterations", "Newton iterations before the step fails (the time loop then retries it smaller)")
         .fallback(defaults.max_iterations)
         .range(1, 100000);
+    s.integer("fixed_iterations", "the paper's mode (its Table 2: 4 to 8 a step): accept each step after this many "
+                                  "Newton iterations whatever the residuals (sooner if the tolerances are met); 0: "
+                                  "converge to the tolerances or retry the step smaller")
+        .fallback(defaults.fixed_iterations)
+        .range(0, 100000);
     s.real("force_tolerance", "per free DOF, |residual| <= force_tolerance times the sum of the sizes of its terms "
                               "(inertia, each force, the contact forces)")
         .fallback(defaults.force_tolerance)
@@ -82,7 +87,9 @@ SOMA_PLUGIN("ncp") {
         .unit("m")
         .fallback(defaults.gap_tolerance)
         .positive();
-    s.real("slip_tolerance", "largest |phi_f| of a sliding or sticking contact (eq. 36)")
+    s.real("slip_tolerance", "largest |phi_f| of a sliding or sticking contact (eq. 36); looser than the others "
+                             "because where a contact passes from sliding to sticking the fixed-point friction "
+                             "compliance can cycle at ~1e-7 m/s")
         .unit("m/s")
         .fallback(defaults.slip_tolerance)
         .positive();
@@ -108,6 +115,9 @@ SOMA_PLUGIN("ncp") {
         settings.project_friction = p.boolean("project_friction");
         settings.regularization = p.real("regularization");
         settings.max_iterations = static_cast<int>(p.integer("max_iterations"));
+        settings.fixed_iterations = static_cast<int>(p.integer("fixed_iterations"));
+        if (settings.fixed_iterations > settings.max_iterations)
+            p.fail("fixed_iterations", "must not exceed max_iterations (" + std::to_string(settings.max_iterations) + ")");
         settings.force_tolerance = p.real("force_tolerance");
         settings.gap_tolerance = p.real("gap_tolerance");
         settings.slip_tolerance = p.real("slip_tolerance");
@@ -115,31 +125,38 @@ SOMA_PLUGIN("ncp") {
         return std::make_unique<NcpNewton>(settings);
     });
 
-    const FloorContactSettings floor;
-    ParameterSchema c("ncp_floor_contact",
-                      "Contact of elements' points with a floor (the plane normal . x = height) as complementarity rows "
-                      "with exact Coulomb friction, for the integrator ncp_newton (Macklin et al. 2019, eqs. 9-16): "
-                      "gap = normal . x - height - radius >= 0, normal force >= 0, one of them zero; the friction "
-                      "force inside the cone mu times the normal force, sticking or opposing the slip. Candidates are "
-                      "rod, shell and particle nodes and a rigid body's contact points (box corners, a sphere's centre "
-                      "with its radius); at each step's start a point becomes a contact when its gap, now or "
-                      "predicted from twice the step's motion, is within `margin`. Points that cannot move (all their "
-                      "DOFs fixed or prescribed) are left out.");
+    const ContactSettings contact;
+    ParameterSchema c("ncp_contact",
+                      "Contacts of elements with each other and with a floor as complementarity rows with exact "
+                      "Coulomb friction, for the integrator ncp_newton (Macklin et al. 2019, eqs. 9-16): gap >= 0, "
+                      "normal force >= 0, one of them zero; the friction force inside the cone mu times the normal "
+                      "force, sticking or opposing the slip. Candidates are the surface points of the named elements "
+                      "(rod, shell and particle nodes; a rigid body's contact points: box corners, a sphere's centre "
+                      "with its radius, a capsule's axis ends); they meet the floor and the solids of the other named "
+                      "elements (a rigid body's closed convex mesh, sphere or capsule), found at each step's start by "
+                      "a sort-and-sweep broad phase. A candidate becomes a contact when its gap, now or predicted from "
+                      "twice the step's motion, is within `margin`. Not found: edge-edge contacts between two "
+                      "polyhedra, and deformable surfaces as solids (imc_contact treats those).");
     c.string_list("elements", "names of the elements in contact; empty: every element").fallback(std::vector<std::string>{});
-    c.real("height", "offset of the floor along its normal (the floor height for normal +z)").unit("m").fallback(floor.height);
-    c.vec3("normal", "floor normal, pointing out of the floor (normalised)").fallback(floor.normal);
-    c.real("friction", "Coulomb coefficient mu; 0: frictionless").fallback(floor.friction).non_negative();
-    c.real("margin", "a point within this gap (now or predicted over the step) becomes a contact; an inactive contact "
-                     "costs one row, so err on the large side (a resting point must stay within it)").unit("m")
-        .fallback(floor.margin)
+    ParameterSchema floor("floor", "a plane normal . x = height that the points rest on");
+    floor.real("height", "offset of the floor along its normal (the floor height for normal +z)").unit("m").fallback(0.0);
+    floor.vec3("normal", "floor normal, pointing out of the floor (normalised)").fallback(Vec3(0, 0, 1));
+    c.map("floor", "the floor (absent: none)", std::move(floor));
+    c.real("friction", "Coulomb coefficient mu of every contact; 0: frictionless").fallback(contact.friction).non_negative();
+    c.real("margin", "a candidate within this gap (now or predicted over the step) becomes a contact; an inactive "
+                     "contact costs one row, so err on the large side (a resting point must stay within it)")
+        .unit("m")
+        .fallback(contact.margin)
         .non_negative();
     registry.add_constraint(std::move(c), [](const Parameters& p) {
-        FloorContactSettings settings;
+        ContactSettings settings;
         settings.elements = p.string_list("elements");
-        settings.height = p.real("height");
-        settings.normal = p.vec3("normal");
+        if (p.has("floor")) {
+            const Parameters f = p.block("floor");
+            settings.floor = FloorSettings{f.real("height"), f.vec3("normal")};
+        }
         settings.friction = p.real("friction");
         settings.margin = p.real("margin");
-        return std::make_unique<FloorContacts>(std::move(settings), scene_errors(p));
+        return std::make_unique<NcpContact>(std::move(settings), scene_errors(p));
     });
 }

@@ -352,6 +352,35 @@ TEST_CASE("Newton iterations allocate nothing: rigid bodies, floor contact and c
     }
 }
 
+TEST_CASE("ncp_newton iterations allocate nothing: contacts with friction, a joint, both Schur solvers",
+          "[kernel][performance]") {
+    // A box sliding on the floor, a box resting on another (corner-on-face contacts), a sphere
+    // hung from the world by a compliant joint: the contacts' rows, the NCP rows and the Schur
+    // solve in every iteration. The contacts are laid out once per step (allocating there).
+    const auto scene = [](const std::string& tolerance, const std::string& solver) {
+        return "simulation: {duration: 1.0}\n"
+               "integrator: {type: ncp_newton, dt: 1.0e-3, linear_solver: " + solver + ", force_tolerance: " + tolerance +
+               ", gap_tolerance: " + tolerance + ", slip_tolerance: " + tolerance + "}\n"
+               "linear_solver: {type: test_dense_lu}\n"
+               "elements:\n"
+               "  - {name: a, type: rigid_body, position: [0, 0, 0.05], velocity: [0.5, 0, 0], density: 1000,\n"
+               "     shape: {box: {size: [0.2, 0.1, 0.1]}}}\n"
+               "  - {name: b, type: rigid_body, position: [-1, 0, 0.05], density: 500, shape: {box: {size: [0.1, 0.1, 0.1]}}}\n"
+               "  - {name: d, type: rigid_body, position: [-1, 0, 0.15], density: 500, shape: {box: {size: [0.1, 0.1, 0.1]}}}\n"
+               "  - {name: c, type: rigid_body, position: [1, 0, 1], density: 500, shape: {sphere: {radius: 0.05}},\n"
+               "     markers: [{position: [0, 0, 0.05]}]}\n"
+               "constraints:\n"
+               "  - {type: ncp_contact, floor: {}, friction: 0.4}\n"
+               "  - {type: ball_joint, first: {element: c, node: 2}, second: {world: [1, 0, 1.05]}, compliance: 1.0e-6}\n"
+               "forces:\n"
+               "  - {type: gravity}\n";
+    };
+    for (const std::string solver : {"conjugate_residual", "direct"}) {
+        INFO(solver);
+        check_allocation_free(one_step_of(scene("1.0e-3", solver)), one_step_of(scene("1.0e-12", solver)));
+    }
+}
+
 TEST_CASE("Newton iterations allocate nothing: clamps through rod and rigid-body frames", "[kernel][performance]") {
     // A rod clamped into a spinning body (hard), and the rod's end clamped to the world (compliant).
     const auto scene = [](const std::string& tolerance) {

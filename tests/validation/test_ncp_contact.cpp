@@ -1,5 +1,5 @@
 // Validation: contact and exact Coulomb friction by the non-smooth Newton method (integrator
-// ncp_newton, contact constraint ncp_floor_contact; Macklin et al. 2019, ACM TOG 38(5)).
+// ncp_newton, contact constraint ncp_contact; Macklin et al. 2019, ACM TOG 38(5)).
 //
 // The references are exact solutions of the discrete problem, which implicit Euler with an exact
 // friction cone solves without smoothing error:
@@ -43,7 +43,7 @@ std::string particle_scene(double u0, const std::string& integrator_keys) {
            "forces:\n"
            "  - {type: gravity, acceleration: [0, 0, " + num(-kG) + "]}\n"
            "constraints:\n"
-           "  - {type: ncp_floor_contact, friction: 0.5}\n";
+           "  - {type: ncp_contact, floor: {}, friction: 0.5}\n";
 }
 
 /// The friction force of contact 0 as a world vector.
@@ -92,7 +92,8 @@ TEST_CASE("ncp_newton: a particle sliding on the floor loses h mu g of its speed
             CHECK(iterations == (function == "minimum" ? 2 : 8));
         }
     // With the default regularization the min-map takes one more step to the same answer.
-    auto regularized = build_scene(particle_scene(0.5, ", ncp_function: minimum, damping: 1"));
+    auto regularized = build_scene(particle_scene(0.5, ", ncp_function: minimum, damping: 1, force_tolerance: 1.0e-10, "
+                                                       "gap_tolerance: 1.0e-10, slip_tolerance: 1.0e-10"));
     CHECK(one_step(*regularized) == 3);
     CHECK(node_velocity(*regularized, "p", 0).x() == Approx(u_exact).margin(1e-9));
 }
@@ -100,7 +101,7 @@ TEST_CASE("ncp_newton: a particle sliding on the floor loses h mu g of its speed
 TEST_CASE("ncp_newton: a slow particle sticks: u+ = 0 and lambda_f = -m u0/h", "[ncp][validation]") {
     for (const std::string function : {"fischer_burmeister", "minimum"}) {
         INFO(function);
-        auto simulation = build_scene(particle_scene(0.02, ", ncp_function: " + function));
+        auto simulation = build_scene(particle_scene(0.02, ", ncp_function: " + function + ", slip_tolerance: 1.0e-9"));
         REQUIRE(one_step(*simulation) > 0);
         const Vec3 v = node_velocity(*simulation, "p", 0);
         // |phi_f| <= 1e-9 m/s (slip_tolerance) bounds the remaining slip.
@@ -156,12 +157,12 @@ TEST_CASE("ncp_newton: a block on an incline sticks at mu = tan(theta) + 0.001 a
     const auto scene = [&](double mu, const std::string& element, const std::string& solver) {
         const Vec3 n(-std::sin(theta), 0.0, std::cos(theta));  // the plane through the origin, tilted about y
         return "simulation: {duration: " + num(steps * kH) + "}\n"
-               "integrator: {type: ncp_newton, dt: " + num(kH) + ", linear_solver: " + solver + "}\n"
+               "integrator: {type: ncp_newton, dt: " + num(kH) + ", slip_tolerance: 1.0e-9, linear_solver: " + solver + "}\n"
                "elements:\n" + element +
                "forces:\n"
                "  - {type: gravity, acceleration: [0, 0, " + num(-kG) + "]}\n"
                "constraints:\n"
-               "  - {type: ncp_floor_contact, friction: " + num(mu) + ", normal: [" + num(n.x()) + ", 0, " + num(n.z()) + "]}\n";
+               "  - {type: ncp_contact, friction: " + num(mu) + ", floor: {normal: [" + num(n.x()) + ", 0, " + num(n.z()) + "]}}\n";
     };
     const double c = std::cos(theta), s = std::sin(theta);
     // The particle sits on the plane; the box (0.2 x 0.1 x 0.05 m, its axes along the incline)
@@ -227,13 +228,13 @@ TEST_CASE("ncp_newton without contacts is implicit Euler: a compliant joint is a
     CHECK(std::sqrt(energy / 0.5) == Approx(std::pow(radius, 100)).epsilon(1e-8));
 }
 
-TEST_CASE("ncp_floor_contact needs an integrator that treats contacts", "[ncp][validation]") {
+TEST_CASE("ncp_contact needs an integrator that treats contacts", "[ncp][validation]") {
     const std::string yaml = "simulation: {duration: 1.0}\n"
                              "integrator: {type: implicit_euler, dt: 0.01}\n"
                              "elements:\n"
                              "  - {name: p, type: point_mass, position: [0, 0, 0], mass: 1}\n"
                              "constraints:\n"
-                             "  - {type: ncp_floor_contact, friction: 0.5}\n";
+                             "  - {type: ncp_contact, floor: {}, friction: 0.5}\n";
     try {
         build_scene(yaml);
         FAIL("the scene was accepted");
@@ -243,4 +244,74 @@ TEST_CASE("ncp_floor_contact needs an integrator that treats contacts", "[ncp][v
         CHECK(text.find("does not treat contact (inequality) constraints") != std::string::npos);
         CHECK(text.find("ncp_newton") != std::string::npos);
     }
+}
+
+TEST_CASE("ncp_newton: the heavy stack (8 to 32768 kg, 4096:1) stands 10 s without sinking", "[ncp][validation]") {
+    // Macklin et al. 2019, section 10.1.5 and Fig. 14: five boxes of geometrically growing mass,
+    // the heaviest on top, mu = 0.5, h = 8.3 ms. Unit cubes (densities 8 to 32768 kg/m^3). The
+    // contacts between boxes are corner-on-face, both ways (eight per pair, four of them
+    // redundant), and the floor's four.
+    std::string yaml = "simulation: {duration: 10.0}\n"
+                       "integrator: {type: ncp_newton, dt: " + num(kH) + "}\n"
+                       "elements:\n";
+    for (int k = 0; k < 5; ++k)
+        yaml += "  - {name: box" + std::to_string(k) + ", type: rigid_body, position: [0, 0, " + num(0.5 + k) +
+                "], shape: {box: {size: [1, 1, 1]}}, density: " + num(std::pow(8.0, k + 1)) + "}\n";
+    yaml += "forces:\n"
+            "  - {type: gravity, acceleration: [0, 0, " + num(-kG) + "]}\n"
+            "constraints:\n"
+            "  - {type: ncp_contact, floor: {}, friction: 0.5}\n";
+    auto simulation = build_scene(yaml);
+    double deepest = 0.0, drift = 0.0;
+    int steps = 0;
+    for (; simulation->state().t < 10.0 - 0.5 * kH; ++steps) {
+        REQUIRE(step_once(*simulation, kH));
+        double below = 0.0;  // the box beneath's top, 0 for the floor
+        for (int k = 0; k < 5; ++k) {
+            const Vec3 x = node_position(*simulation, "box" + std::to_string(k), 0);
+            deepest = std::max(deepest, below - (x.z() - 0.5));  // overlap with what is beneath
+            below = x.z() + 0.5;
+            drift = std::max(drift, std::hypot(x.x(), x.y()));
+        }
+    }
+    CHECK(steps == 1205);
+    // The issue's bound: penetration below 1 % of the box size over 10 s. Each step holds the
+    // gaps to |phi_n| <= 1e-9 m at its end, so what is measured is that tolerance, summed
+    // over nothing (gaps do not accumulate): 1e-8 m is ample.
+    CHECK(deepest < 1e-8);
+    CHECK(drift < 1e-9);  // nothing pushes sideways: the stack stays on its axis
+    CHECK(simulation->contact_set().count() == 4 + 4 * 8);
+}
+
+TEST_CASE("ncp_newton: a box dragged by the box beneath it until they move together (fixed iterations, the paper's "
+          "mode)",
+          "[ncp][validation]") {
+    // Box a (2 kg) slides at 0.5 m/s with box b (0.5 kg, at rest) on top; mu = 0.4 everywhere.
+    // While b slips on a: a decelerates at (mu (m_a + m_b) g + mu m_b g)/m_a = 5.886 m/s^2 and
+    // b accelerates at mu g = 3.924 m/s^2; they share v = 0.2 m/s after 0.5/9.81 s, then stop
+    // together at mu g (b needs exactly its friction limit: it sticks). Displacements: a
+    // 0.5 t1 - 5.886 t1^2/2 + 0.2^2/(2 mu g) = 0.022935 m, b 2 (3.924 t1^2/2) = 0.010194 m.
+    // Converging b's four contacts to the tolerances fails while b slides on a (docs/validation.md
+    // 11.2): the paper's fixed count of 8 iterations carries it, and the tolerances are met again
+    // once the boxes stick.
+    const std::string yaml = "simulation: {duration: 0.3}\n"
+                             "integrator: {type: ncp_newton, dt: 1.0e-3, fixed_iterations: 8}\n"
+                             "elements:\n"
+                             "  - {name: a, type: rigid_body, position: [0, 0, 0.05], velocity: [0.5, 0, 0], density: 1000,\n"
+                             "     shape: {box: {size: [0.2, 0.1, 0.1]}}}\n"
+                             "  - {name: b, type: rigid_body, position: [0, 0, 0.15], density: 500, shape: {box: {size: [0.1, 0.1, 0.1]}}}\n"
+                             "forces:\n"
+                             "  - {type: gravity, acceleration: [0, 0, " + num(-kG) + "]}\n"
+                             "constraints:\n"
+                             "  - {type: ncp_contact, floor: {}, friction: 0.4}\n";
+    auto simulation = build_scene(yaml);
+    run_to_end(*simulation);
+    const double g = 0.4 * kG, t1 = 0.5 / (2.5 * g);
+    const double a_exact = 0.5 * t1 - 1.5 * g * t1 * t1 / 2 + 0.2 * 0.2 / (2 * g);
+    const double b_exact = g * t1 * t1;
+    // Implicit Euler at h = 1e-3 s: O(h) per phase change in time, a few 1e-4 m in position.
+    CHECK(node_position(*simulation, "a", 0).x() == Approx(a_exact).margin(5e-4));
+    CHECK(node_position(*simulation, "b", 0).x() == Approx(b_exact).margin(5e-4));
+    CHECK(node_velocity(*simulation, "a", 0).norm() < 1e-6);  // at rest by 0.3 s
+    CHECK(std::abs(node_position(*simulation, "b", 0).z() - 0.15) < 1e-8);  // b stays on a
 }

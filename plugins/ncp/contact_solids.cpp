@@ -1,0 +1,180 @@
+// Solids from Geometry and the nearest surface point (contact_solids.hpp).
+#include "contact_solids.hpp"
+
+#include "soma/point_map.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <utility>
+
+namespace soma::ncp {
+namespace {
+
+/// Whether every directed edge of the triangles is matched by its reverse exactly once.
+bool is_closed(const std::vector<std::array<Index, 3>>& triangles) {
+    std::map<std::pair<Index, Index>, int> directed;  // bind-time only
+    for (const auto& t : triangles)
+        for (int e = 0; e < 3; ++e) ++directed[{t[static_cast<std::size_t>(e)], t[static_cast<std::size_t>((e + 1) % 3)]}];
+    for (const auto& [edge, count] : directed) {
+        const auto reverse = directed.find({edge.second, edge.first});
+        if (count != 1 || reverse == directed.end() || reverse->second != 1) return false;
+    }
+    return true;
+}
+
+Vec3 face_normal(const std::vector<Vec3>& x, const std::array<Index, 3>& f) {
+    const Vec3 n = (x[static_cast<std::size_t>(f[1])] - x[static_cast<std::size_t>(f[0])])
+                       .cross(x[static_cast<std::size_t>(f[2])] - x[static_cast<std::size_t>(f[0])]);
+    const double length = n.norm();
+    return length > 0.0 ? Vec3(n / length) : Vec3::Zero();
+}
+
+std::vector<Vec3> positions_of(const Element& element, const VectorX& q) {
+    std::vector<Vec3> x;
+    for (std::size_t i = 0; i < element.geometry().point_dofs.size(); ++i)
+        x.push_back(point_position(element, static_cast<Index>(i), q));
+    return x;
+}
+
+}  // namespace
+
+std::vector<Index> surface_points(const Element& element) {
+    const Geometry& g = element.geometry();
+    const auto count = static_cast<Index>(g.point_dofs.size());
+    std::vector<Index> points;
+    if (!g.mapped_points) {
+        for (Index i = 0; i < count; ++i) points.push_back(i);
+        return points;
+    }
+    std::set<Index> on_surface;
+    for (const auto& t : g.triangles) on_surface.insert(t.begin(), t.end());
+    for (const auto& e : g.edges) on_surface.insert(e.begin(), e.end());
+    for (Index i = 0; i < count; ++i)
+        if (static_cast<std::size_t>(i) < g.point_radius.size() && g.point_radius[static_cast<std::size_t>(i)] > 0.0)
+            on_surface.insert(i);
+    return {on_surface.begin(), on_surface.end()};
+}
+
+std::vector<ContactSolid> element_solids(const Element& element, const VectorX& q) {
+    const Geometry& g = element.geometry();
+    std::vector<ContactSolid> solids;
+    if (!g.mapped_points) return solids;
+    const auto radius = [&](Index i) {
+        return static_cast<std::size_t>(i) < g.point_radius.size() ? g.point_radius[static_cast<std::size_t>(i)] : 0.0;
+    };
+    std::set<Index> in_mesh;
+    if (!g.triangles.empty() && is_closed(g.triangles)) {
+        ContactSolid solid;
+        solid.kind = ContactSolid::Kind::polyhedron;
+        solid.element = &element;
+        solid.faces = g.triangles;
+        for (const auto& t : g.triangles) in_mesh.insert(t.begin(), t.end());
+        solid.vertices.assign(in_mesh.begin(), in_mesh.end());
+        // Convex: every vertex on or below every face's plane (to round-off of the body's size).
+        const std::vector<Vec3> x = positions_of(element, q);
+        double size = 0.0;
+        for (const Index a : solid.vertices)
+            for (const Index b : solid.vertices) size = std::max(size, (x[static_cast<std::size_t>(a)] - x[static_cast<std::size_t>(b)]).norm());
+        for (const auto& f : solid.faces) {
+            const Vec3 n = face_normal(x, f);
+            for (const Index v : solid.vertices)
+                if (n.dot(x[static_cast<std::size_t>(v)] - x[static_cast<std::size_t>(f[0])]) > 1e-9 * size)
+                    throw std::invalid_argument("element '" + element.name() +
+                                                "': its triangle mesh is not convex, and contacts with it are "
+                                                "solved against its faces' planes; split it into convex bodies "
+                                                "joined by clamps");
+        }
+        solids.push_back(std::move(solid));
+    }
+    for (const auto& e : g.edges)
+        if (radius(e[0]) > 0.0) {
+            ContactSolid solid;
+            solid.kind = ContactSolid::Kind::capsule;
+            solid.element = &element;
+            solid.vertices = {e[0], e[1]};
+            solid.radius = std::max(radius(e[0]), radius(e[1]));
+            solids.push_back(std::move(solid));
+        }
+    std::set<Index> on_edge;
+    for (const auto& e : g.edges) on_edge.insert(e.begin(), e.end());
+    for (Index i = 0; i < static_cast<Index>(g.point_dofs.size()); ++i)
+        if (radius(i) > 0.0 && !in_mesh.count(i) && !on_edge.count(i)) {
+            ContactSolid solid;
+            solid.kind = ContactSolid::Kind::sphere;
+            solid.element = &element;
+            solid.vertices = {i};
+            solid.radius = radius(i);
+            solids.push_back(std::move(solid));
+        }
+    return solids;
+}
+
+SolidProximity solid_proximity(const ContactSolid& solid, const std::vector<Vec3>& positions, const Vec3& x,
+                               const Vec3& approach, double tie) {
+    const auto at = [&](Index i) -> const Vec3& { return positions[static_cast<std::size_t>(i)]; };
+    SolidProximity p;
+    p.surface.element = solid.element;
+    switch (solid.kind) {
+        case ContactSolid::Kind::polyhedron: {
+            // The face whose plane is farthest from x: the separating plane of a point outside,
+            // the nearest face of a point inside.
+            double farthest = -std::numeric_limits<double>::infinity();
+            for (const auto& f : solid.faces) farthest = std::max(farthest, face_normal(positions, f).dot(x - at(f[0])));
+            double best = 0.0, alignment = -std::numeric_limits<double>::infinity();
+            const std::array<Index, 3>* face = nullptr;
+            for (const auto& f : solid.faces) {
+                const Vec3 n = face_normal(positions, f);
+                const double d = n.dot(x - at(f[0]));
+                if (d < farthest - tie) continue;
+                const double a = n.dot(approach);
+                if (!face || a > alignment || (a == alignment && d > best)) {
+                    best = d;
+                    alignment = a;
+                    face = &f;
+                    p.normal = n;
+                }
+            }
+            p.distance = best;
+            // The foot of x on the plane, in barycentric weights of the face (extrapolated).
+            const Vec3 foot = x - best * p.normal;
+            const Vec3 e0 = at((*face)[1]) - at((*face)[0]), e1 = at((*face)[2]) - at((*face)[0]), r = foot - at((*face)[0]);
+            const double d00 = e0.dot(e0), d01 = e0.dot(e1), d11 = e1.dot(e1), d20 = r.dot(e0), d21 = r.dot(e1);
+            const double denominator = d00 * d11 - d01 * d01;
+            const double v = (d11 * d20 - d01 * d21) / denominator, w = (d00 * d21 - d01 * d20) / denominator;
+            p.surface.points = *face;
+            p.surface.weights = {1.0 - v - w, v, w};
+            p.surface.count = 3;
+            return p;
+        }
+        case ContactSolid::Kind::sphere: {
+            const Vec3 r = x - at(solid.vertices[0]);
+            const double length = r.norm();
+            p.normal = length > 0.0 ? Vec3(r / length) : Vec3::UnitZ();
+            p.distance = length - solid.radius;
+            p.surface.points[0] = solid.vertices[0];
+            p.thickness = solid.radius;
+            return p;
+        }
+        case ContactSolid::Kind::capsule: {
+            const Vec3& a = at(solid.vertices[0]);
+            const Vec3 axis = at(solid.vertices[1]) - a;
+            const double s = std::clamp(axis.squaredNorm() > 0.0 ? (x - a).dot(axis) / axis.squaredNorm() : 0.0, 0.0, 1.0);
+            const Vec3 r = x - (a + s * axis);
+            const double length = r.norm();
+            p.normal = length > 0.0 ? Vec3(r / length) : Vec3::UnitZ();
+            p.distance = length - solid.radius;
+            p.surface.points = {solid.vertices[0], solid.vertices[1], 0};
+            p.surface.weights = {1.0 - s, s, 0.0};
+            p.surface.count = 2;
+            p.thickness = solid.radius;
+            return p;
+        }
+    }
+    return p;
+}
+
+}  // namespace soma::ncp

@@ -1,0 +1,61 @@
+#pragma once
+/// \file contact_solids.hpp
+/// \brief The solids a point can touch, read from an element's Geometry, and the nearest
+/// material point of a solid's surface to a point (for ncp_contact's narrow phase).
+///
+/// A solid is part of an element with mapped points (a rigid body), in three kinds:
+/// - a convex polyhedron: the element's closed triangle mesh (a box, a cylinder, a convex mesh),
+///   whose faces' planes bound it (the mesh is checked closed and convex at bind);
+/// - a sphere: a point with a radius that no edge or triangle uses (a rigid sphere's centre);
+/// - a capsule: an edge with a radius (a rigid capsule's axis).
+/// A point outside a polyhedron is measured by its largest distance over the face planes: exact
+/// over a face, a lower bound near an edge or a corner (never a missed contact within the
+/// margin; the normal there is the nearest face's).
+
+#include "soma/contact_constraint.hpp"
+#include "soma/element.hpp"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace soma::ncp {
+
+struct ContactSolid {
+    enum class Kind { polyhedron, sphere, capsule };
+    Kind kind = Kind::polyhedron;
+    const Element* element = nullptr;
+    std::vector<std::array<Index, 3>> faces;  ///< polyhedron: triangles (outward, counter-clockwise)
+    std::vector<Index> vertices;              ///< polyhedron: its points; sphere: the centre; capsule: the axis ends
+    double radius = 0.0;                      ///< sphere, capsule
+};
+
+/// \brief The solids of \p element (none for an element with identity points: rods, shells,
+/// particles deform and have no solid to enter). \p q: the configuration to check convexity in.
+/// \throws std::invalid_argument when the triangle mesh is closed but not convex (named).
+std::vector<ContactSolid> element_solids(const Element& element, const VectorX& q);
+
+/// The points of \p element that can touch a solid or a floor: every point of an element with
+/// identity points; on a mapped element, those on its surface (in a triangle or an edge, or with
+/// a radius): a rigid body's origin and centre of mass are inside it.
+std::vector<Index> surface_points(const Element& element);
+
+/// A contact candidate: the solid's material point nearest to a point, and the normal there.
+struct SolidProximity {
+    double distance = 0.0;  ///< signed, from the solid's surface (negative inside)
+    Vec3 normal = Vec3::UnitZ();  ///< world, out of the solid
+    ContactEnd surface;     ///< the material point on the solid's surface (or its centre line: see thickness)
+    double thickness = 0.0; ///< the solid's part of the contact thickness (a sphere's or capsule's radius)
+};
+
+/// \brief The proximity of the world point \p x to \p solid, whose points are at \p positions
+/// (world, indexed by point). \p positions must hold every point of the solid's element.
+///
+/// On a polyhedron, the faces whose planes lie within \p tie of the farthest one compete, and the
+/// one whose normal points most along \p approach (the direction the point's body comes from)
+/// wins: a box's corner resting exactly on the edge of another box's top face (two equal boxes
+/// stacked) is 0 from the side planes and slightly below the top plane, and must meet the top.
+SolidProximity solid_proximity(const ContactSolid& solid, const std::vector<Vec3>& positions, const Vec3& x,
+                               const Vec3& approach = Vec3::Zero(), double tie = 0.0);
+
+}  // namespace soma::ncp
