@@ -36,7 +36,14 @@ void ContactSet::detect(const SceneView& scene, double dt, Index dof_count) {
             const ContactEnd& end = side == 0 ? contacts_[i].contact.a : contacts_[i].contact.b;
             if (!end.element) continue;
             std::vector<Index>& dofs = end_dofs[2 * i + static_cast<std::size_t>(side)];
-            for (int k = 0; k < end.count; ++k) {
+            if (end.frame >= 0) {
+                EvalContext context;
+                context.q = &q;
+                end.element->frame_kinematics(end.frame, context, frame_);
+                const auto span = frame_.dof_span();
+                dofs.assign(span.begin(), span.end());
+            }
+            for (int k = 0; end.frame < 0 && k < end.count; ++k) {
                 const std::vector<Index> point = point_stencil(*end.element, end.points[static_cast<std::size_t>(k)], q);
                 dofs.insert(dofs.end(), point.begin(), point.end());
             }
@@ -71,12 +78,42 @@ void ContactSet::detect(const SceneView& scene, double dt, Index dof_count) {
     rows_.tangent_jacobian = std::move(tangent);
 }
 
+void ContactSet::set_forces(const VectorX& normal, const VectorX& friction) {
+    normal_forces_ = normal;
+    friction_forces_ = friction;
+    Index first = 0;
+    for (const auto& constraint : constraints_) {
+        constraint->set_contact_forces(normal.data() + first, friction.data() + 2 * first);
+        first += constraint->row_count();
+    }
+}
+
 double ContactSet::add_end(const ContactEnd& end, const LaidOutEnd& slots, const EvalContext& context, double sign,
                            const Vec3& n, const Vec3& t1, const Vec3& t2) {
     if (!end.element) return sign * n.dot(end.world);
     double* g_f = rows_.normal_force_jacobian.valuePtr();
     double* g_q = rows_.normal_position_jacobian.valuePtr();
     double* d = rows_.tangent_jacobian.valuePtr();
+    if (end.frame >= 0) {
+        // x = x_o + R offset + arm: xdot = v_o + omega x (R offset + arm) at the contact point
+        // (the arm, fixed in the world, is where a rolling sphere touches), so a direction u sees
+        // u . xdot = [u; (R offset + arm) x u] . [v_o; omega] (rows of J, and of J_q alike).
+        end.element->frame_kinematics(end.frame, context, frame_);
+        const Vec3 arm = frame_.rotation * end.offset + end.arm;
+        const auto row = [&](const Vec3& u, const auto& jacobian, int c) {
+            return u.dot(jacobian.col(c).template head<3>()) + arm.cross(u).dot(jacobian.col(c).template tail<3>());
+        };
+        const auto force_jacobian = frame_.jacobian_columns();
+        const auto position_jacobian = frame_.position_jacobian_columns();
+        for (int c = 0; c < frame_.dof_count; ++c) {
+            const auto column = static_cast<std::size_t>(c);
+            g_f[slots.normal_slots[column]] += sign * row(n, force_jacobian, c);
+            g_q[slots.normal_slots[column]] += sign * row(n, position_jacobian, c);
+            d[slots.tangent_slots[2 * column]] += sign * row(t1, force_jacobian, c);
+            d[slots.tangent_slots[2 * column + 1]] += sign * row(t2, force_jacobian, c);
+        }
+        return sign * n.dot(frame_.origin + arm);
+    }
     double position = 0.0;
     std::size_t column = 0;  // the end's DOF columns run over its points in turn
     for (int p = 0; p < end.count; ++p) {

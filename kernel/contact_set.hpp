@@ -41,11 +41,9 @@ public:
         t1 = contacts_[static_cast<std::size_t>(i)].t1;
         t2 = contacts_[static_cast<std::size_t>(i)].t2;
     }
-    /// The forces the integrator found for these contacts (System::set_contact_forces).
-    void set_forces(const VectorX& normal, const VectorX& friction) {
-        normal_forces_ = normal;
-        friction_forces_ = friction;
-    }
+    /// Keeps the forces the integrator found for these contacts (System::set_contact_forces),
+    /// and gives each constraint its own contacts' share (its statistics).
+    void set_forces(const VectorX& normal, const VectorX& friction);
     const VectorX& normal_forces() const { return normal_forces_; }
     const VectorX& friction_forces() const { return friction_forces_; }
 
@@ -72,6 +70,7 @@ private:
     ContactRows rows_;
     VectorX normal_forces_, friction_forces_;
     PointKinematics kinematics_;
+    FrameKinematics frame_;
 };
 
 }  // namespace soma

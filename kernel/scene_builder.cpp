@@ -343,6 +343,10 @@ void Simulation::build_solver_and_integrator(const Parameters& root, const TypeR
                                                 "end time {:.9g} s a step must be at least {:.3g} s (1000 units in the last "
                                                 "place of t) to be resolved; increase dt or start nearer t = 0",
                                                 nominal_dt_, start_time_, end_time_, clock));
+    if (!integrator_->uses_newton_options() && integrator_block.has("newton"))
+        integrator_block.fail("newton", fmt::format("integrator '{0}' runs its own iteration and does not read the kernel's "
+                                                    "Newton options; remove `newton` and set its own keys (`soma describe {0}`)",
+                                                    integrator_block.type_name()));
     const Parameters newton = integrator_block.block("newton");
     // The balance test is the default; a scene that writes absolute_tolerance alone keeps the
     // absolute test alone (its meaning before the balance test existed).

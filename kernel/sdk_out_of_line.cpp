@@ -103,6 +103,7 @@ void Controller::save_checkpoint(CheckpointWriter&) const {}
 void Controller::restore_checkpoint(CheckpointReader&) {}
 Force::~Force() = default;
 Constraint::~Constraint() = default;
+double Constraint::statistic(std::size_t) const { return 0.0; }
 ContactConstraint::~ContactConstraint() = default;
 void Constraint::save_checkpoint(CheckpointWriter&) const {}
 void Constraint::restore_checkpoint(CheckpointReader&) {}

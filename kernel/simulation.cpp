@@ -74,6 +74,13 @@ void load_scene_plugins(const SceneDocument& scene, PluginLoader& loader) {
 
 Simulation::~Simulation() = default;
 
+std::vector<const Constraint*> Simulation::constraint_terms() const {
+    std::vector<const Constraint*> terms;
+    for (const auto& c : constraints_.constraints()) terms.push_back(c.get());
+    for (const auto& c : contacts_.constraints()) terms.push_back(c.get());
+    return terms;
+}
+
 Element* Simulation::find_element(const std::string& name) const {
     for (Element* e : element_views_)
         if (e->name() == name) return e;

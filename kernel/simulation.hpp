@@ -82,6 +82,8 @@ public:
     void note(const std::string& message) const override { notes_.push_back(message); }
     /// Implemented in element_jacobian_blocks.cpp.
     std::unique_ptr<ElementJacobian> element_jacobian(const Element& element) const override;
+    /// The equality constraints, then the contact constraints.
+    std::vector<const Constraint*> constraint_terms() const override;
 
     // ---- System ----
     Index dof_count() const override { return dofs_.global_count(); }

@@ -16,6 +16,7 @@
 
 #include "soma/api.hpp"
 #include "soma/assembly.hpp"
+#include "soma/contributor.hpp"
 
 #include <Eigen/Core>
 
@@ -72,6 +73,11 @@ public:
     virtual void save_checkpoint(CheckpointWriter& out) const;
     virtual void restore_checkpoint(CheckpointReader& in);
     virtual double compliance(Index row) const { (void)row; return 0.0; }
+    /// The quantities this constraint reports about the last committed step (a CSV probe
+    /// `statistic` with `term` its name; contact constraints: their forces). None by default.
+    virtual std::vector<TermStatistic> statistics() const { return {}; }
+    /// Statistic \p index of statistics() at the last committed step.
+    virtual double statistic(std::size_t index) const;
 
 private:
     std::string name_;

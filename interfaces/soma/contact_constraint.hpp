@@ -35,15 +35,22 @@ namespace soma {
 /// \brief One side of a contact: a material point of an element, or a fixed point of the world.
 ///
 /// The material point is a fixed combination x = sum_k w_k x_k(q) of up to three points of the
-/// element's Geometry (point_map.hpp): one point (a node, a sphere's centre), a point on an edge
-/// (two) or on a triangle (three, barycentric weights; outside the triangle, in its plane, the
-/// weights extrapolate). On a rigid body any such combination is a body-fixed point; on a shell it
-/// is the material point of the triangle.
+/// element's Geometry (point_map.hpp): one point (a node), a point on an edge (two) or on a
+/// triangle (three, barycentric weights; outside the triangle, in its plane, the weights
+/// extrapolate). On a rigid body any such combination is a body-fixed point; on a shell it is the
+/// material point of the triangle. Or it is a point of one of the element's frames
+/// (frame_kinematics.hpp), x = x_frame + R_frame offset + arm: `offset` turns with the body, `arm`
+/// is fixed in the world for the step. A sphere touches at its centre (offset) plus its radius
+/// along the normal (arm): the friction there turns it (a ball rolls), and the gap is its
+/// centre's distance minus the radius whatever the ball's turn in the step.
 struct ContactEnd {
     const Element* element = nullptr;  ///< null: the world point `world`
     std::array<Index, 3> points{};     ///< point indices in the element's Geometry
     std::array<double, 3> weights{1.0, 0.0, 0.0};
     int count = 1;                     ///< points used (1 to 3)
+    Index frame = -1;                  ///< >= 0: the point is offset + arm from this frame's origin (points unused)
+    Vec3 offset = Vec3::Zero();        ///< in the frame's axes (turns with the body)
+    Vec3 arm = Vec3::Zero();           ///< world, fixed for the step
     Vec3 world = Vec3::Zero();
 
     static ContactEnd at_point(const Element* element, Index point) {
@@ -94,6 +101,30 @@ public:
     /// The contacts of the current step, in row order.
     const std::vector<UnilateralContact>& contacts() const { return contacts_; }
 
+    /// \brief The forces the integrator found for contacts() at the step committed (the kernel
+    /// passes them on, System::set_contact_forces): \p normal one per contact (N), \p friction
+    /// two per contact along contact_tangents' t1, t2 (N).
+    void set_contact_forces(const double* normal, const double* friction) {
+        normal_forces_.assign(normal, normal + contacts_.size());
+        friction_forces_.assign(friction, friction + 2 * contacts_.size());
+    }
+    /// contacts, active_contacts, normal_force, friction_force (CSV probe `statistic`).
+    std::vector<TermStatistic> statistics() const override {
+        return {{"contacts", "", "contacts found at the step's start"},
+                {"active_contacts", "", "contacts carrying a normal force"},
+                {"normal_force", "N", "sum of the normal forces"},
+                {"friction_force", "N", "sum of the friction forces' magnitudes"}};
+    }
+    double statistic(std::size_t index) const override {
+        double sum = 0.0;
+        for (std::size_t i = 0; i < normal_forces_.size(); ++i) {
+            if (index == 1) sum += normal_forces_[i] > 0.0 ? 1.0 : 0.0;
+            if (index == 2) sum += normal_forces_[i];
+            if (index == 3) sum += std::hypot(friction_forces_[2 * i], friction_forces_[2 * i + 1]);
+        }
+        return index == 0 ? static_cast<double>(normal_forces_.size()) : sum;
+    }
+
     Index row_count() const final { return static_cast<Index>(contacts_.size()); }
     /// Empty: each contact's DOFs are its points' (the kernel reads them from the point maps).
     const std::vector<Index>& dofs() const final { return no_dofs_; }
@@ -103,6 +134,7 @@ public:
 
 protected:
     std::vector<UnilateralContact> contacts_;
+    std::vector<double> normal_forces_, friction_forces_;  ///< of the last committed step
 
 private:
     std::vector<Index> no_dofs_;

@@ -73,6 +73,10 @@ public:
     /// next beyond q, v and a (a predictor's history, whether the first step was prepared). The defaults save nothing.
     virtual void save_checkpoint(CheckpointWriter& out) const;
     virtual void restore_checkpoint(CheckpointReader& in);
+    /// Whether the step uses the kernel's Newton options (the scene's `integrator.newton` block);
+    /// false for an integrator that runs its own iteration with its own keys: the scene then
+    /// refuses a `newton` block rather than ignore it.
+    virtual bool uses_newton_options() const { return true; }
     /// Constraint kinds this integrator treats (none for the penalty-based integrators).
     virtual bool supports(ConstraintKind kind) const { (void)kind; return false; }
     /// True for integrators whose velocities and accelerations are zero (statics).

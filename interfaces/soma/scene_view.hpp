@@ -11,6 +11,8 @@
 
 namespace soma {
 
+class Constraint;
+
 class Element;
 class Contributor;
 class ElementJacobian;
@@ -45,6 +47,9 @@ public:
     /// mass (Rayleigh damping). Call it in bind(). The kernel's scene provides it; the default
     /// throws std::logic_error (test scenes without assembly).
     virtual std::unique_ptr<ElementJacobian> element_jacobian(const Element& element) const;
+    /// The scene's constraints, joints and contacts (for outputs: a CSV probe `statistic` of a
+    /// contact constraint). Default: none (test scenes).
+    virtual std::vector<const Constraint*> constraint_terms() const { return {}; }
 };
 
 }  // namespace soma

@@ -77,6 +77,21 @@ inline double stopping_threshold(const KrylovOptions& options, double initial) {
     return std::max(options.relative_tolerance * initial, options.absolute_tolerance);
 }
 
+/// The start both methods share: r = b - A x0 and z = P r (q is scratch for A x0), the initial
+/// P-norm residual into \p report and the history; true when x0 already meets the tolerance.
+template <class Apply>
+bool start_iteration(const Apply& apply, const VectorX& inverse_diagonal, const VectorX& rhs, const VectorX& x,
+                     KrylovWorkspace& work, const KrylovOptions& options, KrylovReport& report, double& threshold) {
+    apply(x, work.q);
+    work.r = rhs - work.q;
+    work.z = inverse_diagonal.cwiseProduct(work.r);
+    report.initial_residual = report.residual = preconditioned_norm(work.r, work.z);
+    if (options.residual_history) options.residual_history->push_back(report.residual);
+    threshold = stopping_threshold(options, report.initial_residual);
+    report.converged = report.residual <= threshold;
+    return report.converged;
+}
+
 }  // namespace detail
 
 /// \brief Solves A x = b by the Jacobi-preconditioned conjugate residual method (§8.2).
@@ -101,17 +116,9 @@ KrylovReport conjugate_residual(const Apply& apply, const VectorX& inverse_diago
     VectorX& r = work.r; VectorX& z = work.z; VectorX& p = work.p;
     VectorX& w = work.w; VectorX& q = work.q; VectorX& y = work.y;
 
-    apply(x, q);  // q as scratch for A x_0
-    r = rhs - q;
-    z = inverse_diagonal.cwiseProduct(r);
     KrylovReport report;
-    report.initial_residual = report.residual = detail::preconditioned_norm(r, z);
-    if (options.residual_history) options.residual_history->push_back(report.residual);
-    const double threshold = detail::stopping_threshold(options, report.initial_residual);
-    if (report.residual <= threshold) {
-        report.converged = true;
-        return report;
-    }
+    double threshold = 0.0;
+    if (detail::start_iteration(apply, inverse_diagonal, rhs, x, work, options, report, threshold)) return report;
     p = z;
     apply(z, w);
     q = w;
@@ -151,18 +158,10 @@ KrylovReport preconditioned_conjugate_gradient(const Apply& apply, const VectorX
     work.resize(rhs.size());
     VectorX& r = work.r; VectorX& z = work.z; VectorX& p = work.p; VectorX& q = work.q;
 
-    apply(x, q);
-    r = rhs - q;
-    z = inverse_diagonal.cwiseProduct(r);
-    double rho = r.dot(z);
     KrylovReport report;
-    report.initial_residual = report.residual = std::sqrt(std::max(rho, 0.0));
-    if (options.residual_history) options.residual_history->push_back(report.residual);
-    const double threshold = detail::stopping_threshold(options, report.initial_residual);
-    if (report.residual <= threshold) {
-        report.converged = true;
-        return report;
-    }
+    double threshold = 0.0;
+    if (detail::start_iteration(apply, inverse_diagonal, rhs, x, work, options, report, threshold)) return report;
+    double rho = r.dot(z);
     p = z;
     while (report.iterations < options.max_iterations) {
         apply(p, q);

@@ -67,7 +67,12 @@ std::vector<ContactSolid> element_solids(const Element& element, const VectorX& 
         return static_cast<std::size_t>(i) < g.point_radius.size() ? g.point_radius[static_cast<std::size_t>(i)] : 0.0;
     };
     std::set<Index> in_mesh;
-    if (!g.triangles.empty() && is_closed(g.triangles)) {
+    if (!g.triangles.empty()) {
+        if (!is_closed(g.triangles))
+            throw std::invalid_argument("element '" + element.name() +
+                                        "': its triangle mesh is not closed (an edge not shared by exactly two triangles "
+                                        "in opposite directions), so it bounds no solid that points could be kept out of; "
+                                        "close and weld the mesh, or leave the element out of `elements`");
         ContactSolid solid;
         solid.kind = ContactSolid::Kind::polyhedron;
         solid.element = &element;
@@ -76,17 +81,35 @@ std::vector<ContactSolid> element_solids(const Element& element, const VectorX& 
         solid.vertices.assign(in_mesh.begin(), in_mesh.end());
         // Convex: every vertex on or below every face's plane (to round-off of the body's size).
         const std::vector<Vec3> x = positions_of(element, q);
-        double size = 0.0;
-        for (const Index a : solid.vertices)
-            for (const Index b : solid.vertices) size = std::max(size, (x[static_cast<std::size_t>(a)] - x[static_cast<std::size_t>(b)]).norm());
+        Vec3 low = x[static_cast<std::size_t>(solid.vertices[0])], high = low;
+        for (const Index v : solid.vertices) {
+            low = low.cwiseMin(x[static_cast<std::size_t>(v)]);
+            high = high.cwiseMax(x[static_cast<std::size_t>(v)]);
+        }
+        const double size = (high - low).norm();
+        double volume = 0.0;  // six times the signed volume (divergence theorem over the faces)
+        for (const auto& f : solid.faces) {
+            const Vec3& a = x[static_cast<std::size_t>(f[0])];
+            const Vec3& b = x[static_cast<std::size_t>(f[1])];
+            const Vec3& c = x[static_cast<std::size_t>(f[2])];
+            if (!((b - a).cross(c - a).norm() > 1e-12 * size * size))
+                throw std::invalid_argument("element '" + element.name() + "': its triangle mesh has a triangle of zero area (" +
+                                            std::to_string(f[0]) + ", " + std::to_string(f[1]) + ", " + std::to_string(f[2]) +
+                                            "), which has no normal to push along");
+            volume += a.dot(b.cross(c));
+        }
+        if (!(volume > 0.0))
+            throw std::invalid_argument("element '" + element.name() +
+                                        "': its triangle mesh is wound inwards (negative volume): its faces' normals must "
+                                        "point out of the body (counter-clockwise seen from outside)");
         for (const auto& f : solid.faces) {
             const Vec3 n = face_normal(x, f);
             for (const Index v : solid.vertices)
                 if (n.dot(x[static_cast<std::size_t>(v)] - x[static_cast<std::size_t>(f[0])]) > 1e-9 * size)
                     throw std::invalid_argument("element '" + element.name() +
                                                 "': its triangle mesh is not convex, and contacts with it are "
-                                                "solved against its faces' planes; split it into convex bodies "
-                                                "joined by clamps");
+                                                "solved against its faces' planes; use its convex hull, or convex "
+                                                "bodies that do not overlap");
         }
         solids.push_back(std::move(solid));
     }
@@ -122,7 +145,7 @@ SolidProximity solid_proximity(const ContactSolid& solid, const std::vector<Vec3
         case ContactSolid::Kind::polyhedron: {
             // The face whose plane is farthest from x: the separating plane of a point outside,
             // the nearest face of a point inside.
-            double farthest = -std::numeric_limits<double>::infinity();
+            double farthest = -std::numeric_limits<double>::infinity();  // two passes: fine for convex shapes of few faces
             for (const auto& f : solid.faces) farthest = std::max(farthest, face_normal(positions, f).dot(x - at(f[0])));
             double best = 0.0, alignment = -std::numeric_limits<double>::infinity();
             const std::array<Index, 3>* face = nullptr;

@@ -31,8 +31,9 @@ struct ContactSolid {
 };
 
 /// \brief The solids of \p element (none for an element with identity points: rods, shells,
-/// particles deform and have no solid to enter). \p q: the configuration to check convexity in.
-/// \throws std::invalid_argument when the triangle mesh is closed but not convex (named).
+/// particles deform and have no solid to enter). \p q: the configuration to check the mesh in.
+/// \throws std::invalid_argument, naming the element, when its triangle mesh is open, has a
+/// triangle of zero area, is wound inwards or is not convex.
 std::vector<ContactSolid> element_solids(const Element& element, const VectorX& q);
 
 /// The points of \p element that can touch a solid or a floor: every point of an element with

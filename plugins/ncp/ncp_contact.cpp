@@ -21,7 +21,7 @@ NcpContact::NcpContact(ContactSettings settings, SettingsErrors errors)
         settings_.floor->normal /= length;
     }
     if (!(settings_.friction >= 0.0)) errors_.fail("friction", "must be >= 0, got " + std::to_string(settings_.friction));
-    if (!(settings_.margin >= 0.0)) errors_.fail("margin", "must be >= 0 m, got " + std::to_string(settings_.margin));
+    if (!(settings_.margin > 0.0)) errors_.fail("margin", "must be > 0 m, got " + std::to_string(settings_.margin));
 }
 
 void NcpContact::bind(const SceneView& scene) {
@@ -40,7 +40,7 @@ void NcpContact::bind(const SceneView& scene) {
         for (const Index point : surface_points(element)) {
             if (!g.mapped_points && !seen.insert(g.point_dofs[static_cast<std::size_t>(point)]).second) continue;
             const double radius = static_cast<std::size_t>(point) < g.point_radius.size() ? g.point_radius[static_cast<std::size_t>(point)] : 0.0;
-            candidates_.push_back({e, point, radius, movable(element, point)});
+            candidates_.push_back({e, point, radius, movable(element, point), false});
         }
         std::vector<ContactSolid> solids;
         try {
@@ -49,6 +49,9 @@ void NcpContact::bind(const SceneView& scene) {
             errors_.fail("elements", error.what());
         }
         for (ContactSolid& solid : solids) {
+            if (solid.kind == ContactSolid::Kind::sphere)
+                for (Candidate& c : candidates_)
+                    if (c.element == e && c.point == solid.vertices[0]) c.sphere_centre = true;
             const bool can_move = std::any_of(solid.vertices.begin(), solid.vertices.end(),
                                               [&](Index v) { return movable(element, v); });
             solids_.push_back({std::move(solid), e, can_move});
@@ -61,15 +64,35 @@ void NcpContact::bind(const SceneView& scene) {
     velocities_.resize(elements_.size());
 }
 
+ContactEnd NcpContact::frame_point(const Element& e, const Vec3& centre, const Vec3& arm, const ContactEnd& otherwise,
+                                   const VectorX& q) {
+    if (e.frame_count() == 0) return otherwise;
+    EvalContext context;
+    context.q = &q;
+    e.frame_kinematics(0, context, frame_);
+    ContactEnd end;
+    end.element = &e;
+    end.frame = 0;
+    end.offset = frame_.rotation.transpose() * (centre - frame_.origin);
+    end.arm = arm;
+    return end;
+}
+
 void NcpContact::consider(const Candidate& c, const ContactEnd& surface, const Vec3& normal, double gap,
-                          double relative_normal_speed, double thickness, double dt) {
+                          double relative_normal_speed, double thickness, double dt, const VectorX& q) {
     const double predicted = gap + 2.0 * dt * relative_normal_speed;
     if (std::min(gap, predicted) > settings_.margin) return;
     UnilateralContact contact;
-    contact.a = ContactEnd::at_point(elements_[c.element], c.point);
+    const Element& element = *elements_[c.element];
+    contact.a = ContactEnd::at_point(&element, c.point);
+    contact.thickness = thickness;
+    if (c.radius > 0.0 && element.geometry().mapped_points && element.frame_count() > 0) {
+        contact.a = frame_point(element, positions_[c.element][static_cast<std::size_t>(c.point)], -c.radius * normal,
+                                contact.a, q);
+        contact.thickness -= c.radius;
+    }
     contact.b = surface;
     contact.normal = normal;
-    contact.thickness = thickness;
     contact.friction = settings_.friction;
     contacts_.push_back(contact);
 }
@@ -108,7 +131,7 @@ void NcpContact::detect(const SceneView& scene, double dt) {
         for (const Candidate& c : candidates_) {
             if (!c.movable) continue;  // the floor cannot push a point that cannot move
             const double gap = n.dot(x_of(c)) - settings_.floor->height - c.radius;
-            consider(c, ContactEnd::at_world(settings_.floor->height * n), n, gap, n.dot(v_of(c)), c.radius, dt);
+            consider(c, ContactEnd::at_world(settings_.floor->height * n), n, gap, n.dot(v_of(c)), c.radius, dt, s.q);
         }
     }
     if (solids_.empty()) return;
@@ -135,6 +158,8 @@ void NcpContact::detect(const SceneView& scene, double dt) {
         for (; it != sorted_.end() && it->first <= high.x(); ++it) {
             const Candidate& c = candidates_[it->second];
             if (c.element == solid.element || (!c.movable && !solid.movable)) continue;
+            // Two spheres meet once: the lower element's centre against the other's sphere.
+            if (c.sphere_centre && solid.solid.kind == ContactSolid::Kind::sphere && c.element > solid.element) continue;
             const Vec3& p = x_of(c);
             if (p.y() < low.y() || p.y() > high.y() || p.z() < low.z() || p.z() > high.z()) continue;
             // The candidate's body comes from its centroid's side (contact_solids.hpp).
@@ -144,8 +169,23 @@ void NcpContact::detect(const SceneView& scene, double dt) {
             for (int j = 0; j < near.surface.count; ++j)
                 surface_velocity += near.surface.weights[static_cast<std::size_t>(j)] *
                                     velocities_[solid.element][static_cast<std::size_t>(near.surface.points[static_cast<std::size_t>(j)])];
-            consider(c, near.surface, near.normal, near.distance - c.radius, near.normal.dot(v_of(c) - surface_velocity),
-                     c.radius + near.thickness, dt);
+            // A sphere's or capsule's contact point is on its surface (for its friction torque).
+            ContactEnd surface = near.surface;
+            double thickness = c.radius + near.thickness;
+            if (near.thickness > 0.0) {
+                Vec3 centre = Vec3::Zero();
+                for (int j = 0; j < near.surface.count; ++j)
+                    centre += near.surface.weights[static_cast<std::size_t>(j)] *
+                              x[static_cast<std::size_t>(near.surface.points[static_cast<std::size_t>(j)])];
+                const ContactEnd on_surface =
+                    frame_point(*elements_[solid.element], centre, near.thickness * near.normal, near.surface, s.q);
+                if (on_surface.frame >= 0) {
+                    surface = on_surface;
+                    thickness -= near.thickness;
+                }
+            }
+            consider(c, surface, near.normal, near.distance - c.radius, near.normal.dot(v_of(c) - surface_velocity),
+                     thickness, dt, s.q);
         }
     }
 }

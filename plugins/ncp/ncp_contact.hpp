@@ -23,8 +23,10 @@
 /// by bisection and then by y and z. Not every pair is tested.
 ///
 /// Not found (documented limits): edge-edge contacts between two polyhedra (two boxes meeting
-/// edge to edge with no corner inside the other), and a deformable element's own surface as a
-/// solid (a rod against a shell: use imc_contact).
+/// edge to edge with no corner inside the other); a capsule's side against another capsule's side
+/// or a box's edge (only its axis ends are candidates); a deformable element's own surface as a
+/// solid (a rod against a shell: use imc_contact). Pairs of elements are not excluded: bodies
+/// held together by a joint or a clamp must not overlap, or their contacts fight the joint.
 
 #include "contact_solids.hpp"
 
@@ -63,15 +65,23 @@ private:
         Index point = 0;
         double radius = 0.0;
         bool movable = false;     ///< some DOF of the point is free
+        bool sphere_centre = false;  ///< the centre of one of its element's sphere solids
     };
     struct Solid {
         ContactSolid solid;
         std::size_t element = 0;
         bool movable = false;
     };
-    /// Adds a contact when the gap (now or predicted) is within the margin.
+    /// Adds a contact when the gap (now or predicted) is within the margin. A rounded candidate
+    /// (a sphere's centre, a capsule's axis end with radius r) touches at its surface point
+    /// x - r n, fixed in its body's frame for the step, so that friction turns it.
     void consider(const Candidate& c, const ContactEnd& surface, const Vec3& normal, double gap, double relative_normal_speed,
-                  double thickness, double dt);
+                  double thickness, double dt, const VectorX& q);
+    /// A contact end at \p centre + \p arm of element \p e: the centre fixed in its first frame
+    /// (a rigid body's body frame) at configuration \p q, the arm fixed in the world; \p otherwise
+    /// when the element has no frame.
+    ContactEnd frame_point(const Element& e, const Vec3& centre, const Vec3& arm, const ContactEnd& otherwise,
+                           const VectorX& q);
 
     ContactSettings settings_;
     SettingsErrors errors_;
@@ -83,6 +93,7 @@ private:
     std::vector<Vec3> centroids_;                            ///< per element, of its points
     std::vector<std::pair<double, std::size_t>> sorted_;      ///< candidates by x
     VectorX velocity_ahead_;
+    FrameKinematics frame_;
 };
 
 }  // namespace soma::ncp

@@ -19,7 +19,8 @@
 /// compliance W (eq. 35-37), phi_f = D^T qdot + W lambda_f, with W computed from the magnitudes
 /// a = |D^T qdot| (slip speed) and b = mu lambda_n - |lambda_f| (distance of the friction force
 /// inside the cone) by one fixed-point step of the scalar NCP psi_f(a, r b) = 0 (eq. 32-34,
-/// 99-105). W is then held constant in the Newton step, which keeps the system symmetric.
+/// 99-105). W is then held constant in the Newton step, which keeps the system symmetric (where
+/// the rest of it is: ncp_newton.hpp).
 
 #include <algorithm>
 #include <cassert>

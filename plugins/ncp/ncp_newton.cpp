@@ -198,7 +198,12 @@ StepReport NcpNewton::step(System& system, double h) {
                 }
             }
         }
-        if (converged || (settings_.fixed_iterations > 0 && iteration == settings_.fixed_iterations)) {
+        // The paper's fixed count accepts unsettled friction and force balance, never a gap or a
+        // joint outside its tolerance: those retry the step smaller.
+        const bool accepted = settings_.fixed_iterations > 0 && iteration >= settings_.fixed_iterations &&
+                              worst_gap <= settings_.gap_tolerance &&
+                              e.constraint_violation <= settings_.constraint_tolerance;
+        if (converged || accepted) {
             statistics_.newton_iterations = iteration;
             break;
         }
@@ -321,6 +326,7 @@ bool NcpNewton::solve_newton_step(System& system, std::string& why) {
         dlambda_ = schur_lu_.solve(rhs_);
         dx_.noalias() = a_inverse_bt_ * dlambda_;
         dx_ -= y0_;  // eq. 60
+        if (!dlambda_.allFinite()) why = "the Schur complement is singular (redundant contacts with regularization 0?)";
         return dlambda_.allFinite();
     }
 
@@ -362,6 +368,7 @@ bool NcpNewton::solve_newton_step(System& system, std::string& why) {
         return false;
     }
     dx_ -= y0_;
+    if (!dlambda_.allFinite()) why = "the conjugate residual iteration broke down (a singular Schur complement?)";
     return dlambda_.allFinite();
 }
 

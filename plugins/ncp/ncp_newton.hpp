@@ -27,9 +27,14 @@
 /// -phi_hat + B_q A^-1 F_hat, by preconditioned conjugate residual (the paper's choice, one
 /// solve with A's factorization per iteration) or by a dense direct solve, then
 /// dx = A^-1 (B_f^T dlambda - F_hat). The momentum residual carries the exact contact force
-/// G_f^T lambda_n, the matrix alpha G_f (symmetric, as the paper; alpha = 1 at a solution with
-/// lambda_n > 0). W is held constant in the iteration (eq. 37), and the contacts' geometric
-/// stiffness d(G_f^T lambda)/dq is left out: a quasi-Newton step, as in the paper (section 6).
+/// G_f^T lambda_n, the matrix alpha G_f (as the paper, to keep the matrix symmetric; alpha = 1 at
+/// a solution with lambda_n > 0). W is held constant in the iteration (eq. 37), and the contacts'
+/// geometric stiffness d(G_f^T lambda)/dq is left out: a quasi-Newton step, as in the paper
+/// (section 6). The Schur complement is symmetric where A is and G_q = G_f: on particles, rods
+/// and shells. A rigid body's rotation (G_q = G_f J_r(d), J_r -> 1 as the step's turn d -> 0)
+/// and its gyroscopic terms (A unsymmetric) break that slightly; the conjugate residual method,
+/// which assumes symmetry, then stops short of the exact step and Newton may take more
+/// iterations. The direct solve is exact in every case.
 ///
 /// Departures from the paper, each for a reason:
 /// - after each update every friction force is projected onto its cone, |lambda_f| <= mu lambda_n.
@@ -98,13 +103,13 @@ struct NcpNewtonSettings {
     /// The paper's mode (Table 2: 4 to 8 Newton iterations a step): accept the step after this
     /// many iterations whatever the residuals (unless the tolerances are met first); 0: converge
     /// to the tolerances or fail. For scenes where the iteration does not settle to them (a box
-    /// sliding on another box: docs/validation.md 11.2).
+    /// sliding on another box: docs/validation.md 11.3).
     int fixed_iterations = 0;
     double force_tolerance = 1e-9;     ///< per DOF: |F_hat_i| <= this times the sum of its terms' sizes
     double gap_tolerance = 1e-9;       ///< |phi_n| (m)
     /// |phi_f| (m/s). Looser than the others: where a contact passes from sliding to sticking
     /// (a box dragged along by the box beneath until it catches up) the fixed-point W can cycle
-    /// with |phi_f| ~ 1e-7 m/s that no iteration count removes (docs/validation.md, 11.2).
+    /// with |phi_f| ~ 1e-7 m/s that no iteration count removes (docs/validation.md, 11.3).
     double slip_tolerance = 1e-6;
     double constraint_tolerance = 1e-10;  ///< |C + alpha lambda| of the equality (joint) rows
 };
@@ -122,6 +127,7 @@ public:
 
     StepReport step(System& system, double h) override;
     bool supports(ConstraintKind kind) const override { (void)kind; return true; }
+    bool uses_newton_options() const override { return false; }
     /// Implicit Euler's: unresolved modes are damped (spectral radius 1/sqrt(1 + (omega h)^2)).
     bool damps_unresolved_modes() const override { return true; }
 
@@ -136,8 +142,6 @@ private:
     void prepare_contacts(const System& system);
     /// Copies the kernel's contact rows (global DOF columns) into the rows over the unknowns.
     void gather_contact_rows(const ContactRows& rows);
-    /// The NCP rows at the iterate: phi_hat, C, the row scales alpha and the convergence measures.
-    bool evaluate_complementarity(double h);
     /// Solves the Schur complement system for dlambda, then dx; false when a solve failed.
     bool solve_newton_step(System& system, std::string& why);
 

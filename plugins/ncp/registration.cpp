@@ -135,8 +135,11 @@ SOMA_PLUGIN("ncp") {
                       "with its radius, a capsule's axis ends); they meet the floor and the solids of the other named "
                       "elements (a rigid body's closed convex mesh, sphere or capsule), found at each step's start by "
                       "a sort-and-sweep broad phase. A candidate becomes a contact when its gap, now or predicted from "
-                      "twice the step's motion, is within `margin`. Not found: edge-edge contacts between two "
-                      "polyhedra, and deformable surfaces as solids (imc_contact treats those).");
+                      "twice the step's motion, is within `margin`. A sphere or capsule touches at its surface, so "
+                      "friction turns it (a ball rolls). Not found: edge-edge contacts between two polyhedra, a capsule's "
+                      "side against another capsule's side or a box's edge, and deformable surfaces as solids "
+                      "(imc_contact treats those). No pair is excluded: bodies joined by a joint or clamp must not "
+                      "overlap.");
     c.string_list("elements", "names of the elements in contact; empty: every element").fallback(std::vector<std::string>{});
     ParameterSchema floor("floor", "a plane normal . x = height that the points rest on");
     floor.real("height", "offset of the floor along its normal (the floor height for normal +z)").unit("m").fallback(0.0);
@@ -144,10 +147,11 @@ SOMA_PLUGIN("ncp") {
     c.map("floor", "the floor (absent: none)", std::move(floor));
     c.real("friction", "Coulomb coefficient mu of every contact; 0: frictionless").fallback(contact.friction).non_negative();
     c.real("margin", "a candidate within this gap (now or predicted over the step) becomes a contact; an inactive "
-                     "contact costs one row, so err on the large side (a resting point must stay within it)")
+                     "contact costs one row, so err on the large side (a resting point must stay within it; with "
+                     "too small a margin it falls through one step before its contact is found)")
         .unit("m")
         .fallback(contact.margin)
-        .non_negative();
+        .positive();
     registry.add_constraint(std::move(c), [](const Parameters& p) {
         ContactSettings settings;
         settings.elements = p.string_list("elements");

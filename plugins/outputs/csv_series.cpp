@@ -4,6 +4,7 @@
 
 #include "file_writing.hpp"
 
+#include "soma/constraint.hpp"
 #include "soma/contributor.hpp"
 #include "soma/element.hpp"
 #include "soma/point_map.hpp"
@@ -88,6 +89,19 @@ const Contributor* named_term(const SceneView& scene, const CsvProbe& probe, con
     if (std::count_if(terms.begin(), terms.end(), named) > 1)
         fail(probe, fmt::format("{} '{}' names several scene terms; give them distinct `name`s", key, name));
     return *found;
+}
+
+/// The index of the probe's statistic among those a term or constraint offers; fails naming them.
+std::size_t statistic_index(const CsvProbe& probe, const std::vector<TermStatistic>& offered) {
+    std::size_t index = 0;
+    while (index < offered.size() && offered[index].name != probe.statistic) ++index;
+    if (index == offered.size()) {
+        std::string names;
+        for (const TermStatistic& t : offered) names += fmt::format("{}'{}'", names.empty() ? "" : ", ", t.name);
+        fail(probe, fmt::format("term '{}' reports no statistic '{}' (it reports: {})", probe.term, probe.statistic,
+                                names.empty() ? "none" : names));
+    }
+    return index;
 }
 
 }  // namespace
@@ -182,16 +196,21 @@ void CsvSeries::resolve_probe(const SceneView& scene, const CsvProbe& probe) {
             return;
         }
         case Kind::statistic: {
-            const Contributor* term = named_term(scene, probe, probe.term, "term", "not");
-            const std::vector<TermStatistic> offered = term->statistics();
-            std::size_t index = 0;
-            while (index < offered.size() && offered[index].name != probe.statistic) ++index;
-            if (index == offered.size()) {
-                std::string names;
-                for (const TermStatistic& t : offered) names += fmt::format("{}'{}'", names.empty() ? "" : ", ", t.name);
-                fail(probe, fmt::format("term '{}' reports no statistic '{}' (it reports: {})", probe.term, probe.statistic,
-                                        names.empty() ? "none" : names));
+            // A constraint by that name (a contact constraint's forces), else a scene term.
+            const auto constraints = scene.constraint_terms();
+            const auto constraint = std::find_if(constraints.begin(), constraints.end(),
+                                                 [&](const Constraint* c) { return c->name() == probe.term; });
+            if (constraint != constraints.end()) {
+                const Constraint* c = *constraint;
+                const std::size_t index = statistic_index(probe, c->statistics());
+                columns_.push_back(probe.term + "." + probe.statistic);
+                writers_.push_back([c, index](const SceneView&, const StepInfo&, std::vector<double>& row) {
+                    row.push_back(c->statistic(index));
+                });
+                return;
             }
+            const Contributor* term = named_term(scene, probe, probe.term, "term", "not");
+            const std::size_t index = statistic_index(probe, term->statistics());
             columns_.push_back(probe.term + "." + probe.statistic);
             writers_.push_back([term, index](const SceneView& s, const StepInfo&, std::vector<double>& row) {
                 EvalContext context;

@@ -72,10 +72,11 @@ ParameterSchema csv_schema() {
                  "`kinetic`, `potential`, `total` (all terms) or the scene name of one element or "
                  "force (its potential energy); column `energy.<value>`, J");
     ParameterSchema statistic("statistic", "a quantity a scene term reports");
-    statistic.string("term", "the scene name of the element or force").require();
+    statistic.string("term", "the scene name of the element, force or constraint").require();
     statistic.string("name",
                      "the quantity, among those the term reports (imc_contact: candidate_pairs, active_pairs, "
-                     "normal_force, deepest_gap)")
+                     "normal_force, deepest_gap; a contact constraint such as ncp_contact, at the step's end: "
+                     "contacts, active_contacts, normal_force, friction_force)")
         .require();
     probe.map("statistic",
               "a quantity a scene term reports about itself at the written state (column `<term>.<name>`), e.g. "
