@@ -25,6 +25,7 @@
 
 #include <Eigen/Geometry>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <stdexcept>
@@ -116,9 +117,11 @@ public:
                 {"friction_force", "N", "sum of the friction forces' magnitudes"}};
     }
     double statistic(std::size_t index) const override {
-        double sum = 0.0;
+        double sum = 0.0, largest = 0.0;
+        for (const double f : normal_forces_) largest = std::max(largest, f);
         for (std::size_t i = 0; i < normal_forces_.size(); ++i) {
-            if (index == 1) sum += normal_forces_[i] > 0.0 ? 1.0 : 0.0;
+            // Active: above the round-off a separating contact's force settles at.
+            if (index == 1) sum += normal_forces_[i] > 1e-9 * largest ? 1.0 : 0.0;
             if (index == 2) sum += normal_forces_[i];
             if (index == 3) sum += std::hypot(friction_forces_[2 * i], friction_forces_[2 * i + 1]);
         }

@@ -159,6 +159,10 @@ public:
     virtual std::string frame_name(Index frame) const;
     /// \brief The point (of geometry()) at the origin of frame \p frame.
     virtual Index frame_point(Index frame) const;
+    /// \brief The frame in which point \p point is fixed (it moves rigidly with it), or -1 (a rod
+    /// or shell node, a GVS soft-rod point). A contact at a rigid body's sphere turns the body
+    /// through it (contact_constraint.hpp). Default: -1.
+    virtual Index rigid_frame_of_point(Index point) const { (void)point; return -1; }
     /// \brief Origin, rotation, velocities and Jacobians of frame \p frame at the iterate of
     /// \p context (frame_kinematics.hpp). Must not allocate.
     virtual void frame_kinematics(Index frame, const EvalContext& context, FrameKinematics& out) const;

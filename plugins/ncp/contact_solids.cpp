@@ -180,6 +180,7 @@ SolidProximity solid_proximity(const ContactSolid& solid, const std::vector<Vec3
             p.distance = length - solid.radius;
             p.surface.points[0] = solid.vertices[0];
             p.thickness = solid.radius;
+            p.vertex = solid.vertices[0];
             return p;
         }
         case ContactSolid::Kind::capsule: {
@@ -194,6 +195,7 @@ SolidProximity solid_proximity(const ContactSolid& solid, const std::vector<Vec3
             p.surface.weights = {1.0 - s, s, 0.0};
             p.surface.count = 2;
             p.thickness = solid.radius;
+            if (s == 0.0 || s == 1.0) p.vertex = solid.vertices[s == 0.0 ? 0 : 1];
             return p;
         }
     }

@@ -47,6 +47,7 @@ struct SolidProximity {
     Vec3 normal = Vec3::UnitZ();  ///< world, out of the solid
     ContactEnd surface;     ///< the material point on the solid's surface (or its centre line: see thickness)
     double thickness = 0.0; ///< the solid's part of the contact thickness (a sphere's or capsule's radius)
+    Index vertex = -1;      ///< the point nearest on a sphere (its centre) or a capsule's axis end, else -1
 };
 
 /// \brief The proximity of the world point \p x to \p solid, whose points are at \p positions

@@ -26,6 +26,19 @@ NcpContact::NcpContact(ContactSettings settings, SettingsErrors errors)
 
 void NcpContact::bind(const SceneView& scene) {
     elements_ = select_elements(scene, settings_.elements, errors_);
+    excluded_.clear();
+    const auto index_of = [&](const std::string& name) {
+        for (std::size_t e = 0; e < elements_.size(); ++e)
+            if (elements_[e]->name() == name) return e;
+        errors_.fail("exclude", "'" + name + "' is not one of the elements in contact (" +
+                                    element_name_list(scene) + (settings_.elements.empty() ? "" : ", as `elements` selects") + ")");
+        return std::size_t{0};
+    };
+    for (const auto& [first, second] : settings_.exclude) {
+        const std::size_t a = index_of(first), b = index_of(second);
+        if (a == b) errors_.fail("exclude", "an element does not touch itself: '" + first + "' is listed with itself");
+        excluded_.insert(std::minmax(a, b));
+    }
     const VectorX& q = scene.state().q;
     candidates_.clear();
     solids_.clear();
@@ -40,7 +53,7 @@ void NcpContact::bind(const SceneView& scene) {
         for (const Index point : surface_points(element)) {
             if (!g.mapped_points && !seen.insert(g.point_dofs[static_cast<std::size_t>(point)]).second) continue;
             const double radius = static_cast<std::size_t>(point) < g.point_radius.size() ? g.point_radius[static_cast<std::size_t>(point)] : 0.0;
-            candidates_.push_back({e, point, radius, movable(element, point), false});
+            candidates_.push_back({e, point, radius, movable(element, point)});
         }
         std::vector<ContactSolid> solids;
         try {
@@ -49,9 +62,6 @@ void NcpContact::bind(const SceneView& scene) {
             errors_.fail("elements", error.what());
         }
         for (ContactSolid& solid : solids) {
-            if (solid.kind == ContactSolid::Kind::sphere)
-                for (Candidate& c : candidates_)
-                    if (c.element == e && c.point == solid.vertices[0]) c.sphere_centre = true;
             const bool can_move = std::any_of(solid.vertices.begin(), solid.vertices.end(),
                                               [&](Index v) { return movable(element, v); });
             solids_.push_back({std::move(solid), e, can_move});
@@ -64,15 +74,16 @@ void NcpContact::bind(const SceneView& scene) {
     velocities_.resize(elements_.size());
 }
 
-ContactEnd NcpContact::frame_point(const Element& e, const Vec3& centre, const Vec3& arm, const ContactEnd& otherwise,
-                                   const VectorX& q) {
-    if (e.frame_count() == 0) return otherwise;
+ContactEnd NcpContact::frame_point(const Element& e, Index point, const Vec3& centre, const Vec3& arm,
+                                   const ContactEnd& otherwise, const VectorX& q) {
+    const Index frame = e.rigid_frame_of_point(point);
+    if (frame < 0) return otherwise;
     EvalContext context;
     context.q = &q;
-    e.frame_kinematics(0, context, frame_);
+    e.frame_kinematics(frame, context, frame_);
     ContactEnd end;
     end.element = &e;
-    end.frame = 0;
+    end.frame = frame;
     end.offset = frame_.rotation.transpose() * (centre - frame_.origin);
     end.arm = arm;
     return end;
@@ -86,10 +97,10 @@ void NcpContact::consider(const Candidate& c, const ContactEnd& surface, const V
     const Element& element = *elements_[c.element];
     contact.a = ContactEnd::at_point(&element, c.point);
     contact.thickness = thickness;
-    if (c.radius > 0.0 && element.geometry().mapped_points && element.frame_count() > 0) {
-        contact.a = frame_point(element, positions_[c.element][static_cast<std::size_t>(c.point)], -c.radius * normal,
-                                contact.a, q);
-        contact.thickness -= c.radius;
+    if (c.radius > 0.0 && element.geometry().mapped_points) {
+        contact.a = frame_point(element, c.point, positions_[c.element][static_cast<std::size_t>(c.point)],
+                                -c.radius * normal, contact.a, q);
+        if (contact.a.frame >= 0) contact.thickness -= c.radius;
     }
     contact.b = surface;
     contact.normal = normal;
@@ -158,13 +169,18 @@ void NcpContact::detect(const SceneView& scene, double dt) {
         for (; it != sorted_.end() && it->first <= high.x(); ++it) {
             const Candidate& c = candidates_[it->second];
             if (c.element == solid.element || (!c.movable && !solid.movable)) continue;
-            // Two spheres meet once: the lower element's centre against the other's sphere.
-            if (c.sphere_centre && solid.solid.kind == ContactSolid::Kind::sphere && c.element > solid.element) continue;
+            if (excluded_.count(std::minmax(c.element, solid.element))) continue;
             const Vec3& p = x_of(c);
             if (p.y() < low.y() || p.y() > high.y() || p.z() < low.z() || p.z() > high.z()) continue;
             // The candidate's body comes from its centroid's side (contact_solids.hpp).
             const Vec3 approach = (centroids_[c.element] - centroids_[solid.element]).normalized();
             const SolidProximity near = solid_proximity(solid.solid, x, p, approach, settings_.margin);
+            // Two rounded points (sphere centres, capsule ends) meet once: the pair is found both
+            // ways, and the lower element's candidate keeps it.
+            const auto& radii = elements_[solid.element]->geometry().point_radius;
+            if (c.radius > 0.0 && near.vertex >= 0 && c.element > solid.element &&
+                static_cast<std::size_t>(near.vertex) < radii.size() && radii[static_cast<std::size_t>(near.vertex)] > 0.0)
+                continue;
             Vec3 surface_velocity = Vec3::Zero();
             for (int j = 0; j < near.surface.count; ++j)
                 surface_velocity += near.surface.weights[static_cast<std::size_t>(j)] *
@@ -177,8 +193,8 @@ void NcpContact::detect(const SceneView& scene, double dt) {
                 for (int j = 0; j < near.surface.count; ++j)
                     centre += near.surface.weights[static_cast<std::size_t>(j)] *
                               x[static_cast<std::size_t>(near.surface.points[static_cast<std::size_t>(j)])];
-                const ContactEnd on_surface =
-                    frame_point(*elements_[solid.element], centre, near.thickness * near.normal, near.surface, s.q);
+                const ContactEnd on_surface = frame_point(*elements_[solid.element], solid.solid.vertices[0], centre,
+                                                          near.thickness * near.normal, near.surface, s.q);
                 if (on_surface.frame >= 0) {
                     surface = on_surface;
                     thickness -= near.thickness;

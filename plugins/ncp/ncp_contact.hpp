@@ -25,8 +25,8 @@
 /// Not found (documented limits): edge-edge contacts between two polyhedra (two boxes meeting
 /// edge to edge with no corner inside the other); a capsule's side against another capsule's side
 /// or a box's edge (only its axis ends are candidates); a deformable element's own surface as a
-/// solid (a rod against a shell: use imc_contact). Pairs of elements are not excluded: bodies
-/// held together by a joint or a clamp must not overlap, or their contacts fight the joint.
+/// solid (a rod against a shell: use imc_contact). Bodies held together by a joint or a clamp
+/// touch each other unless their pair is in `exclude`: otherwise their contacts fight the joint.
 
 #include "contact_solids.hpp"
 
@@ -34,6 +34,8 @@
 #include "soma/settings_errors.hpp"
 
 #include <optional>
+#include <set>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -46,6 +48,8 @@ struct FloorSettings {
 
 struct ContactSettings {
     std::vector<std::string> elements;  ///< empty: every element
+    /// Pairs of elements that never touch (bodies held together by a joint or a clamp).
+    std::vector<std::pair<std::string, std::string>> exclude;
     std::optional<FloorSettings> floor;
     double friction = 0.0;              ///< Coulomb coefficient mu
     double margin = 1e-3;               ///< detection distance (m)
@@ -65,7 +69,6 @@ private:
         Index point = 0;
         double radius = 0.0;
         bool movable = false;     ///< some DOF of the point is free
-        bool sphere_centre = false;  ///< the centre of one of its element's sphere solids
     };
     struct Solid {
         ContactSolid solid;
@@ -77,17 +80,19 @@ private:
     /// x - r n, fixed in its body's frame for the step, so that friction turns it.
     void consider(const Candidate& c, const ContactEnd& surface, const Vec3& normal, double gap, double relative_normal_speed,
                   double thickness, double dt, const VectorX& q);
-    /// A contact end at \p centre + \p arm of element \p e: the centre fixed in its first frame
-    /// (a rigid body's body frame) at configuration \p q, the arm fixed in the world; \p otherwise
-    /// when the element has no frame.
-    ContactEnd frame_point(const Element& e, const Vec3& centre, const Vec3& arm, const ContactEnd& otherwise,
-                           const VectorX& q);
+    /// A contact end at \p centre + \p arm of element \p e: the centre fixed in the frame that
+    /// point \p point moves rigidly with (Element::rigid_frame_of_point: a rigid body's body
+    /// frame) at configuration \p q, the arm fixed in the world; \p otherwise when there is none
+    /// (a GVS soft rod's point: it bends, and touches at its centre).
+    ContactEnd frame_point(const Element& e, Index point, const Vec3& centre, const Vec3& arm,
+                           const ContactEnd& otherwise, const VectorX& q);
 
     ContactSettings settings_;
     SettingsErrors errors_;
     std::vector<const Element*> elements_;
     std::vector<Candidate> candidates_;
     std::vector<Solid> solids_;
+    std::set<std::pair<std::size_t, std::size_t>> excluded_;  ///< element indices, smaller first
     // Per step (kept: sized once).
     std::vector<std::vector<Vec3>> positions_, velocities_;  ///< per element, per point: x(q), xdot(q, v + h a)
     std::vector<Vec3> centroids_;                            ///< per element, of its points

@@ -138,9 +138,15 @@ SOMA_PLUGIN("ncp") {
                       "twice the step's motion, is within `margin`. A sphere or capsule touches at its surface, so "
                       "friction turns it (a ball rolls). Not found: edge-edge contacts between two polyhedra, a capsule's "
                       "side against another capsule's side or a box's edge, and deformable surfaces as solids "
-                      "(imc_contact treats those). No pair is excluded: bodies joined by a joint or clamp must not "
-                      "overlap.");
+                      "(imc_contact treats those). Bodies joined by a joint or clamp touch each other unless `exclude` "
+                      "lists their pair.");
     c.string_list("elements", "names of the elements in contact; empty: every element").fallback(std::vector<std::string>{});
+    ParameterSchema pair("exclude", "two elements that never touch each other");
+    pair.string("first", "scene name of one element").require();
+    pair.string("second", "scene name of the other").require();
+    c.map_list("exclude", "pairs of elements that never touch: bodies held together by a joint or a clamp, whose "
+                          "contacts would otherwise fight it",
+               std::move(pair));
     ParameterSchema floor("floor", "a plane normal . x = height that the points rest on");
     floor.real("height", "offset of the floor along its normal (the floor height for normal +z)").unit("m").fallback(0.0);
     floor.vec3("normal", "floor normal, pointing out of the floor (normalised)").fallback(Vec3(0, 0, 1));
@@ -155,6 +161,8 @@ SOMA_PLUGIN("ncp") {
     registry.add_constraint(std::move(c), [](const Parameters& p) {
         ContactSettings settings;
         settings.elements = p.string_list("elements");
+        for (const Parameters& pair : p.blocks("exclude"))
+            settings.exclude.emplace_back(pair.string("first"), pair.string("second"));
         if (p.has("floor")) {
             const Parameters f = p.block("floor");
             settings.floor = FloorSettings{f.real("height"), f.vec3("normal")};

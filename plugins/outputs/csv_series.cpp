@@ -198,8 +198,10 @@ void CsvSeries::resolve_probe(const SceneView& scene, const CsvProbe& probe) {
         case Kind::statistic: {
             // A constraint by that name (a contact constraint's forces), else a scene term.
             const auto constraints = scene.constraint_terms();
-            const auto constraint = std::find_if(constraints.begin(), constraints.end(),
-                                                 [&](const Constraint* c) { return c->name() == probe.term; });
+            const auto named = [&](const Constraint* c) { return c->name() == probe.term; };
+            const auto constraint = std::find_if(constraints.begin(), constraints.end(), named);
+            if (std::count_if(constraints.begin(), constraints.end(), named) > 1)
+                fail(probe, fmt::format("term '{}' names several constraints; give them distinct `name`s", probe.term));
             if (constraint != constraints.end()) {
                 const Constraint* c = *constraint;
                 const std::size_t index = statistic_index(probe, c->statistics());

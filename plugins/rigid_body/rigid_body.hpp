@@ -74,6 +74,8 @@ public:
     Index frame_count() const override { return 2 + static_cast<Index>(description_.markers.size()); }
     std::string frame_name(Index frame) const override;
     Index frame_point(Index frame) const override;
+    /// Every point is fixed in the body frame (frame 0).
+    Index rigid_frame_of_point(Index) const override { return 0; }
     void frame_kinematics(Index frame, const EvalContext& context, FrameKinematics& out) const override;
     void add_frame_geometric_stiffness(Index frame, const EvalContext& context, const Vec3& force, const Vec3& torque,
                                        FrameStiffness& stiffness) const override;

@@ -321,9 +321,9 @@ TEST_CASE("ncp_newton: a box dragged by the box beneath it until they move toget
     CHECK(std::abs(node_position(*simulation, "b", 0).z() - 0.15) < 1e-8);  // b stays on a
 }
 
-TEST_CASE("ncp_contact reports its contacts and forces to a CSV probe: the heavy stack's floor carries its weight",
+TEST_CASE("ncp_contact reports its contacts and forces to a CSV probe: the floor carries a box's weight",
           "[ncp][validation]") {
-    // The floor's four contacts under a 0.5 kg box carry m g = 4.905 N at rest (friction 0).
+    // The floor's four contacts under a 0.5 kg box carry m g = 4.905 N at rest (no friction needed).
     const std::string yaml = "simulation: {duration: 0.05}\n"
                              "integrator: {type: ncp_newton, dt: 0.01}\n"
                              "elements:\n"
@@ -405,7 +405,7 @@ TEST_CASE("ncp_contact: a ball sliding on the floor rolls at 5/7 of its speed; s
     auto rest = build_scene(pile);
     run_to_end(*rest);
     // Floor: the box's 4 corners and the capsule's 2 axis ends; box-low: low's centre on the box
-    // top; low-high: one. (The box's top corners are 0.14 m from the low sphere: no contact.)
+    // top; low-high: one. (The box's top corners are 0.1 m from the low sphere's surface: no contact.)
     CHECK(rest->contact_set().count() == 4 + 2 + 1 + 1);
     const double sphere = 1000.0 * 4.0 / 3.0 * 3.141592653589793 * 0.05 * 0.05 * 0.05;
     const double box = 1000.0 * 0.2 * 0.2 * 0.1;
@@ -451,4 +451,37 @@ TEST_CASE("ncp_contact refuses meshes it cannot keep points out of, and ncp_newt
     const std::string newton = error_of(scene("{box: {size: [1, 1, 1]}}", ", newton: {max_iterations: 50}"));
     CHECK(newton.find("integrator.newton") != std::string::npos);
     CHECK(newton.find("runs its own iteration") != std::string::npos);
+}
+
+TEST_CASE("ncp_contact: bodies joined by a joint touch each other unless their pair is excluded", "[ncp][validation]") {
+    // Two 0.2 m cubes resting on the floor, overlapping by 1 cm, held by a ball joint between
+    // markers at the same point: their corners lie inside each other.
+    const auto scene = [](const std::string& exclude) {
+        return "simulation: {duration: 0.05}\n"
+               "integrator: {type: ncp_newton, dt: 0.01}\n"
+               "elements:\n"
+               "  - {name: a, type: rigid_body, position: [0, 0, 0.1], density: 500, shape: {box: {size: [0.2, 0.2, 0.2]}},\n"
+               "     markers: [{position: [0.095, 0, 0]}]}\n"
+               "  - {name: b, type: rigid_body, position: [0.19, 0, 0.1], density: 500, shape: {box: {size: [0.2, 0.2, 0.2]}},\n"
+               "     markers: [{position: [-0.095, 0, 0]}]}\n"
+               "forces:\n"
+               "  - {type: gravity, acceleration: [0, 0, " + num(-kG) + "]}\n"
+               "constraints:\n"
+               "  - {type: ball_joint, first: {element: a, node: 2}, second: {element: b, node: 2}}\n"
+               "  - {type: ncp_contact, floor: {}, friction: 0.5" + exclude + "}\n";
+    };
+    auto excluded = build_scene(scene(", exclude: [{first: b, second: a}]"));
+    run_to_end(*excluded);
+    CHECK(excluded->contact_set().count() == 8);  // the floor's, under both
+    CHECK(node_velocity(*excluded, "a", 0).norm() < 1e-6);
+    auto joined = build_scene(scene(""));
+    step_once(*joined, 0.01);  // the contacts are found at the step's start, whether it converges or not
+    CHECK(joined->contact_set().count() > 8);  // corners inside the other body are contacts
+    // A name that is not in contact is refused at `exclude`.
+    try {
+        build_scene(scene(", exclude: [{first: a, second: c}]"));
+        FAIL("the scene was accepted");
+    } catch (const InputError& error) {
+        CHECK(std::string(error.what()).find("exclude: 'c' is not one of the elements in contact") != std::string::npos);
+    }
 }
