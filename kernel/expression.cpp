@@ -1,8 +1,11 @@
 #include "expression.hpp"
 
+#include "soma/time_function.hpp"
+
 #include <muParser.h>
 
 #include <cmath>
+#include <memory>
 #include <numbers>
 
 namespace soma {
@@ -33,6 +36,12 @@ double TimeExpression::operator()(double t) const {
     if (!std::isfinite(value))
         throw InputError(where_, "expression '" + text_ + "' is not finite at t = " + std::to_string(t));
     return value;
+}
+
+TimeFunction parse_time_function(const std::string& text, const SourceLocation& where) {
+    auto expression = std::make_shared<TimeExpression>(text, where);
+    (void)(*expression)(0.0);  // a value that is not finite at the start is refused now
+    return [expression](double t) { return (*expression)(t); };
 }
 
 }  // namespace soma

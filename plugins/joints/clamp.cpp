@@ -15,80 +15,20 @@ Vec3 vee_antisymmetric(const Mat3& Q) {  // 1/2 vee(Q - Q^T)
     return 0.5 * Vec3(Q(2, 1) - Q(1, 2), Q(0, 2) - Q(2, 0), Q(1, 0) - Q(0, 1));
 }
 
-std::string frame_list(const Element& element) {
-    std::string names;
-    for (Index f = 0; f < element.frame_count(); ++f) names += (f ? ", " : "") + element.frame_name(f);
-    return names;
-}
-
-/// Adds block(r, c) of a frame's DOFs into the constraint's columns.
-template <class Block>
-void scatter(Eigen::MatrixXd& out, const std::vector<Index>& rows, const std::vector<Index>& columns, const Block& block,
-             int row_count, int column_count) {
-    for (int r = 0; r < row_count; ++r)
-        for (int c = 0; c < column_count; ++c)
-            out(rows[static_cast<std::size_t>(r)], columns[static_cast<std::size_t>(c)]) += block(r, c);
-}
-
 }  // namespace
 
 Clamp::Clamp(ClampSettings settings, Parameters parameters)
     : settings_(std::move(settings)), parameters_(std::move(parameters)) {}
 
-Clamp::End Clamp::resolve(const SceneView& scene, const ClampEnd& end, const std::string& key) {
-    End out;
-    if (end.element.empty()) {
-        out.world = end.world;
-        return out;
-    }
-    const Parameters block = parameters_.block(key);
-    out.element = scene.find_element(end.element);
-    if (!out.element) block.fail("element", "no element named '" + end.element + "'");
-    const Element& element = *out.element;
-    if (element.frame_count() == 0)
-        block.fail("element", "element '" + end.element +
-                                  "' has no frames: a clamp holds a frame (a discrete_rod's end, a rigid_body's body "
-                                  "frame, a gvs link's frame); to hold a point use a ball_joint");
-    if (end.frame) {
-        out.frame = -1;
-        for (Index f = 0; f < element.frame_count(); ++f)
-            if (element.frame_name(f) == *end.frame) out.frame = f;
-        if (out.frame < 0)
-            block.fail("frame", "element '" + end.element + "' has no frame '" + *end.frame + "' (its frames: " +
-                                    frame_list(element) + ")");
-    }
-    EvalContext context;
-    context.q = &scene.state().q;
-    FrameKinematics k;
-    element.frame_kinematics(out.frame, context, k);
-    for (int c = 0; c < k.dof_count; ++c) {
-        const Index dof = k.dof(c);
-        auto it = std::find(dofs_.begin(), dofs_.end(), dof);  // the two ends may share DOFs
-        if (it == dofs_.end()) it = dofs_.insert(dofs_.end(), dof);
-        out.columns.push_back(static_cast<Index>(it - dofs_.begin()));
-    }
-    return out;
-}
-
-void Clamp::kinematics(const End& end, const EvalContext& context, FrameKinematics& k) const {
-    if (end.element) {
-        end.element->frame_kinematics(end.frame, context, k);
-        return;
-    }
-    k.set_dof_count(0);
-    k.origin = end.world;
-    k.rotation.setIdentity();
-}
-
 void Clamp::bind(const SceneView& scene) {
     dofs_.clear();
-    first_ = resolve(scene, settings_.first, "first");
-    second_ = resolve(scene, settings_.second, "second");
+    first_ = bind_frame_end(scene, settings_.first, parameters_.block("first"), "a clamp", dofs_);
+    second_ = bind_frame_end(scene, settings_.second, parameters_.block("second"), "a clamp", dofs_);
     EvalContext context;
     context.q = &scene.state().q;
     FrameKinematics k1, k2;
-    kinematics(first_, context, k1);
-    kinematics(second_, context, k2);
+    end_kinematics(first_, context, k1);
+    end_kinematics(second_, context, k2);
     // A clamp holds coincident origins: starting apart would snap them together in the first step.
     const Vec3& x1 = k1.origin;
     const Vec3& x2 = k2.origin;
@@ -120,8 +60,8 @@ void Clamp::evaluate(const EvalContext& context, const double* lambda, Constrain
     out.curvature.setZero();
     FrameKinematics& k1 = frame_data_[0];
     FrameKinematics& k2 = frame_data_[1];
-    kinematics(first_, context, k1);
-    kinematics(second_, context, k2);
+    end_kinematics(first_, context, k1);
+    end_kinematics(second_, context, k2);
     const Vec3 lambda_x(lambda[0], lambda[1], lambda[2]);
     const Vec3 lambda_r(lambda[3], lambda[4], lambda[5]);
 
@@ -146,10 +86,10 @@ void Clamp::evaluate(const EvalContext& context, const double* lambda, Constrain
         dtau2_dphi2.col(c) = -0.5 * (dQ2.trace() * lambda_r - dQ2 * lambda_r);
     }
 
-    const End* ends[2] = {&first_, &second_};
+    const BoundFrame* ends[2] = {&first_, &second_};
     FrameKinematics* frames[2] = {&k1, &k2};
     for (int i = 0; i < 2; ++i) {
-        const End& end = *ends[i];
+        const BoundFrame& end = *ends[i];
         if (!end.element) continue;
         FrameKinematics& k = *frames[i];
         const int n = k.dof_count;
@@ -166,20 +106,12 @@ void Clamp::evaluate(const EvalContext& context, const double* lambda, Constrain
             out.position_jacobian.col(column).tail<3>() += sign * (M * J_q.col(c).tail<3>());
         }
         // The map's geometric stiffness at this frame's force and torque.
-        const Vec3 torque = i == 0 ? tau1 : tau2;
-        if (k.is_wide()) {  // a GVS robot's frame (frame_kinematics.hpp)
-            end.element->wide_frame_geometric_stiffness(end.frame, context, sign * lambda_x, torque, k.wide_stiffness);
-            scatter(out.curvature, end.columns, end.columns, k.wide_stiffness, n, n);
-        } else {
-            FrameStiffness stiffness = FrameStiffness::Zero();
-            end.element->add_frame_geometric_stiffness(end.frame, context, sign * lambda_x, torque, stiffness);
-            scatter(out.curvature, end.columns, end.columns, stiffness, n, n);
-        }
+        add_end_geometric_stiffness(end, context, k, sign * lambda_x, i == 0 ? tau1 : tau2, out.curvature);
         // J_iw^T dtau_i/dq: the torques turn with both frames.
         const Mat3& dtau_dphi1 = i == 0 ? dtau1_dphi1 : dtau2_dphi1;
         const Mat3& dtau_dphi2 = i == 0 ? dtau1_dphi2 : dtau2_dphi2;
         for (int j = 0; j < 2; ++j) {
-            const End& other = *ends[j];
+            const BoundFrame& other = *ends[j];
             if (!other.element) continue;
             const auto other_J_q = frames[j]->position_jacobian_columns();
             const Mat3& dtau_dphi = j == 0 ? dtau_dphi1 : dtau_dphi2;

@@ -31,6 +31,8 @@
 /// angle phi its torque is sin(2 phi) / (2 rotational_compliance), from tau_1 = M_1^T lambda_r =
 /// cos(phi) lambda_r along n). M_1 is singular at phi = pi/2: a clamp holds frames near alignment.
 
+#include "frame_end.hpp"
+
 #include "soma/constraint.hpp"
 #include "soma/element.hpp"
 #include "soma/parameters.hpp"
@@ -42,12 +44,8 @@
 
 namespace soma::joints {
 
-/// One end of a clamp as the scene names it.
-struct ClampEnd {
-    std::string element;                ///< empty: the world
-    std::optional<std::string> frame;   ///< the element's frame by name (default: its first)
-    Vec3 world = Vec3::Zero();          ///< the world frame's origin (axes: the world's) when element is empty
-};
+/// One end of a clamp: a frame of an element, or the world (frame_end.hpp).
+using ClampEnd = FrameEnd;
 
 struct ClampSettings {
     ClampEnd first, second;
@@ -72,20 +70,9 @@ public:
     const Mat3& rotation_offset() const { return offset_; }
 
 private:
-    /// A resolved end: an element's frame (its DOFs' columns in dofs_), or a world frame.
-    struct End {
-        const Element* element = nullptr;
-        Index frame = 0;
-        Vec3 world = Vec3::Zero();
-        std::vector<Index> columns;
-    };
-    End resolve(const SceneView& scene, const ClampEnd& end, const std::string& key);
-    /// Fills \p k with the end's frame (a world end: no DOFs, identity rotation).
-    void kinematics(const End& end, const EvalContext& context, FrameKinematics& k) const;
-
     ClampSettings settings_;
     Parameters parameters_;
-    End first_, second_;
+    BoundFrame first_, second_;
     Mat3 offset_ = Mat3::Identity();
     std::vector<Index> dofs_;
     mutable std::array<FrameKinematics, 2> frame_data_;  ///< kept: a wide frame's storage is sized once

@@ -1,14 +1,18 @@
-// Registers `ball_joint` and `clamp`.
+// Registers `ball_joint`, `clamp`, the frame joints (`revolute_joint`, ...) and `joint_drive`.
 #include "ball_joint.hpp"
 #include "clamp.hpp"
+#include "frame_joint.hpp"
+#include "joint_drive.hpp"
 
 #include "soma/api.hpp"
 #include "soma/registry.hpp"
+#include "soma/time_function.hpp"
 
 #include <Eigen/Geometry>
 
 #include <cmath>
 #include <numbers>
+#include <stdexcept>
 
 using namespace soma;
 using namespace soma::joints;
@@ -64,6 +68,94 @@ ClampEnd read_clamp_end(const Parameters& p, bool world_allowed) {
         p.fail("element", world_allowed ? "needs `element` (with `frame`) or `world`" : "needs `element`");
     }
     return end;
+}
+
+ParameterSchema frame_end_schema(const std::string& name, const std::string& doc) {
+    ParameterSchema s(name, doc);
+    s.string("element", "scene name of the element").require();
+    s.string("frame", "the element's frame by name (default: its first): rigid_body `body` (its body frame), "
+                      "`center_of_mass` or `marker_k`; discrete_rod `start` or `end`; gvs `base`, `<link>` or "
+                      "`<link>.end`");
+    return s;
+}
+
+FrameEnd read_frame_end(const Parameters& p) {
+    FrameEnd end;
+    end.element = p.string("element");
+    if (p.has("frame")) end.frame = p.string("frame");
+    return end;
+}
+
+/// Parses the expression at \p key of \p p (errors, now or when evaluated, point at the key).
+TimeFunction time_function_at(const Parameters& p, const std::string& key) {
+    return parse_time_function(p.string(key), p.location(key));
+}
+
+struct FrameJointDoc {
+    JointType type;
+    const char* rows;  ///< what the joint holds and leaves free
+};
+
+void add_frame_joint(Registry& registry, const FrameJointDoc& doc) {
+    const JointType type = doc.type;
+    const std::string name = std::string(joint_type_name(type)) + "_joint";
+    const bool has_axis = type != JointType::spherical && type != JointType::fixed;
+    const bool has_rotation_rows = type != JointType::spherical;
+    std::string text = std::string("A ") + joint_type_name(type) + " joint between a frame of one element (`first`: a "
+                       "rigid body, a rod's end, a gvs link) and a frame of another element or the world (`second` "
+                       "absent). " + doc.rows +
+                       " The joint's point `at`" + (has_axis ? " and `axis` are" : " is") +
+                       " given in the world in the configuration as built, where the joint holds by construction; the "
+                       "joint frames ride on the two element frames from there. Constraint rows solved with Lagrange "
+                       "multipliers (forces in N on translation rows, torques in N m on rotation rows); with "
+                       "compliances the rows are springs (ArtiSynth technical notes, section 0.11). Integrators: those "
+                       "that treat equality constraints (all built-in ones).";
+    ParameterSchema s(name, text);
+    s.map("first", "the first end (the moving side: its coordinate is measured from the second)",
+          frame_end_schema("first", "a frame of an element"))
+        .require();
+    s.map("second", "the second end; absent: the world", frame_end_schema("second", "a frame of an element"));
+    s.vec3("at", "the joint's point, world, as built").unit("m").require();
+    if (has_axis)
+        s.vec3("axis", type == JointType::planar ? "the normal of the plane of motion, world, as built (need not be unit)"
+                       : type == JointType::universal ? "the first element's axis of rotation, world, as built"
+                                                      : "the joint's axis, world, as built (need not be unit)")
+            .require();
+    if (type == JointType::universal)
+        s.vec3("second_axis", "the second element's axis of rotation, world, as built; perpendicular to `axis`").require();
+    s.real("compliance", "inverse stiffness of the translation rows; 0: hard").unit("m/N").fallback(0.0).non_negative();
+    if (has_rotation_rows)
+        s.real("rotational_compliance", "inverse stiffness of the rotation rows (small angles); 0: hard")
+            .unit("rad/(N m)")
+            .fallback(0.0)
+            .non_negative();
+    if (has_single_coordinate(type))
+        s.string("coordinate",
+                 type == JointType::revolute
+                     ? "prescribes the joint angle (rad, the first frame turned from the second about `axis`, 0 as "
+                       "built) as an expression of t (muparser: sin, cos, min, max, ...; _pi): one more row whose "
+                       "multiplier is the actuation torque (N m). Must start at 0 and at the joint's rate; the "
+                       "difference is taken modulo a turn, so a motor may turn without end. With newmark, whose "
+                       "initial acceleration does not see the target's, start it with zero acceleration too"
+                     : "prescribes the slide (m, the first frame's point moved from the second's along `axis`, 0 as "
+                       "built) as an expression of t (muparser): one more row whose multiplier is the actuation force "
+                       "(N). Must start at 0 and at the joint's rate (with newmark, at zero acceleration too)");
+    registry.add_constraint(std::move(s), [type, has_axis, has_rotation_rows](const Parameters& p) {
+        FrameJointSettings settings;
+        settings.type = type;
+        settings.first = read_frame_end(p.block("first"));
+        if (p.has("second")) settings.second = read_frame_end(p.block("second"));
+        settings.at = p.vec3("at");
+        if (has_axis) settings.axis = p.vec3("axis");
+        if (type == JointType::universal) settings.second_axis = p.vec3("second_axis");
+        settings.compliance = p.real("compliance");
+        if (has_rotation_rows) settings.rotational_compliance = p.real("rotational_compliance");
+        if (has_single_coordinate(type) && p.has("coordinate")) {
+            settings.coordinate = time_function_at(p, "coordinate");
+            settings.coordinate_text = p.string("coordinate");
+        }
+        return std::make_unique<FrameJoint>(std::move(settings), p);
+    });
 }
 
 }  // namespace
@@ -129,5 +221,52 @@ SOMA_PLUGIN("joints") {
                 Eigen::AngleAxisd(o.real("angle_deg") * std::numbers::pi / 180.0, axis.normalized()).toRotationMatrix();
         }
         return std::make_unique<Clamp>(std::move(settings), p);
+    });
+
+    const FrameJointDoc joints[] = {
+        {JointType::spherical, "Holds the two joint points together (3 rows); the frames turn freely."},
+        {JointType::revolute,
+         "A hinge: holds the points together and the axes aligned (5 rows); the first frame turns about the axis. "
+         "Its coordinate is that angle (0 as built)."},
+        {JointType::universal,
+         "A Cardan joint: holds the points together and the first element's axis (`axis`) perpendicular to the "
+         "second's (`second_axis`) (4 rows): two rotations are free."},
+        {JointType::prismatic,
+         "A slider: holds the rotation and the point on the axis (5 rows); the first frame slides along the axis. Its "
+         "coordinate is that slide (0 as built)."},
+        {JointType::cylindrical,
+         "Holds the axes aligned and the point on the axis (4 rows): the first frame slides along the axis and turns "
+         "about it."},
+        {JointType::planar,
+         "Holds the axes aligned (the plane's normal) and the point in the plane (3 rows): the first frame moves in the "
+         "plane and turns about its normal."},
+        {JointType::fixed,
+         "A weld at an offset point: holds the points together and the rotation (6 rows). Unlike `clamp`, the element "
+         "frames need not meet: the joint is at `at`."},
+    };
+    for (const FrameJointDoc& doc : joints) add_frame_joint(registry, doc);
+
+    ParameterSchema drive("joint_drive",
+                          "A PD actuator on the coordinate of a revolute_joint or prismatic_joint: the torque (or force) "
+                          "-stiffness (theta - target(t)) - damping (theta' - target_velocity(t)) along the joint's "
+                          "coordinate, on the first frame and its reaction on the second (the angle's error taken modulo a "
+                          "turn). With stiffness and damping it tracks the target as a servo; with stiffness alone it is "
+                          "a torsion spring about a rest angle. CSV statistics: coordinate, error, effort. Its Jacobian "
+                          "leaves out how a frame's velocity turns with its DOFs at fixed v (documented in "
+                          "docs/architecture.md), which costs Newton iterations, not accuracy.");
+    drive.string("joint", "scene name of the revolute_joint or prismatic_joint").require();
+    drive.real("stiffness", "proportional gain k (N m/rad for an angle, N/m for a slide)").fallback(0.0).non_negative();
+    drive.real("damping", "derivative gain d (N m s/rad or N s/m)").fallback(0.0).non_negative();
+    drive.string("target", "the target coordinate as an expression of t (rad or m; muparser)").fallback(std::string("0"));
+    drive.string("target_velocity", "the target's rate as an expression of t (rad/s or m/s); absent: 0, so the damping "
+                                    "resists the joint's rate (a setpoint servo)");
+    registry.add_force(std::move(drive), [](const Parameters& p) {
+        JointDriveSettings settings;
+        settings.joint = p.string("joint");
+        settings.stiffness = p.real("stiffness");
+        settings.damping = p.real("damping");
+        settings.target = time_function_at(p, "target");
+        if (p.has("target_velocity")) settings.target_velocity = time_function_at(p, "target_velocity");
+        return std::make_unique<JointDrive>(std::move(settings), scene_errors(p));
     });
 }

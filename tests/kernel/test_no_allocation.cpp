@@ -460,6 +460,55 @@ TEST_CASE("Newton iterations allocate nothing with node-triangle and rigid-shape
     check_allocation_free(loose, tight);
 }
 
+TEST_CASE("Newton iterations allocate nothing: multibody joints, prescribed coordinates and joint drives",
+          "[kernel][performance]") {
+    // Every frame joint type between rigid bodies, a rod's end and a gvs link's wide end frame,
+    // with a motor (prescribed angle) and PD drives on a revolute and a prismatic joint.
+    const auto scene = [](const std::string& tolerance) {
+        return "simulation: {duration: 1.0}\n"
+               "integrator: {type: implicit_euler, dt: 5.0e-2, newton: {absolute_tolerance: " + tolerance +
+               ", relative_tolerance: 0, line_search_start: 0, constraint_tolerance: " + tolerance + "}}\n"
+               "linear_solver: {type: test_dense_lu}\n"
+               "elements:\n"
+               "  - {name: hub, type: rigid_body, position: [0, 0, 0], mass: 1, inertia: [0.01, 0.02, 0.03, 0, 0, 0]}\n"
+               "  - {name: arm, type: rigid_body, position: [0.1, 0, 0], mass: 0.5, inertia: [0.01, 0.01, 0.01, 0, 0, 0]}\n"
+               "  - {name: cart, type: rigid_body, position: [0, 0.3, 0], velocity: [2, 0, 0], mass: 0.5, inertia: [0.01, 0.01, 0.01, 0, 0, 0]}\n"
+               "  - {name: puck, type: rigid_body, position: [0, -0.3, 0], angular_velocity: [0, 0, 20], mass: 0.5, inertia: [0.01, 0.01, 0.01, 0, 0, 0]}\n"
+               "  - {name: sleeve, type: rigid_body, position: [0.3, 0.3, 0], angular_velocity: [0, 0, 25], mass: 0.5, inertia: [0.01, 0.01, 0.01, 0, 0, 0]}\n"
+               "  - {name: weld, type: rigid_body, position: [0.3, -0.3, 0], mass: 0.5, inertia: [0.01, 0.01, 0.01, 0, 0, 0]}\n"
+               "  - {name: rod, type: discrete_rod, geometry: {line: {from: [0.2, 0, 0], to: [0.4, 0, 0], nodes: 6}},\n"
+               "     cross_section: {circle: {radius: 0.003}}, material: {density: 1000, youngs_modulus: 1.0e7, poisson_ratio: 0.4}}\n"
+               "  - name: robot\n"
+               "    type: gvs\n"
+               "    base_position: [0, 0, 0.5]\n"
+               "    gravity: [0, 0, -9.81]\n"
+               "    links:\n"
+               "      - name: beam\n"
+               "        soft: {length: 0.3, section: {circular: {radius: 0.01}}, young_modulus: 1.0e7, poisson_ratio: 0.5,\n"
+               "               density: 1000, strains: {torsion: 1, bending_y: 2, bending_z: 2}}\n"
+               "  - {name: tip, type: rigid_body, position: [0.3, 0, 0.5], angular_velocity: [20, 10, 30], mass: 0.1,\n"
+               "     inertia: [1.0e-4, 2.0e-4, 3.0e-4, 0, 0, 0]}\n"
+               "constraints:\n"
+               "  - {type: revolute_joint, name: motor, first: {element: hub}, at: [0, 0, 0], axis: [0, 0, 1], coordinate: '30*t^2'}\n"
+               "  - {type: revolute_joint, name: elbow, first: {element: arm}, second: {element: hub}, at: [0.05, 0, 0], axis: [0, 1, 0]}\n"
+               "  - {type: universal_joint, first: {element: rod, frame: start}, second: {element: arm}, at: [0.2, 0, 0],\n"
+               "     axis: [0, 1, 0], second_axis: [0, 0, 1]}\n"
+               "  - {type: prismatic_joint, name: rail, first: {element: cart}, at: [0, 0.3, 0], axis: [1, 0, 0]}\n"
+               "  - {type: planar_joint, first: {element: puck}, at: [0, -0.3, 0], axis: [0, 0, 1]}\n"
+               "  - {type: cylindrical_joint, first: {element: sleeve}, at: [0.3, 0.3, 0], axis: [0, 0, 1], compliance: 1.0e-4}\n"
+               "  - {type: fixed_joint, first: {element: weld}, second: {element: puck}, at: [0.15, -0.3, 0],\n"
+               "     rotational_compliance: 1.0e-3}\n"
+               "  - {type: spherical_joint, first: {element: tip}, second: {element: robot, frame: beam.end}, at: [0.3, 0, 0.5]}\n"
+               "forces:\n"
+               "  - {type: gravity}\n"
+               "  - {type: joint_drive, joint: elbow, stiffness: 5, damping: 0.5, target: '0.3*t'}\n"
+               "  - {type: joint_drive, joint: rail, stiffness: 50, damping: 2, target: '0.1*sin(t)', target_velocity: '0.1*cos(t)'}\n";
+    };
+    const Count loose = one_step_of(scene("1.0e-1"));
+    const Count tight = one_step_of(scene("1.0e-13"));
+    check_allocation_free(loose, tight);
+}
+
 TEST_CASE("Newton iterations allocate nothing: the kernel's forces and joints on a gvs robot's wide points",
           "[kernel][performance]") {
     // Two sliders carrying GVS rods of different widths that rest on the floor with friction,

@@ -1,0 +1,249 @@
+// Validation: the frame joints of plugins/joints (revolute, prismatic, universal, cylindrical,
+// planar; prescribed coordinates; joint_drive) on rigid bodies.
+//
+//  - The double pendulum of test_constraints.cpp with revolute joints instead of ball joints and
+//    gravity also across its plane, which the hinges carry: against the same independent
+//    integration of its reduced two-angle equations, and planar.
+//  - Holding torques: a three-link spatial arm held by revolute joints whose coordinates are
+//    prescribed at 0; the coordinate rows' multipliers are the joint torques, which statics gives
+//    by the recursive sum tau_i = -sum_{k >= i} ((c_k - p_i) x m_k g) . a_i over the links outboard
+//    of joint i (the motors' torques on the outer links are internal to that subtree).
+//  - A body on a prismatic joint along a downhill axis: the slide is g.n t^2 / 2, which the
+//    implicit midpoint rule integrates exactly (a constant acceleration).
+//  - A motor turning a wheel by theta = 2 t^2 past several turns: the wheel's rotation is the
+//    prescribed one (the angle row's difference is taken modulo a turn), and the row's multiplier
+//    is the torque I alpha = 0.2 N m (implicit Euler's second difference of a quadratic is exact).
+//  - A pendulum held by a PD joint_drive at a target angle settles where the spring balances the
+//    weight, k (theta* - theta) = m g l sin(theta), and the drive's effort statistic is that torque.
+//  - Universal, cylindrical and planar joints leave free exactly what they should: a body on each
+//    moves under gravity and spin with the constrained relations holding to Newton's tolerance.
+#include "compound_double_pendulum.hpp"
+#include "scene_runner.hpp"
+
+#include "soma/rotation.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <Eigen/Geometry>
+
+#include <cmath>
+#include <string>
+
+using namespace soma;
+using namespace soma::validation;
+
+namespace {
+
+std::string vec(const Vec3& v) { return "[" + num(v.x()) + ", " + num(v.y()) + ", " + num(v.z()) + "]"; }
+
+std::string quaternion(const Quaternion& q) {
+    return "[" + num(q.w()) + ", " + num(q.x()) + ", " + num(q.y()) + ", " + num(q.z()) + "]";
+}
+
+Mat3 body_rotation(const Simulation& sim, const std::string& name) {
+    const Element* e = sim.find_element(name);
+    const double* c = sim.state().q.data() + e->block_coordinate(0);
+    return Quaternion(c[0], c[1], c[2], c[3]).toRotationMatrix();
+}
+
+const std::string kTightNewton =
+    ", newton: {absolute_tolerance: 1.0e-11, relative_tolerance: 0, constraint_tolerance: 1.0e-13}, "
+    "adaptive: {enabled: false}";
+
+}  // namespace
+
+TEST_CASE("multibody joints: a double pendulum on revolute joints matches the reduced equations",
+          "[validation][multibody]") {
+    const Bar b1{0.5};
+    const double phi1 = 0.8;
+    const Vec3 tip(-b1.length * std::sin(phi1), 0.0, -b1.length * std::cos(phi1));
+    const std::string joints =
+        "  - {type: revolute_joint, name: pivot, first: {element: bar1}, at: [0, 0, 0], axis: [0, 1, 0]}\n"
+        "  - {type: revolute_joint, name: elbow, first: {element: bar2}, second: {element: bar1}, at: " + vec(tip) +
+        ", axis: [0, 1, 0]}\n";
+    // Gravity also pulls across the plane (3 m/s^2 along y): the hinges carry it and keep the
+    // motion planar, which ball joints would not.
+    const ReducedComparison run = compare_with_reduced("implicit_midpoint", joints, 3.0);
+    INFO("largest angle error " << run.worst_angle << " rad, largest end-of-step joint gap " << run.worst_joint << " m");
+    // The same bounds as the ball-joint pendulum (test_constraints.cpp): the midpoint rule's phase
+    // error after 2 s at h = 1 ms is below 1e-4 rad; the joint holds at the step's midpoints, so
+    // its end-of-step gap is O(h^2) and bounded.
+    CHECK(run.worst_angle < 1e-3);
+    CHECK(run.worst_joint < 1e-5);
+    // The hinges keep both bars turning about y only.
+    for (const char* bar : {"bar1", "bar2"}) CHECK((body_rotation(*run.sim, bar).col(1) - Vec3::UnitY()).norm() < 1e-9);
+}
+
+TEST_CASE("multibody joints: prescribed coordinates hold a spatial arm with the recursive holding torques",
+          "[validation][multibody]") {
+    struct Link {
+        double mass;
+        Vec3 center, joint, axis;
+        Quaternion orientation;
+    };
+    const Link links[3] = {
+        {2.0, Vec3(0.1, 0.05, 0.3), Vec3(0, 0, 0), Vec3(0.3, 1, 0.2), Quaternion(Eigen::AngleAxisd(0.3, Vec3(1, 2, 0).normalized()))},
+        {1.5, Vec3(0.35, 0.1, 0.55), Vec3(0.15, 0.05, 0.5), Vec3(0, 1, 0.2), Quaternion(Eigen::AngleAxisd(-0.6, Vec3(0, 1, 1).normalized()))},
+        {0.7, Vec3(0.6, 0.3, 0.5), Vec3(0.5, 0.15, 0.6), Vec3(1, 0.3, -0.4), Quaternion(Eigen::AngleAxisd(1.1, Vec3(1, 0, 1).normalized()))},
+    };
+    std::string scene = "simulation: {duration: 0.02}\n"
+                        "integrator: {type: implicit_euler, dt: 0.01" + kTightNewton + "}\n"
+                        "elements:\n";
+    for (int k = 0; k < 3; ++k)
+        scene += "  - {name: link" + std::to_string(k) + ", type: rigid_body, position: " + vec(links[k].center) +
+                 ", orientation: " + quaternion(links[k].orientation) + ", mass: " + num(links[k].mass) +
+                 ", inertia: [0.01, 0.02, 0.015, 0.001, 0, 0.002]}\n";
+    scene += "constraints:\n";
+    for (int k = 0; k < 3; ++k)
+        scene += "  - {type: revolute_joint, name: joint" + std::to_string(k) + ", first: {element: link" +
+                 std::to_string(k) + "}" + (k > 0 ? ", second: {element: link" + std::to_string(k - 1) + "}" : "") +
+                 ", at: " + vec(links[k].joint) + ", axis: " + vec(links[k].axis) + ", coordinate: '0'}\n";
+    scene += "forces: [{type: gravity, acceleration: [0, 0, -9.81]}]\n";
+    auto sim = build_scene(scene);
+    REQUIRE(step_once(*sim, 0.01));
+    REQUIRE(step_once(*sim, 0.01));
+    const VectorX& lambda = sim->constraint_multipliers();
+    REQUIRE(lambda.size() == 18);
+    const Vec3 g(0, 0, -9.81);
+    for (int i = 0; i < 3; ++i) {
+        double expected = 0.0;
+        for (int k = i; k < 3; ++k)
+            expected -= (links[k].center - links[i].joint).cross(links[k].mass * g).dot(links[i].axis.normalized());
+        INFO("joint " << i);
+        // Newton's tolerance 1e-11 on forces of ~20 N: the multipliers to ~1e-10 relative.
+        CHECK(lambda[6 * i + 5] == Approx(expected).epsilon(1e-9));
+        CHECK(std::abs(expected) > 0.1);  // a load worth checking
+    }
+    // Held: nothing moved.
+    for (int k = 0; k < 3; ++k) CHECK((node_position(*sim, "link" + std::to_string(k), 0) - links[k].center).norm() < 1e-12);
+}
+
+TEST_CASE("multibody joints: a body slides down a prismatic joint as g.n t^2 / 2", "[validation][multibody]") {
+    const Vec3 n = Vec3(1, 0.5, -1).normalized();
+    const Quaternion start(Eigen::AngleAxisd(0.4, Vec3(0, 1, 1).normalized()));
+    const std::string scene =
+        "simulation: {duration: 1.0}\n"
+        "integrator: {type: implicit_midpoint, dt: 0.01" + kTightNewton + "}\n"
+        "elements:\n"
+        "  - {name: slider, type: rigid_body, position: [0.1, 0.2, 0.3], orientation: " + quaternion(start) +
+        ", mass: 1.5, inertia: [0.01, 0.02, 0.03, 0, 0, 0]}\n"
+        "constraints:\n"
+        "  - {type: prismatic_joint, first: {element: slider}, at: [0.3, 0.2, 0.3], axis: " + vec(n) + "}\n"
+        "forces: [{type: gravity, acceleration: [0, 0, -9.81]}]\n";
+    auto sim = build_scene(scene);
+    for (int s = 0; s < 100; ++s) REQUIRE(step_once(*sim, 0.01));
+    const double slide = 0.5 * Vec3(0, 0, -9.81).dot(n) * 1.0;
+    // The midpoint rule is exact for a constant acceleration: the error is Newton's (1e-11 N on 1.5 kg).
+    CHECK((node_position(*sim, "slider", 0) - (Vec3(0.1, 0.2, 0.3) + slide * n)).norm() < 1e-10);
+    CHECK((body_rotation(*sim, "slider") - start.toRotationMatrix()).norm() < 1e-10);
+}
+
+TEST_CASE("multibody joints: a motor turns a wheel by 2 t^2 through several turns", "[validation][multibody]") {
+    const std::string scene =
+        "simulation: {duration: 2.0}\n"
+        "integrator: {type: implicit_euler, dt: 0.01" + kTightNewton + "}\n"
+        "elements:\n"
+        "  - {name: wheel, type: rigid_body, position: [0, 0, 1], mass: 3, inertia: [0.02, 0.03, 0.05, 0, 0, 0]}\n"
+        "constraints:\n"
+        "  - {type: revolute_joint, name: motor, first: {element: wheel}, at: [0, 0, 1], axis: [0, 0, 1], "
+        "coordinate: '2*t^2'}\n"
+        "forces: [{type: gravity, acceleration: [0, 0, -9.81]}]\n";
+    auto sim = build_scene(scene);
+    for (int s = 1; s <= 200; ++s) {
+        REQUIRE(step_once(*sim, 0.01));
+        const double t = 0.01 * s;
+        const Mat3 expected = Eigen::AngleAxisd(2 * t * t, Vec3::UnitZ()).toRotationMatrix();
+        INFO("t = " << t);
+        REQUIRE(rotation_log(Quaternion(Mat3(body_rotation(*sim, "wheel").transpose() * expected))).norm() < 1e-9);
+        // From the second step on, implicit Euler's acceleration is the exact second difference 4 rad/s^2.
+        if (s >= 2) REQUIRE(sim->constraint_multipliers()[5] == Approx(0.05 * 4.0).epsilon(1e-8));
+    }
+}
+
+TEST_CASE("multibody joints: a PD drive holds a pendulum where its spring balances the weight", "[validation][multibody]") {
+    const double k = 5.0, d = 0.5, target = 0.3, m = 1.0, l = 0.2, g = 9.81;
+    const std::string scene =
+        "simulation: {duration: 10.0}\n"
+        "integrator: {type: implicit_euler, dt: 0.01" + kTightNewton + "}\n"
+        "elements:\n"
+        "  - {name: bob, type: rigid_body, position: [0, 0, -0.2], mass: 1, inertia: [2.0e-3, 2.0e-3, 2.0e-3, 0, 0, 0]}\n"
+        "constraints:\n"
+        "  - {type: revolute_joint, name: hinge, first: {element: bob}, at: [0, 0, 0], axis: [1, 0, 0]}\n"
+        "forces:\n"
+        "  - {type: gravity, acceleration: [0, 0, -9.81]}\n"
+        "  - {type: joint_drive, name: servo, joint: hinge, stiffness: " + num(k) + ", damping: " + num(d) +
+        ", target: '" + num(target) + "'}\n";
+    auto sim = build_scene(scene);
+    run_to_end(*sim);
+    // theta from the bob's position; the equilibrium by Newton on k (target - theta) = m g l sin(theta).
+    const Vec3 bob = node_position(*sim, "bob", 0);
+    const double theta = std::atan2(bob.y(), -bob.z());
+    double equilibrium = 0.0;
+    for (int i = 0; i < 50; ++i)
+        equilibrium -= (k * (target - equilibrium) - m * g * l * std::sin(equilibrium)) /
+                       (-k - m * g * l * std::cos(equilibrium));
+    // Damped at rate ~5/s over 10 s (e^-50), then Newton's tolerance: 1e-9 rad is generous.
+    CHECK(theta == Approx(equilibrium).margin(1e-9));
+    CHECK(equilibrium > 0.1);
+    // The drive's statistics at the committed state.
+    const Contributor* servo = nullptr;
+    for (const Contributor* c : sim->contributors())
+        if (c->name() == "servo") servo = c;
+    REQUIRE(servo);
+    EvalContext context;
+    context.t = sim->state().t;
+    context.q = &sim->state().q;
+    context.v = &sim->state().v;
+    CHECK(servo->statistic(0, context) == Approx(theta).margin(1e-12));
+    CHECK(servo->statistic(2, context) == Approx(m * g * l * std::sin(theta)).epsilon(1e-8));
+}
+
+TEST_CASE("multibody joints: universal, cylindrical and planar joints free what they should", "[validation][multibody]") {
+    // The midpoint rule holds the rows at each step's midpoint, so the end of a curved motion is
+    // off them by O(h^2) (test_constraints.cpp); implicit Euler holds them at the end. The straight
+    // and uniformly turning motions below are exact under the midpoint rule.
+    const auto run = [](const std::string& body, const std::string& joint, const std::string& gravity,
+                        const std::string& integrator = "implicit_midpoint") {
+        auto sim = build_scene("simulation: {duration: 1.0}\n"
+                               "integrator: {type: " + integrator + ", dt: 0.005" + kTightNewton + "}\n"
+                               "elements:\n  - " + body + "\nconstraints:\n  - " + joint +
+                               "\nforces: [{type: gravity, acceleration: " + gravity + "}]\n");
+        for (int s = 0; s < 200; ++s) REQUIRE(step_once(*sim, 0.005));
+        return sim;
+    };
+    SECTION("universal: the body's axis stays perpendicular to the world's, and the pivot holds") {
+        // A bar hung at its top from the world, set swinging about a horizontal axis between the
+        // joint's two: the Cardan joint lets it swing both ways but not twist about its length.
+        auto sim = run("{name: bar, type: rigid_body, position: [0, 0, -0.3], mass: 1, inertia: [0.03, 0.03, 0.002, 0, 0, 0], "
+                       "velocity: [-0.3, -0.2, 0], angular_velocity: [-0.6666666666666666, 1.0, 0]}",
+                       "{type: universal_joint, first: {element: bar}, at: [0, 0, 0], axis: [1, 0, 0], second_axis: [0, 1, 0]}",
+                       "[0, 0, -9.81]", "implicit_euler");
+        const Mat3 R = body_rotation(*sim, "bar");
+        CHECK(std::abs(R.col(0).dot(Vec3::UnitY())) < 1e-9);
+        CHECK((node_position(*sim, "bar", 0) + R * Vec3(0, 0, 0.3)).norm() < 1e-9);  // the pivot
+        CHECK((R - Mat3::Identity()).norm() > 0.05);                                  // it did swing
+    }
+    SECTION("cylindrical: the body stays on the axis, turning about it only") {
+        auto sim = run("{name: sleeve, type: rigid_body, position: [0, 0, 0], mass: 1, inertia: [0.02, 0.02, 0.01, 0, 0, 0], "
+                       "angular_velocity: [0, 0, 3]}",
+                       "{type: cylindrical_joint, first: {element: sleeve}, at: [0, 0, 0], axis: [0, 0, 1]}", "[0.5, 0.3, -9.81]");
+        const Vec3 x = node_position(*sim, "sleeve", 0);
+        CHECK(Vec3(x.x(), x.y(), 0).norm() < 1e-10);
+        CHECK(x.z() == Approx(-0.5 * 9.81).epsilon(1e-9));  // midpoint: exact for a constant acceleration
+        const Mat3 R = body_rotation(*sim, "sleeve");
+        CHECK((R.col(2) - Vec3::UnitZ()).norm() < 1e-10);
+        CHECK(std::atan2(R(1, 0), R(0, 0)) == Approx(3.0).margin(1e-8));
+    }
+    SECTION("planar: the body stays in its plane, turning about the normal only") {
+        auto sim = run("{name: puck, type: rigid_body, position: [0, 0, 0], mass: 1, inertia: [0.02, 0.02, 0.01, 0, 0, 0], "
+                       "velocity: [0.5, 0.2, 0], angular_velocity: [0, 0, 2]}",
+                       "{type: planar_joint, first: {element: puck}, at: [0, 0, 0], axis: [0, 0, 1]}", "[1, 0, -9.81]");
+        const Vec3 x = node_position(*sim, "puck", 0);
+        CHECK(std::abs(x.z()) < 1e-10);
+        CHECK(x.x() == Approx(0.5 + 0.5).epsilon(1e-9));  // x = v t + a t^2 / 2 with a = 1
+        CHECK(x.y() == Approx(0.2).epsilon(1e-9));
+        const Mat3 R = body_rotation(*sim, "puck");
+        CHECK((R.col(2) - Vec3::UnitZ()).norm() < 1e-10);
+        CHECK(std::atan2(R(1, 0), R(0, 0)) == Approx(2.0).margin(1e-8));
+    }
+}
