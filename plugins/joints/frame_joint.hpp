@@ -90,6 +90,11 @@ public:
     JointType type() const { return settings_.type; }
     /// Whether the scene prescribes the coordinate (`coordinate`): then nothing else can move it.
     bool has_prescribed_coordinate() const { return static_cast<bool>(settings_.coordinate); }
+    /// The ends as bound: 0 the first (moving) frame, 1 the second (or the world).
+    const BoundFrame& end(int i) const { return i == 0 ? first_ : second_; }
+    /// The joint point's offset r_i and the joint axes A_i in end \p i's element frame (fixed at bind).
+    const Vec3& local_arm(int i) const { return local_arm_[static_cast<std::size_t>(i)]; }
+    const Mat3& local_axes(int i) const { return local_axes_[static_cast<std::size_t>(i)]; }
     /// \brief The joint's coordinate (revolute: angle, prismatic: slide) at \p context, its rate,
     /// derivatives and the curvature of the generalised force of \p tau along it. \p out is sized
     /// by the caller to dofs() (then nothing allocates).

@@ -1,8 +1,9 @@
-// Registers `ball_joint`, `clamp`, the frame joints (`revolute_joint`, ...) and `joint_drive`.
+// Registers `ball_joint`, `clamp`, the frame joints (`revolute_joint`, ...), `joint_limit` and `joint_drive`.
 #include "ball_joint.hpp"
 #include "clamp.hpp"
 #include "frame_joint.hpp"
 #include "joint_drive.hpp"
+#include "joint_limit.hpp"
 
 #include "soma/api.hpp"
 #include "soma/registry.hpp"
@@ -268,5 +269,30 @@ SOMA_PLUGIN("joints") {
         settings.target = time_function_at(p, "target");
         if (p.has("target_velocity")) settings.target_velocity = time_function_at(p, "target_velocity");
         return std::make_unique<JointDrive>(std::move(settings), scene_errors(p));
+    });
+
+    ParameterSchema limit("joint_limit",
+                          "The range of a revolute_joint's angle or a prismatic_joint's slide: stops the joint cannot "
+                          "pass, as unilateral (complementarity) rows that push back only as hard as they are pushed, "
+                          "for the integrator ncp_newton. Each stop near the coordinate at a step's start is a contact "
+                          "between a point of the first frame and one of the second: for a slide the joint points, "
+                          "for an angle a point 1 m from the axis on the first frame against where it stands at the "
+                          "stop (its normal force, N, is the stop's torque, N m). Statistics as a contact constraint's "
+                          "(contacts, active_contacts, normal_force, friction_force). The coordinate is 0 as built, "
+                          "which must lie within the range.");
+    limit.string("joint", "scene name of the revolute_joint or prismatic_joint, listed before this limit").require();
+    limit.real("lower", "lowest coordinate (rad from the configuration as built, above -pi; or m)");
+    limit.real("upper", "highest coordinate (rad, below pi; or m)");
+    limit.real("margin", "a stop within this distance of the coordinate (now or predicted over twice the step) becomes "
+                         "a row (rad or m)")
+        .fallback(0.01)
+        .positive();
+    registry.add_constraint(std::move(limit), [](const Parameters& p) {
+        JointLimitSettings settings;
+        settings.joint = p.string("joint");
+        if (p.has("lower")) settings.lower = p.real("lower");
+        if (p.has("upper")) settings.upper = p.real("upper");
+        settings.margin = p.real("margin");
+        return std::make_unique<JointLimit>(std::move(settings), scene_errors(p));
     });
 }

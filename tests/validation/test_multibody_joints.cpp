@@ -247,3 +247,64 @@ TEST_CASE("multibody joints: universal, cylindrical and planar joints free what 
         CHECK(std::atan2(R(1, 0), R(0, 0)) == Approx(2.0).margin(1e-8));
     }
 }
+
+TEST_CASE("multibody joints: joint limits stop a falling pendulum and a slider, carrying the load",
+          "[validation][multibody]") {
+    // Under ncp_newton (inelastic stops): a pendulum built horizontal (l = 0.2 m, 1 kg) falls about
+    // y onto its upper stop at 0.5 rad and rests there, the stop carrying the weight's torque
+    // m g l cos(0.5) (its normal force, lever 1 m); a 0.8 kg slider on a vertical rail falls onto its
+    // lower stop 0.1 m below and rests there on m g.
+    const std::string scene =
+        "simulation: {duration: 1.5}\n"
+        "integrator: {type: ncp_newton, dt: 0.005}\n"
+        "elements:\n"
+        "  - {name: bob, type: rigid_body, position: [0.2, 0, 0], mass: 1, inertia: [2.0e-3, 2.0e-3, 2.0e-3, 0, 0, 0]}\n"
+        "  - {name: slider, type: rigid_body, position: [1, 0, 0], mass: 0.8, inertia: [1.0e-3, 1.0e-3, 1.0e-3, 0, 0, 0]}\n"
+        "constraints:\n"
+        "  - {type: revolute_joint, name: hinge, first: {element: bob}, at: [0, 0, 0], axis: [0, 1, 0]}\n"
+        "  - {type: joint_limit, name: swing, joint: hinge, lower: -1, upper: 0.5}\n"
+        "  - {type: prismatic_joint, name: rail, first: {element: slider}, at: [1, 0, 0], axis: [0, 0, 1]}\n"
+        "  - {type: joint_limit, name: stop, joint: rail, lower: -0.1}\n"
+        "forces: [{type: gravity, acceleration: [0, 0, -9.81]}]\n";
+    auto sim = build_scene(scene);
+    run_to_end(*sim);
+    const Vec3 bob = node_position(*sim, "bob", 0);
+    const double theta = std::atan2(-bob.z(), bob.x());
+    // The stop holds to the gap tolerance (1e-9 m at a 1 m lever); its force balances the weight
+    // to the force tolerance.
+    CHECK(theta == Approx(0.5).margin(1e-8));
+    CHECK(node_position(*sim, "slider", 0).z() == Approx(-0.1).margin(1e-9));
+    const std::vector<const Constraint*> terms = sim->constraint_terms();
+    const auto statistic_of = [&](const std::string& name, std::size_t index) {
+        for (const Constraint* c : terms)
+            if (c->name() == name) return c->statistic(index);
+        FAIL("no constraint " << name);
+        return 0.0;
+    };
+    CHECK(statistic_of("swing", 0) == 1.0);  // only the upper stop is near
+    CHECK(statistic_of("swing", 2) == Approx(9.81 * 0.2 * std::cos(0.5)).epsilon(1e-6));
+    CHECK(statistic_of("stop", 2) == Approx(0.8 * 9.81).epsilon(1e-6));
+}
+
+TEST_CASE("multibody joints: joint limits refuse what they cannot hold", "[validation][multibody]") {
+    const auto scene = [](const std::string& integrator, const std::string& constraints) {
+        return "simulation: {duration: 0.1}\n"
+               "integrator: {type: " + integrator + ", dt: 0.01}\n"
+               "elements:\n"
+               "  - {name: bob, type: rigid_body, position: [0.2, 0, 0], mass: 1, inertia: [2.0e-3, 2.0e-3, 2.0e-3, 0, 0, 0]}\n"
+               "constraints:\n" + constraints;
+    };
+    const std::string hinge = "  - {type: revolute_joint, name: hinge, first: {element: bob}, at: [0, 0, 0], axis: [0, 1, 0]}\n";
+    const std::string ball = "  - {type: spherical_joint, name: ball, first: {element: bob}, at: [0, 0, 0]}\n";
+    const auto refused = [&](const std::string& text, const std::string& what) {
+        INFO(text);
+        CHECK_THROWS_WITH(build_scene(text), Catch::Contains(what));
+    };
+    refused(scene("implicit_euler", hinge + "  - {type: joint_limit, joint: hinge, upper: 0.5}\n"), "ncp_newton");
+    refused(scene("ncp_newton", "  - {type: joint_limit, joint: hinge, upper: 0.5}\n" + hinge), "before this one");
+    refused(scene("ncp_newton", hinge + "  - {type: joint_limit, joint: hinge, lower: 0.1, upper: 0.5}\n"), "outside");
+    refused(scene("ncp_newton", hinge + "  - {type: joint_limit, joint: hinge, lower: 0.5, upper: 0.1}\n"), "above `lower`");
+    refused(scene("ncp_newton", hinge + "  - {type: joint_limit, joint: hinge, upper: 3.5}\n"), "half turn");
+    refused(scene("ncp_newton", ball + "  - {type: joint_limit, joint: ball, upper: 0.5}\n"), "not a revolute_joint");
+    refused(scene("ncp_newton", hinge + "  - {type: joint_limit, joint: hinge}\n"), "give `lower`, `upper` or both");
+}

@@ -1,0 +1,55 @@
+#pragma once
+/// \file joint_limit.hpp
+/// \brief `joint_limit`: the range of a revolute or prismatic joint's coordinate as unilateral
+/// rows, for an integrator that treats inequality constraints (`ncp_newton`): a stop the joint
+/// cannot pass, which pushes back only as hard as it is pushed (complementarity, no stiffness).
+///
+/// Each stop near the coordinate at a step's start becomes a contact (contact_constraint.hpp)
+/// between a point of the first frame and a point of the second:
+///  - a prismatic joint's slide s >= lower: the first joint point o_1 against the point
+///    o_2 + lower z_2, along n = z_2 (the axis at the step's start): C = s - lower exactly;
+///  - a revolute joint's angle theta >= lower: a point at the lever L = 1 m from the axis along the
+///    first frame's x_1, against the point where it stands at theta = lower, along the tangent of
+///    its circle there, n = -sin(lower) x_2 + cos(lower) y_2: C = L sin(theta - lower), the angle's
+///    distance for small ones, so the normal force (N) is the stop's torque (N m);
+///  - the upper stops alike with the normal reversed.
+/// The normal is fixed for the step, as for every contact: the linearisation error is second
+/// order in the step's motion. A stop is listed when the coordinate is within `margin` of it, now
+/// or predicted over twice the step at the start's rate.
+
+#include "frame_joint.hpp"
+
+#include "soma/contact_constraint.hpp"
+#include "soma/settings_errors.hpp"
+
+#include <optional>
+#include <string>
+
+namespace soma::joints {
+
+struct JointLimitSettings {
+    std::string joint;             ///< the scene name of a revolute or prismatic joint (listed before)
+    std::optional<double> lower;   ///< rad or m, from the configuration as built
+    std::optional<double> upper;
+    double margin = 0.01;          ///< rad or m
+};
+
+class JointLimit final : public ContactConstraint {
+public:
+    JointLimit(JointLimitSettings settings, SettingsErrors errors);
+
+    void bind(const SceneView& scene) override;
+    void detect(const SceneView& scene, double dt) override;
+    bool has_friction() const override { return false; }
+
+private:
+    /// The contact of the stop at \p bound, \p sign +1 for a lower stop, -1 for an upper one.
+    UnilateralContact stop(double bound, double sign, const EvalContext& context) const;
+
+    JointLimitSettings settings_;
+    SettingsErrors errors_;
+    const FrameJoint* joint_ = nullptr;
+    JointCoordinate coordinate_;  ///< sized at bind
+};
+
+}  // namespace soma::joints
