@@ -4,6 +4,7 @@
 #include "floor_contact.hpp"
 #include "gravity.hpp"
 #include "point_load.hpp"
+#include "point_spring.hpp"
 #include "rayleigh_damping.hpp"
 #include "viscous_drag.hpp"
 
@@ -123,6 +124,29 @@ ParameterSchema point_load_schema() {
 
 }  // namespace
 
+ParameterSchema spring_schema() {
+    ParameterSchema schema("spring",
+                           "An axial spring-damper between two points, or a multi-point spring (a cable or tendon "
+                           "sliding without friction over via points) through the points listed, each a point of "
+                           "any element (a rod or shell node, a rigid body's origin, centre of mass, marker or "
+                           "corner) or of the world. One tension F = stiffness (L - rest_length) + damping dL/dt, "
+                           "with L the length through all the points, pulls along every segment (ArtiSynth technical "
+                           "notes, sections 0.12 and 0.14), with its exact Jacobian. With tension_only, a cable: no "
+                           "force when slack. CSV statistics: length, tension.");
+    ParameterSchema point("point", "an end or a via point");
+    point.string("element", "scene name of the element (absent: the world point `world`)");
+    point.integer("node", "point index of the element (negative counts from the end); default 0");
+    point.vec3("at", "instead of `node`: the element's point nearest this position as built").unit("m");
+    point.vec3("world", "a fixed point of the world (instead of `element`)").unit("m");
+    schema.map_list("points", "the ends and, between them, the via points, in order (2 or more)", std::move(point))
+        .require();
+    schema.real("stiffness", "k").unit("N/m").fallback(0.0).non_negative();
+    schema.real("damping", "d, on the rate of the length").unit("N*s/m").fallback(0.0).non_negative();
+    schema.real("rest_length", "r, the length at which the spring is slack; absent: its length as built").unit("m").non_negative();
+    schema.boolean("tension_only", "a cable: it pulls, never pushes").fallback(false);
+    return schema;
+}
+
 SOMA_PLUGIN("forces_basic") {
     registry.add_force(gravity_schema(), [](const Parameters& p) -> std::unique_ptr<Force> {
         GravitySettings s;
@@ -171,5 +195,27 @@ SOMA_PLUGIN("forces_basic") {
     });
     registry.add_force(rayleigh_damping_schema(), [](const Parameters& p) -> std::unique_ptr<Force> {
         return std::make_unique<RayleighDamping>(rayleigh_damping_settings(p), scene_errors(p));
+    });
+    registry.add_force(spring_schema(), [](const Parameters& p) -> std::unique_ptr<Force> {
+        PointSpringSettings s;
+        for (const Parameters& block : p.blocks("points")) {
+            SpringPoint point;
+            if (block.has("element")) point.element = block.string("element");
+            if (block.has("node")) point.node = block.integer("node");
+            if (block.has("at")) point.at = block.vec3("at");
+            if (block.has("node") && block.has("at")) block.fail("at", "give `node` or `at`, not both");
+            if (block.has("world")) {
+                if (block.has("element")) block.fail("world", "give `element` or `world`, not both");
+                point.world = block.vec3("world");
+            } else if (point.element.empty()) {
+                block.fail("element", "needs `element` (with `node` or `at`) or `world`");
+            }
+            s.points.push_back(point);
+        }
+        s.stiffness = p.real("stiffness");
+        s.damping = p.real("damping");
+        if (p.has("rest_length")) s.rest_length = p.real("rest_length");
+        s.tension_only = p.boolean("tension_only");
+        return std::make_unique<PointSpring>(std::move(s), scene_errors(p));
     });
 }
