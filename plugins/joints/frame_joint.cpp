@@ -40,16 +40,18 @@ FrameJoint::FrameJoint(FrameJointSettings settings, Parameters parameters)
 void FrameJoint::bind(const SceneView& scene) {
     dofs_.clear();
     const std::string kind = std::string("a ") + joint_type_name(settings_.type) + " joint";
-    first_ = bind_frame_end(scene, settings_.first, parameters_.block("first"), kind, dofs_);
-    second_ = BoundFrame{};
+    pair_.ends[0] = bind_frame_end(scene, settings_.first, parameters_.block("first"), kind, dofs_);
+    pair_.ends[1] = BoundFrame{};
     if (!settings_.second.element.empty())
-        second_ = bind_frame_end(scene, settings_.second, parameters_.block("second"), kind, dofs_);
-    if (first_.element && first_.element == second_.element) {
+        pair_.ends[1] = bind_frame_end(scene, settings_.second, parameters_.block("second"), kind, dofs_);
+    const BoundFrame& first = pair_.ends[0];
+    const BoundFrame& second = pair_.ends[1];
+    if (first.element && first.element == second.element) {
         // Two frames that depend on the same DOFs (a rigid body's body and centre-of-mass frames)
         // move as one: every row would vanish identically and the KKT system be singular.
         std::vector<Index> first_dofs, second_dofs;
-        for (const Index c : first_.columns) first_dofs.push_back(dofs_[static_cast<std::size_t>(c)]);
-        for (const Index c : second_.columns) second_dofs.push_back(dofs_[static_cast<std::size_t>(c)]);
+        for (const Index c : first.columns) first_dofs.push_back(dofs_[static_cast<std::size_t>(c)]);
+        for (const Index c : second.columns) second_dofs.push_back(dofs_[static_cast<std::size_t>(c)]);
         std::sort(first_dofs.begin(), first_dofs.end());
         std::sort(second_dofs.begin(), second_dofs.end());
         if (first_dofs == second_dofs)
@@ -80,15 +82,9 @@ void FrameJoint::bind(const SceneView& scene) {
     Mat3 axes;
     axes << x, z.cross(x), z;
 
+    pair_.place(scene.state().q, settings_.at, axes);
     EvalContext context;
     context.q = &scene.state().q;
-    const BoundFrame* ends[2] = {&first_, &second_};
-    for (std::size_t i = 0; i < 2; ++i) {
-        FrameKinematics k;
-        end_kinematics(*ends[i], context, k);
-        local_arm_[i] = k.rotation.transpose() * (settings_.at - k.origin);
-        local_axes_[i] = k.rotation.transpose() * axes;
-    }
 
     rows_.clear();
     const auto world = [&](int k) { rows_.push_back({RowKind::world_offset, k, 0, false, false}); };
@@ -153,69 +149,15 @@ double FrameJoint::compliance(Index row) const {
     return spec.rotational ? settings_.rotational_compliance : settings_.compliance;
 }
 
-void FrameJoint::frames_at(const EvalContext& context) const {
-    const BoundFrame* ends[2] = {&first_, &second_};
-    for (std::size_t i = 0; i < 2; ++i) {
-        FrameKinematics& k = frame_data_[i];
-        end_kinematics(*ends[i], context, k);
-        frames_.origin[i] = k.origin;
-        frames_.arm[i] = k.rotation * local_arm_[i];
-        frames_.axes[i] = k.rotation * local_axes_[i];
-    }
-}
-
 void FrameJoint::row_at(const RowSpec& spec, JointRow& row) const {
     switch (spec.kind) {
-        case RowKind::world_offset: offset_row(frames_, Vec3::Unit(spec.first_axis), false, row); return;
-        case RowKind::axis_offset: offset_row(frames_, frames_.axis(1, spec.first_axis), true, row); return;
+        case RowKind::world_offset: offset_row(pair_.frames, Vec3::Unit(spec.first_axis), false, row); return;
+        case RowKind::axis_offset: offset_row(pair_.frames, pair_.frames.axis(1, spec.first_axis), true, row); return;
         case RowKind::axis_product:
-            axis_product_row(frames_.axis(0, spec.first_axis), frames_.axis(1, spec.second_axis), row);
+            axis_product_row(pair_.frames.axis(0, spec.first_axis), pair_.frames.axis(1, spec.second_axis), row);
             return;
-        case RowKind::angle: angle_row(frames_, row, angle_scratch_); return;
-        case RowKind::slide: offset_row(frames_, frames_.axis(1, 2), true, row); return;
-    }
-}
-
-template <class Force, class Position>
-void FrameJoint::scatter_gradient(const JointRow& row, Force&& force, Position&& position) const {
-    const BoundFrame* ends[2] = {&first_, &second_};
-    for (std::size_t i = 0; i < 2; ++i) {
-        if (!ends[i]->element) continue;
-        const FrameKinematics& k = frame_data_[i];
-        const auto J = k.jacobian_columns();
-        const auto J_q = k.position_jacobian_columns();
-        const auto g = row.gradient.segment<6>(6 * static_cast<Index>(i));
-        for (int c = 0; c < k.dof_count; ++c) {
-            const Index column = ends[i]->columns[static_cast<std::size_t>(c)];
-            force(column) += g.dot(J.col(c));
-            position(column) += g.dot(J_q.col(c));
-        }
-    }
-}
-
-void FrameJoint::add_curvature(const EvalContext& context, const RowGradient& wrench, const RowHessian& hessian,
-                               Eigen::MatrixXd& curvature) const {
-    const BoundFrame* ends[2] = {&first_, &second_};
-    for (std::size_t i = 0; i < 2; ++i) {
-        const auto n = static_cast<Index>(6 * i);
-        add_end_geometric_stiffness(*ends[i], context, frame_data_[i], wrench.segment<3>(n), wrench.segment<3>(n + 3),
-                                    curvature);
-    }
-    // J_i^T H_ij J_q,j: the gradient's change as the frames move.
-    for (std::size_t i = 0; i < 2; ++i) {
-        if (!ends[i]->element) continue;
-        const auto J = frame_data_[i].jacobian_columns();
-        for (std::size_t j = 0; j < 2; ++j) {
-            if (!ends[j]->element) continue;
-            const auto block = hessian.block<6, 6>(6 * static_cast<Index>(i), 6 * static_cast<Index>(j));
-            const auto J_q = frame_data_[j].position_jacobian_columns();
-            for (int c = 0; c < frame_data_[j].dof_count; ++c) {
-                const VecN<6> change = block * J_q.col(c);
-                const Index column = ends[j]->columns[static_cast<std::size_t>(c)];
-                for (int r = 0; r < frame_data_[i].dof_count; ++r)
-                    curvature(ends[i]->columns[static_cast<std::size_t>(r)], column) += J.col(r).dot(change);
-            }
-        }
+        case RowKind::angle: angle_row(pair_.frames, row, angle_scratch_); return;
+        case RowKind::slide: offset_row(pair_.frames, pair_.frames.axis(1, 2), true, row); return;
     }
 }
 
@@ -223,7 +165,7 @@ void FrameJoint::evaluate(const EvalContext& context, const double* lambda, Cons
     out.force_jacobian.setZero();
     out.position_jacobian.setZero();
     out.curvature.setZero();
-    frames_at(context);
+    pair_.evaluate(context);
     wrench_.setZero();
     hessian_.setZero();
     for (std::size_t r = 0; r < rows_.size(); ++r) {
@@ -236,11 +178,11 @@ void FrameJoint::evaluate(const EvalContext& context, const double* lambda, Cons
         }
         const auto row = static_cast<Index>(r);
         out.value[row] = value;
-        scatter_gradient(row_, out.force_jacobian.row(row), out.position_jacobian.row(row));
+        pair_.scatter(row_.gradient, out.force_jacobian.row(row), out.position_jacobian.row(row));
         wrench_ += lambda[r] * row_.gradient;
         hessian_ += lambda[r] * row_.hessian;
     }
-    add_curvature(context, wrench_, hessian_, out.curvature);
+    pair_.add_curvature(context, wrench_, hessian_, out.curvature);
 }
 
 void FrameJoint::evaluate_coordinate(const EvalContext& context, double tau, JointCoordinate& out) const {
@@ -248,30 +190,26 @@ void FrameJoint::evaluate_coordinate(const EvalContext& context, double tau, Joi
     out.position_row.setZero();
     out.curvature.setZero();
     out.rate_position_row.setZero();
-    frames_at(context);
+    pair_.evaluate(context);
     const bool angle = settings_.type == JointType::revolute;
     row_at({angle ? RowKind::angle : RowKind::slide, 0, 0, angle, false}, row_);
     out.value = row_.value;
-    scatter_gradient(row_, out.force_row, out.position_row);
+    pair_.scatter(row_.gradient, out.force_row, out.position_row);
     wrench_ = tau * row_.gradient;
     hessian_ = tau * row_.hessian;
-    add_curvature(context, wrench_, hessian_, out.curvature);
+    pair_.add_curvature(context, wrench_, hessian_, out.curvature);
     out.rate = 0.0;
     if (!context.v) return;
     // rate = g . xi with xi the frames' velocities; at fixed xi it changes as g does: xi^T H.
-    RowGradient velocity;
-    for (std::size_t i = 0; i < 2; ++i) {
-        velocity.segment<3>(6 * static_cast<Index>(i)) = frame_data_[i].velocity;
-        velocity.segment<3>(6 * static_cast<Index>(i) + 3) = frame_data_[i].angular_velocity;
-    }
+    const RowGradient velocity = pair_.velocities();
     out.rate = row_.gradient.dot(velocity);
     const RowGradient rate_change = row_.hessian.transpose() * velocity;
-    const BoundFrame* ends[2] = {&first_, &second_};
     for (std::size_t j = 0; j < 2; ++j) {
-        if (!ends[j]->element) continue;
-        const auto J_q = frame_data_[j].position_jacobian_columns();
-        for (int c = 0; c < frame_data_[j].dof_count; ++c)
-            out.rate_position_row(ends[j]->columns[static_cast<std::size_t>(c)]) +=
+        const BoundFrame& end = pair_.ends[j];
+        if (!end.element) continue;
+        const auto J_q = pair_.kinematics[j].position_jacobian_columns();
+        for (int c = 0; c < pair_.kinematics[j].dof_count; ++c)
+            out.rate_position_row(end.columns[static_cast<std::size_t>(c)]) +=
                 rate_change.segment<6>(6 * static_cast<Index>(j)).dot(J_q.col(c));
     }
 }

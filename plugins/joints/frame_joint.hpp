@@ -29,8 +29,7 @@
 /// actuation torque or force. Compliances make the rows springs (ArtiSynth technical notes,
 /// section 0.11): C + alpha lambda = 0.
 
-#include "frame_end.hpp"
-#include "joint_rows.hpp"
+#include "frame_pair.hpp"
 
 #include "soma/constraint.hpp"
 #include "soma/parameters.hpp"
@@ -90,11 +89,8 @@ public:
     JointType type() const { return settings_.type; }
     /// Whether the scene prescribes the coordinate (`coordinate`): then nothing else can move it.
     bool has_prescribed_coordinate() const { return static_cast<bool>(settings_.coordinate); }
-    /// The ends as bound: 0 the first (moving) frame, 1 the second (or the world).
-    const BoundFrame& end(int i) const { return i == 0 ? first_ : second_; }
-    /// The joint point's offset r_i and the joint axes A_i in end \p i's element frame (fixed at bind).
-    const Vec3& local_arm(int i) const { return local_arm_[static_cast<std::size_t>(i)]; }
-    const Mat3& local_axes(int i) const { return local_axes_[static_cast<std::size_t>(i)]; }
+    /// The two frames, the joint frames on them (fixed at bind) and their last evaluation.
+    const FramePair& frames() const { return pair_; }
     /// \brief The joint's coordinate (revolute: angle, prismatic: slide) at \p context, its rate,
     /// derivatives and the curvature of the generalised force of \p tau along it. \p out is sized
     /// by the caller to dofs() (then nothing allocates).
@@ -109,26 +105,14 @@ private:
         bool rotational = false;
         bool prescribed = false;  ///< the coordinate row (value - target(t))
     };
-    void frames_at(const EvalContext& context) const;
     void row_at(const RowSpec& spec, JointRow& row) const;
-    /// Adds \p row's G_f and G_q entries into row \p r of \p force and \p position.
-    template <class Force, class Position>
-    void scatter_gradient(const JointRow& row, Force&& force, Position&& position) const;
-    /// Adds J^T H J_q of a 12 x 12 block \p hessian (a multiplier-weighted sum of rows') and the
-    /// frames' geometric stiffness at \p wrench (force, torque on each frame) to \p curvature.
-    void add_curvature(const EvalContext& context, const RowGradient& wrench, const RowHessian& hessian,
-                       Eigen::MatrixXd& curvature) const;
 
     FrameJointSettings settings_;
     Parameters parameters_;
-    BoundFrame first_, second_;
-    std::array<Vec3, 2> local_arm_{Vec3::Zero(), Vec3::Zero()};        ///< r_i, in element frame i
-    std::array<Mat3, 2> local_axes_{Mat3::Identity(), Mat3::Identity()};  ///< A_i
+    FramePair pair_;
     std::vector<RowSpec> rows_;
     std::vector<Index> dofs_;
-    // Per-evaluation scratch, sized once (a wide frame's storage grows on first use).
-    mutable std::array<FrameKinematics, 2> frame_data_;
-    mutable JointFramePair frames_;
+    // Per-evaluation scratch.
     mutable JointRow row_;
     mutable std::array<JointRow, 2> angle_scratch_;
     mutable RowGradient wrench_;

@@ -58,11 +58,14 @@ void JointLimit::bind(const SceneView& scene) {
 UnilateralContact JointLimit::stop(double bound, double sign, const EvalContext& context) const {
     // The two ends' element frames at the step's start.
     FrameKinematics k[2];
-    for (int i = 0; i < 2; ++i) end_kinematics(joint_->end(i), context, k[i]);
-    const Mat3 axes2 = k[1].rotation * joint_->local_axes(1);  // joint frame 2 in the world
+    for (int i = 0; i < 2; ++i) end_kinematics(joint_->frames().ends[static_cast<std::size_t>(i)], context, k[i]);
+    const FramePair& pair = joint_->frames();
+    const auto local_arm = [&](int i) { return pair.local_arm[static_cast<std::size_t>(i)]; };
+    const auto local_axes = [&](int i) { return pair.local_axes[static_cast<std::size_t>(i)]; };
+    const Mat3 axes2 = k[1].rotation * local_axes(1);  // joint frame 2 in the world
     UnilateralContact c;
     const auto end_at = [&](int i, const Vec3& local_offset) {
-        const BoundFrame& end = joint_->end(i);
+        const BoundFrame& end = joint_->frames().ends[static_cast<std::size_t>(i)];
         if (!end.element) return ContactEnd::at_world(k[i].origin + k[i].rotation * local_offset);
         ContactEnd e;
         e.element = end.element;
@@ -71,13 +74,13 @@ UnilateralContact JointLimit::stop(double bound, double sign, const EvalContext&
         return e;
     };
     if (joint_->type() == JointType::prismatic) {
-        c.a = end_at(0, joint_->local_arm(0));
-        c.b = end_at(1, joint_->local_arm(1) + bound * joint_->local_axes(1).col(2));
+        c.a = end_at(0, local_arm(0));
+        c.b = end_at(1, local_arm(1) + bound * local_axes(1).col(2));
         c.normal = sign * axes2.col(2);
     } else {
-        c.a = end_at(0, joint_->local_arm(0) + kLever * joint_->local_axes(0).col(0));
-        const Vec3 at_bound = std::cos(bound) * joint_->local_axes(1).col(0) + std::sin(bound) * joint_->local_axes(1).col(1);
-        c.b = end_at(1, joint_->local_arm(1) + kLever * at_bound);
+        c.a = end_at(0, local_arm(0) + kLever * local_axes(0).col(0));
+        const Vec3 at_bound = std::cos(bound) * local_axes(1).col(0) + std::sin(bound) * local_axes(1).col(1);
+        c.b = end_at(1, local_arm(1) + kLever * at_bound);
         c.normal = sign * (-std::sin(bound) * axes2.col(0) + std::cos(bound) * axes2.col(1));
     }
     return c;

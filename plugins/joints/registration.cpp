@@ -1,7 +1,9 @@
-// Registers `ball_joint`, `clamp`, the frame joints (`revolute_joint`, ...), `joint_limit` and `joint_drive`.
+// Registers `ball_joint`, `clamp`, the frame joints (`revolute_joint`, ...), `joint_limit`, `joint_drive` and
+// `frame_spring`.
 #include "ball_joint.hpp"
 #include "clamp.hpp"
 #include "frame_joint.hpp"
+#include "frame_spring.hpp"
 #include "joint_drive.hpp"
 #include "joint_limit.hpp"
 
@@ -294,5 +296,32 @@ SOMA_PLUGIN("joints") {
         if (p.has("upper")) settings.upper = p.real("upper");
         settings.margin = p.real("margin");
         return std::make_unique<JointLimit>(std::move(settings), scene_errors(p));
+    });
+
+    ParameterSchema spring("frame_spring",
+                           "A six-DOF spring-damper between a frame of one element (a rigid body, a rod's end, a gvs "
+                           "link) and a frame of another or the world (`second` absent), holding their relative pose as "
+                           "built at the point `at` (ArtiSynth technical notes, section 0.22), isotropic: energy "
+                           "stiffness |d|^2/2 + rotational_stiffness |psi|^2/2 with d the separation of the two frames' "
+                           "points and psi the rotation vector between their axes; dampers on the rate of d and on the "
+                           "relative angular velocity. Exact stiffness Jacobian (unsymmetric in the rotations); the "
+                           "damping's leaves out how a frame's velocity turns with its DOFs at fixed v.");
+    spring.map("first", "the first end", frame_end_schema("first", "a frame of an element")).require();
+    spring.map("second", "the second end; absent: the world", frame_end_schema("second", "a frame of an element"));
+    spring.vec3("at", "the spring's point, world, as built; absent: the first frame's origin").unit("m");
+    spring.real("stiffness", "k_t").unit("N/m").fallback(0.0).non_negative();
+    spring.real("rotational_stiffness", "k_r").unit("N m/rad").fallback(0.0).non_negative();
+    spring.real("damping", "d_t, on the rate of the separation").unit("N s/m").fallback(0.0).non_negative();
+    spring.real("rotational_damping", "d_r, on the relative angular velocity").unit("N m s/rad").fallback(0.0).non_negative();
+    registry.add_force(std::move(spring), [](const Parameters& p) {
+        FrameSpringSettings settings;
+        settings.first = read_frame_end(p.block("first"));
+        if (p.has("second")) settings.second = read_frame_end(p.block("second"));
+        if (p.has("at")) settings.at = p.vec3("at");
+        settings.stiffness = p.real("stiffness");
+        settings.rotational_stiffness = p.real("rotational_stiffness");
+        settings.damping = p.real("damping");
+        settings.rotational_damping = p.real("rotational_damping");
+        return std::make_unique<FrameSpring>(std::move(settings), p);
     });
 }

@@ -460,7 +460,7 @@ TEST_CASE("Newton iterations allocate nothing with node-triangle and rigid-shape
     check_allocation_free(loose, tight);
 }
 
-TEST_CASE("Newton iterations allocate nothing: multibody joints, prescribed coordinates, joint drives and a spring",
+TEST_CASE("Newton iterations allocate nothing: multibody joints, prescribed coordinates, joint drives and springs",
           "[kernel][performance]") {
     // Every frame joint type between rigid bodies, a rod's end and a gvs link's wide end frame,
     // with a motor (prescribed angle) and PD drives on a revolute and a prismatic joint.
@@ -504,7 +504,9 @@ TEST_CASE("Newton iterations allocate nothing: multibody joints, prescribed coor
                "  - {type: joint_drive, joint: elbow, stiffness: 5, damping: 0.5, target: '0.3*t'}\n"
                "  - {type: joint_drive, joint: rail, stiffness: 50, damping: 2, target: '0.1*sin(t)', target_velocity: '0.1*cos(t)'}\n"
                "  - {type: spring, points: [{element: tip, node: 0}, {world: [0.4, 0.2, 0.6]}, {element: cart, node: 0},\n"
-               "     {element: robot, node: -1}], stiffness: 30, damping: 0.5, rest_length: 0.5}\n";
+               "     {element: robot, node: -1}], stiffness: 30, damping: 0.5, rest_length: 0.5}\n"
+               "  - {type: frame_spring, first: {element: arm}, second: {element: robot, frame: beam.end}, stiffness: 20,\n"
+               "     rotational_stiffness: 2, damping: 0.3, rotational_damping: 0.05}\n";
     };
     const Count loose = one_step_of(scene("1.0e-1"));
     const Count tight = one_step_of(scene("1.0e-13"));
