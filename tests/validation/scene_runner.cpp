@@ -82,4 +82,17 @@ Vec3 node_velocity(const Simulation& simulation, const std::string& element, lon
     return xdot;
 }
 
+AffineStep euler_step(const System& system, double h) {
+    const State& s = system.state();
+    const Index n = system.dof_count();
+    AffineStep step;
+    step.t_eval = s.t + h;
+    step.dt = h;
+    step.q_pred = s.q.head(n) + h * s.v;
+    step.v_pred = s.v;
+    step.a_pred = VectorX::Zero(n);
+    step.coefficients = {h * h, h, 1.0};
+    return step;
+}
+
 }  // namespace soma::validation

@@ -35,6 +35,10 @@ RunResult run_to_end(Simulation& simulation);
 /// Returns false if the step did not converge.
 bool step_once(Simulation& simulation, double dt);
 
+/// The affine map of one implicit Euler step of size \p h from the committed state (predictor
+/// q + h v, coefficients h^2, h, 1), for tests written against the open System.
+AffineStep euler_step(const System& system, double h);
+
 /// Position of node `node` (negative counts from the end) of a named element.
 Vec3 node_position(const Simulation& simulation, const std::string& element, long node);
 Vec3 node_velocity(const Simulation& simulation, const std::string& element, long node);

@@ -40,18 +40,6 @@ const std::string kScene =
 
 /// The implicit Euler step map of integrator.hpp from the committed state: q = q_n + h v_n + h^2 x,
 /// v = v_n + h x, a = x.
-AffineStep euler_step(const System& system, double h) {
-    const State& s = system.state();
-    const Index n = system.dof_count();
-    AffineStep step;
-    step.t_eval = s.t + h;
-    step.dt = h;
-    step.q_pred = s.q.head(n) + h * s.v;
-    step.v_pred = s.v;
-    step.a_pred = VectorX::Zero(n);
-    step.coefficients = {h * h, h, 1.0};
-    return step;
-}
 
 /// Undamped Newton written against the open API only (what a custom integrator would write).
 int own_newton(System& system, const AffineStep& step, VectorX& x) {

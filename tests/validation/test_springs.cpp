@@ -24,23 +24,6 @@
 using namespace soma;
 using namespace soma::validation;
 
-namespace {
-
-AffineStep euler_step(const System& system, double h) {
-    const State& s = system.state();
-    const Index n = system.dof_count();
-    AffineStep step;
-    step.t_eval = s.t + h;
-    step.dt = h;
-    step.q_pred = s.q.head(n) + h * s.v;
-    step.v_pred = s.v;
-    step.a_pred = VectorX::Zero(n);
-    step.coefficients = {h * h, h, 1.0};
-    return step;
-}
-
-}  // namespace
-
 TEST_CASE("spring: the Jacobian through rigid-body points and a rod node matches differences of F",
           "[validation][spring]") {
     const std::string scene =

@@ -7,6 +7,7 @@
 #include "../../rigid_body/rigid_body.hpp"
 
 #include "soma/constraint.hpp"
+#include "soma/contributor.hpp"
 #include "soma/rotation.hpp"
 #include "soma/scene_view.hpp"
 #include "soma/testing/dense_assembly.hpp"
@@ -172,6 +173,34 @@ inline void check_derivatives(const Constraint& clamp, BodyAndRod& scene, const 
     const auto along = [&](const VectorX& h) { return value_of(dofs + h[0] * direction); };
     const VectorX rate = finite_difference_jacobian(along, VectorX::Zero(1), 1e-6);
     CHECK((columns_over_dofs(clamp, e.force_jacobian) * v - rate).norm() < 1e-7 * rate.norm());
+}
+
+/// \brief dF/dq and dF/dv of the force \p term (its pattern declared on \p dense) at the scene's
+/// iterate \p dofs and velocities \p v against central differences (step 1e-6 on O(0.1-1)
+/// coordinates: truncation ~1e-12, round-off ~1e-10 relative; 1e-6 and, F being linear in v, 1e-8).
+inline void check_force_jacobian(Contributor& term, soma::testing::DenseAssembly& dense, BodyAndRod& scene,
+                                 const VectorX& dofs, const VectorX& v, double t = 0.0) {
+    EvalContext context;
+    context.t = t;
+    context.q = &scene.s.q;
+    context.v = &v;
+    context.coefficients = {1.0, 0.0, 0.0};
+    const Eigen::MatrixXd K = dense.evaluate(term, context).second;
+    const auto residual_at = [&](const VectorX& x) {
+        scene.set_dofs(x);
+        VectorX r = dense.evaluate(term, context, false).first;
+        scene.set_dofs(dofs);
+        return r;
+    };
+    CHECK(max_relative_error(K, finite_difference_jacobian(residual_at, dofs, 1e-6)) < 1e-6);
+    context.coefficients = {0.0, 1.0, 0.0};
+    const Eigen::MatrixXd C = dense.evaluate(term, context).second;
+    const auto residual_of_v = [&](const VectorX& w) {
+        EvalContext at = context;
+        at.v = &w;
+        return VectorX(dense.evaluate(term, at, false).first);
+    };
+    CHECK(max_relative_error(C, finite_difference_jacobian(residual_of_v, v, 1e-6)) < 1e-8);
 }
 
 }  // namespace soma::joints::testing

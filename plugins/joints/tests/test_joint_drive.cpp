@@ -98,23 +98,7 @@ TEST_CASE("joint_drive: residual and Jacobian against finite differences", "[joi
             CHECK(F[joint.dofs()[j]] == Approx(effort * c.force_row[static_cast<Index>(j)]).margin(1e-14));
         CHECK(std::abs(error) > 0.01);  // a loaded drive
 
-        // dF/dq (step 1e-6: truncation ~1e-12, round-off ~1e-10 on O(1) forces; 1e-6 relative).
-        const auto residual_at = [&](const VectorX& x) {
-            scene.set_dofs(x);
-            VectorX r = dense.evaluate(drive, context, false).first;
-            scene.set_dofs(dofs);
-            return r;
-        };
-        CHECK(max_relative_error(K, finite_difference_jacobian(residual_at, dofs, 1e-6)) < 1e-6);
-        // dF/dv: the damping's.
-        context.coefficients = {0.0, 1.0, 0.0};
-        const Eigen::MatrixXd C = dense.evaluate(drive, context).second;
-        const auto residual_of_v = [&](const VectorX& w) {
-            EvalContext at = context;
-            at.v = &w;
-            return VectorX(dense.evaluate(drive, at, false).first);
-        };
-        CHECK(max_relative_error(C, finite_difference_jacobian(residual_of_v, v, 1e-6)) < 1e-8);
+        check_force_jacobian(drive, dense, scene, dofs, v, context.t);
         // The energy is the spring's.
         CHECK(drive.potential_energy(context) == Approx(0.5 * 3.0 * error * error).epsilon(1e-12));
     }
