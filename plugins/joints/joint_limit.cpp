@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numbers>
 #include <sstream>
+#include <utility>
 
 namespace soma::joints {
 
@@ -34,12 +35,6 @@ void JointLimit::bind(const SceneView& scene) {
         errors_.fail("joint", "joint '" + settings_.joint + "' prescribes its coordinate: a limit on it would fight its motion");
     const bool angle = joint_->type() == JointType::revolute;
     const char* unit = angle ? " rad" : " m";
-    // Both stops within a half turn: the stop's row L sin(theta - bound) is monotonic there.
-    for (const auto& [key, bound] : {std::pair{"lower", settings_.lower}, std::pair{"upper", settings_.upper}}) {
-        if (!bound) continue;
-        if (angle && !(std::abs(*bound) < std::numbers::pi))
-            errors_.fail(key, "a revolute joint's stops lie within a half turn of the configuration as built (|bound| < pi)");
-    }
     // The joint starts at 0: inside the range.
     if ((settings_.lower && *settings_.lower > 0.0) || (settings_.upper && *settings_.upper < 0.0)) {
         std::ostringstream text;
@@ -48,6 +43,17 @@ void JointLimit::bind(const SceneView& scene) {
              << ": build the scene inside its limits";
         errors_.fail(settings_.lower && *settings_.lower > 0.0 ? "lower" : "upper", text.str());
     }
+    // An angle's stops are the faces of pins on one circle: a range at most a turn wide, and a
+    // lone stop's back face a turn from its front.
+    const double turn = 2.0 * std::numbers::pi;
+    if (angle && settings_.lower && settings_.upper && *settings_.upper - *settings_.lower > turn)
+        errors_.fail("upper", "a revolute joint's range is at most one turn wide (upper - lower <= 2 pi)");
+    has_lower_ = settings_.lower.has_value() || (angle && settings_.upper.has_value());
+    has_upper_ = settings_.upper.has_value() || (angle && settings_.lower.has_value());
+    lower_ = settings_.lower ? *settings_.lower : (angle && settings_.upper ? *settings_.upper - turn : 0.0);
+    upper_ = settings_.upper ? *settings_.upper : (angle && settings_.lower ? *settings_.lower + turn : 0.0);
+    turned_ = 0.0;
+    last_angle_ = 0.0;
     const auto n = static_cast<Index>(joint_->dofs().size());
     coordinate_.force_row.setZero(n);
     coordinate_.position_row.setZero(n);
@@ -93,12 +99,33 @@ void JointLimit::detect(const SceneView& scene, double dt) {
     context.q = &scene.state().q;
     context.v = &scene.state().v;
     joint_->evaluate_coordinate(context, 0.0, coordinate_);
-    const double now = coordinate_.value;
-    const double later = now + 2.0 * dt * coordinate_.rate;
+    const double rate = coordinate_.rate;
+    // The coordinate's acceleration, to first order: its rows applied to the DOF accelerations.
+    EvalContext accelerations = context;
+    accelerations.v = &scene.state().a;
+    joint_->evaluate_coordinate(accelerations, 0.0, coordinate_);
+    const double acceleration = coordinate_.rate;
+    if (joint_->type() == JointType::revolute) {
+        // Each detection sees a committed state; a step turns the joint by less than half a turn.
+        turned_ += std::remainder(coordinate_.value - last_angle_, 2.0 * std::numbers::pi);
+        last_angle_ = coordinate_.value;
+    } else {
+        turned_ = coordinate_.value;
+    }
+    const double later = turned_ + 2.0 * dt * rate + 2.0 * dt * dt * acceleration;
     const double reach = settings_.margin;
-    if (settings_.lower && std::min(now, later) - *settings_.lower <= reach) contacts_.push_back(stop(*settings_.lower, 1.0, context));
-    if (settings_.upper && *settings_.upper - std::max(now, later) <= reach)
-        contacts_.push_back(stop(*settings_.upper, -1.0, context));
+    if (has_lower_ && std::min(turned_, later) - lower_ <= reach) contacts_.push_back(stop(lower_, 1.0, context));
+    if (has_upper_ && upper_ - std::max(turned_, later) <= reach) contacts_.push_back(stop(upper_, -1.0, context));
+}
+
+void JointLimit::save_checkpoint(CheckpointWriter& out) const {
+    out.real("turned", turned_);
+    out.real("last_angle", last_angle_);
+}
+
+void JointLimit::restore_checkpoint(CheckpointReader& in) {
+    turned_ = in.real("turned");
+    last_angle_ = in.real("last_angle");
 }
 
 }  // namespace soma::joints

@@ -15,10 +15,17 @@
 ///  - the upper stops alike with the normal reversed.
 /// The normal is fixed for the step, as for every contact: the linearisation error is second
 /// order in the step's motion. A stop is listed when the coordinate is within `margin` of it, now
-/// or predicted over twice the step at the start's rate.
+/// or predicted over twice the step from the start's rate and acceleration.
+///
+/// An angle is followed across its wrap at +-pi (atan2's branch): the limit keeps the turned
+/// angle, the sum of each step's change, so the range [lower, upper] may lie anywhere within one
+/// turn's width. One stop alone blocks the joint from both sides, as a pin does: with `lower`
+/// only, the joint turns up to lower + 2 pi (the stop's back face), and with `upper` only down to
+/// upper - 2 pi. The turned angle is part of the checkpoint.
 
 #include "frame_joint.hpp"
 
+#include "soma/checkpoint.hpp"
 #include "soma/contact_constraint.hpp"
 #include "soma/settings_errors.hpp"
 
@@ -41,6 +48,8 @@ public:
     void bind(const SceneView& scene) override;
     void detect(const SceneView& scene, double dt) override;
     bool has_friction() const override { return false; }
+    void save_checkpoint(CheckpointWriter& out) const override;
+    void restore_checkpoint(CheckpointReader& in) override;
 
 private:
     /// The contact of the stop at \p bound, \p sign +1 for a lower stop, -1 for an upper one.
@@ -50,6 +59,10 @@ private:
     SettingsErrors errors_;
     const FrameJoint* joint_ = nullptr;
     JointCoordinate coordinate_;  ///< sized at bind
+    double lower_ = 0.0, upper_ = 0.0;  ///< the range, with a lone revolute stop's back face a turn away
+    bool has_lower_ = false, has_upper_ = false;
+    double turned_ = 0.0;      ///< the angle followed across the wrap (a slide: the coordinate)
+    double last_angle_ = 0.0;  ///< the wrapped angle at the last detection
 };
 
 }  // namespace soma::joints

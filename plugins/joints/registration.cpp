@@ -283,8 +283,9 @@ SOMA_PLUGIN("joints") {
                           "(contacts, active_contacts, normal_force, friction_force). The coordinate is 0 as built, "
                           "which must lie within the range.");
     limit.string("joint", "scene name of the revolute_joint or prismatic_joint, listed before this limit").require();
-    limit.real("lower", "lowest coordinate (rad from the configuration as built, above -pi; or m)");
-    limit.real("upper", "highest coordinate (rad, below pi; or m)");
+    limit.real("lower", "lowest coordinate (rad from the configuration as built, followed across turns; or m)");
+    limit.real("upper", "highest coordinate (rad or m). A revolute range is at most a turn wide; one stop alone "
+                        "blocks both ways, as a pin does (with lower only, the joint turns up to lower + 2 pi)");
     limit.real("margin", "a stop within this distance of the coordinate (now or predicted over twice the step) becomes "
                          "a row (rad or m)")
         .fallback(0.01)

@@ -304,7 +304,78 @@ TEST_CASE("multibody joints: joint limits refuse what they cannot hold", "[valid
     refused(scene("ncp_newton", "  - {type: joint_limit, joint: hinge, upper: 0.5}\n" + hinge), "before this one");
     refused(scene("ncp_newton", hinge + "  - {type: joint_limit, joint: hinge, lower: 0.1, upper: 0.5}\n"), "outside");
     refused(scene("ncp_newton", hinge + "  - {type: joint_limit, joint: hinge, lower: 0.5, upper: 0.1}\n"), "above `lower`");
-    refused(scene("ncp_newton", hinge + "  - {type: joint_limit, joint: hinge, upper: 3.5}\n"), "half turn");
+    refused(scene("ncp_newton", hinge + "  - {type: joint_limit, joint: hinge, lower: -3.5, upper: 3}\n"), "one turn wide");
     refused(scene("ncp_newton", ball + "  - {type: joint_limit, joint: ball, upper: 0.5}\n"), "not a revolute_joint");
     refused(scene("ncp_newton", hinge + "  - {type: joint_limit, joint: hinge}\n"), "give `lower`, `upper` or both");
+}
+
+TEST_CASE("multibody joints: a lower stop between two turned bodies carries the outer link's weight",
+          "[validation][multibody]") {
+    // An upper link held by a motor at angle 0 and a forearm hinged to it about a tilted axis,
+    // both bodies turned away from the world's axes; the forearm falls onto its lower stop at
+    // -0.4 rad and rests there. The stop torque is minus gravity's torque about the axis at the
+    // forearm's rest pose, from the simulated positions.
+    const Quaternion upper(Eigen::AngleAxisd(0.7, Vec3(1, 1, 0).normalized()));
+    const Quaternion fore(Eigen::AngleAxisd(-0.5, Vec3(0, 1, 2).normalized()));
+    const Vec3 axis = Vec3(-0.2, -1, -0.3).normalized(), elbow(0.3, 0, 0.5);
+    const std::string scene =
+        "simulation: {duration: 2.0}\n"
+        "integrator: {type: ncp_newton, dt: 0.005}\n"
+        "elements:\n"
+        "  - {name: upper, type: rigid_body, position: [0.15, 0, 0.5], orientation: " + quaternion(upper) +
+        ", mass: 2, inertia: [0.02, 0.03, 0.025, 0, 0, 0]}\n"
+        "  - {name: fore, type: rigid_body, position: [0.55, 0.02, 0.5], orientation: " + quaternion(fore) +
+        ", mass: 0.8, inertia: [0.01, 0.02, 0.015, 0, 0, 0]}\n"
+        "constraints:\n"
+        "  - {type: revolute_joint, name: shoulder, first: {element: upper}, at: [0, 0, 0.5], axis: [0, 1, 0], coordinate: '0'}\n"
+        "  - {type: revolute_joint, name: elbow, first: {element: fore}, second: {element: upper}, at: " + vec(elbow) +
+        ", axis: " + vec(axis) + "}\n"
+        "  - {type: joint_limit, name: stop, joint: elbow, lower: -0.4, upper: 1.0}\n"
+        "forces: [{type: gravity, acceleration: [0, 0, -9.81]}]\n";
+    auto sim = build_scene(scene);
+    run_to_end(*sim);
+    // The forearm turned by -0.4 about the axis through the elbow (its rotation relative to the
+    // upper link, which the motor holds in place).
+    const Mat3 turned = body_rotation(*sim, "fore") * fore.toRotationMatrix().transpose();
+    const Vec3 rotation = rotation_log(Quaternion(turned));
+    CHECK((rotation - (-0.4) * axis).norm() < 1e-8);
+    const Vec3 center = node_position(*sim, "fore", 0);
+    const double gravity_torque = (center - elbow).cross(Vec3(0, 0, -9.81 * 0.8)).dot(axis);
+    REQUIRE(gravity_torque < -0.1);  // it pushes the forearm onto its lower stop
+    for (const Constraint* c : sim->constraint_terms())
+        if (c->name() == "stop") {
+            CHECK(c->statistic(0) == 1.0);
+            CHECK(c->statistic(2) == Approx(-gravity_torque).epsilon(1e-6));
+        }
+}
+
+TEST_CASE("multibody joints: a lone revolute stop blocks from both sides, across the angle's wrap",
+          "[validation][multibody]") {
+    // A wheel spun at 10 rad/s about its axis with only `lower: -1`: it turns freely past pi (atan2
+    // wraps to -pi there) and meets the stop's back face at -1 + 2 pi = 5.283 rad, where the
+    // inelastic stop holds it.
+    const std::string scene =
+        "simulation: {duration: 0.8}\n"
+        "integrator: {type: ncp_newton, dt: 0.002}\n"
+        "elements:\n"
+        "  - {name: wheel, type: rigid_body, position: [0, 0, 0], angular_velocity: [0, 0, 10], mass: 1,\n"
+        "     inertia: [0.02, 0.02, 0.04, 0, 0, 0]}\n"
+        "constraints:\n"
+        "  - {type: revolute_joint, name: axle, first: {element: wheel}, at: [0, 0, 0], axis: [0, 0, 1]}\n"
+        "  - {type: joint_limit, joint: axle, lower: -1}\n";
+    auto sim = build_scene(scene);
+    double turned = 0.0, last = 0.0;
+    for (int s = 1; s <= 400; ++s) {
+        REQUIRE(step_once(*sim, 0.002));
+        const Mat3 R = body_rotation(*sim, "wheel");
+        const double angle = std::atan2(R(1, 0), R(0, 0));
+        turned += std::remainder(angle - last, 2 * 3.141592653589793);
+        last = angle;
+        if (s == 250) {  // t = 0.5 s, 5 rad: past the wrap, before the back face; the spin untouched
+            CHECK(turned == Approx(5.0).margin(1e-9));
+            CHECK(sim->state().v[5] == Approx(10.0).margin(1e-9));
+        }
+    }
+    CHECK(turned == Approx(-1.0 + 2 * 3.141592653589793).margin(1e-8));
+    CHECK(std::abs(sim->state().v[5]) < 1e-8);
 }
