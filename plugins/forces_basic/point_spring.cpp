@@ -37,6 +37,10 @@ void PointSpring::bind(const SceneView& scene) {
             const NearestPoint nearest = nearest_point(*point.element, q, *given.at);
             if (nearest.index < 0) errors_.fail(key + ".at", "element '" + given.element + "' has no points");
             point.index = nearest.index;
+            std::ostringstream text;
+            text << settings_.where << "." << key << ".at: point " << nearest.index << " of '" << given.element << "', "
+                 << nearest.distance << " m from the position given";
+            scene.note(text.str());
         } else {
             const long node = given.node.value_or(0);
             const long index = node < 0 ? count + node : node;
@@ -54,6 +58,7 @@ void PointSpring::bind(const SceneView& scene) {
         }
         points_.push_back(point);
     }
+    if (dofs_.empty()) errors_.fail("points", "every point is a world point: the spring would act on nothing");
     const std::size_t m = points_.size();
     kinematics_.assign(m, PointKinematics{});
     position_.assign(m, Vec3::Zero());
@@ -74,7 +79,8 @@ void PointSpring::bind(const SceneView& scene) {
         if (!(segment_length_[i] > 0.0)) {
             std::ostringstream text;
             text << "points " << i << " and " << i + 1 << " coincide in the initial configuration: a segment needs a "
-                 << "length to have a direction";
+                 << "length to have a direction (to hold two coincident points with a spring, use a ball_joint with a "
+                 << "compliance)";
             errors_.fail("points", text.str());
         }
     rest_length_ = settings_.rest_length.value_or(length);
@@ -128,10 +134,13 @@ void PointSpring::add_residual_and_jacobian(const EvalContext& context, Assembly
 
     const double c_q = context.coefficients.c_q;
     const double c_v = context.coefficients.c_v;
+    // A segment collapsed to a point has no direction: its turning terms are left out (a finite
+    // Jacobian where the exact one does not exist) rather than divided by zero.
+    const auto turning = [&](std::size_t s) { return segment_length_[s] > 0.0 ? 1.0 / segment_length_[s] : 0.0; };
     const auto projector = [&](std::size_t s) { return Mat3(Mat3::Identity() - direction_[s] * direction_[s].transpose()); };
     // y_s = (d / l_s) (xdot_{s+1} - xdot_s)^T P_s: how the rate turns with the segment.
     const auto rate_turn = [&](std::size_t s) {
-        return Vec3(by_rate / segment_length_[s] * (projector(s) * (velocity_[s + 1] - velocity_[s])));
+        return Vec3(by_rate * turning(s) * (projector(s) * (velocity_[s + 1] - velocity_[s])));
     };
     for (std::size_t i = 0; i < m; ++i) {
         dr_dq_[i].setZero();
@@ -152,9 +161,9 @@ void PointSpring::add_residual_and_jacobian(const EvalContext& context, Assembly
             // dr_i/dx_j = -v_i dF/dx_j^T - F (du_i/dx_j - du_{i-1}/dx_j);  dr_i/dxdot_j = d v_i v_j^T.
             Mat3 by_position = -tension_direction_[i] * tension_gradient.transpose();
             if (i < segments && (j == i || j == i + 1))
-                by_position -= tension * (j == i ? -1.0 : 1.0) / segment_length_[i] * projector(i);
+                by_position -= tension * (j == i ? -1.0 : 1.0) * turning(i) * projector(i);
             if (i > 0 && (j == i - 1 || j == i))
-                by_position += tension * (j == i - 1 ? -1.0 : 1.0) / segment_length_[i - 1] * projector(i - 1);
+                by_position += tension * (j == i - 1 ? -1.0 : 1.0) * turning(i - 1) * projector(i - 1);
             const Mat3 by_velocity = by_rate * tension_direction_[i] * tension_direction_[j].transpose();
             for (int c = 0; c < kj.dof_count; ++c) {
                 const Index column = points_[j].columns[static_cast<std::size_t>(c)];

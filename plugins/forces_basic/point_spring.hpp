@@ -40,6 +40,8 @@ struct PointSpringSettings {
     double damping = 0.0;                ///< d, N s/m
     std::optional<double> rest_length;   ///< r, m; absent: the initial length
     bool tension_only = false;           ///< a cable: no force when slack
+    /// Prefix of the notes naming the points `at` chose, e.g. "scene.yaml:12:7: forces[1]".
+    std::string where = "spring";
 };
 
 class PointSpring final : public Force {

@@ -135,7 +135,8 @@ ParameterSchema spring_schema() {
                            "force when slack. CSV statistics: length, tension.");
     ParameterSchema point("point", "an end or a via point");
     point.string("element", "scene name of the element (absent: the world point `world`)");
-    point.integer("node", "point index of the element (negative counts from the end); default 0");
+    point.integer("node", "point index of the element (negative counts from the end; rigid_body: 0 origin, 1 centre of "
+                          "mass, then its markers, then its shape's points); default 0");
     point.vec3("at", "instead of `node`: the element's point nearest this position as built").unit("m");
     point.vec3("world", "a fixed point of the world (instead of `element`)").unit("m");
     schema.map_list("points", "the ends and, between them, the via points, in order (2 or more)", std::move(point))
@@ -206,6 +207,7 @@ SOMA_PLUGIN("forces_basic") {
             if (block.has("node") && block.has("at")) block.fail("at", "give `node` or `at`, not both");
             if (block.has("world")) {
                 if (block.has("element")) block.fail("world", "give `element` or `world`, not both");
+                if (block.has("node") || block.has("at")) block.fail("world", "a world point takes no `node` or `at`");
                 point.world = block.vec3("world");
             } else if (point.element.empty()) {
                 block.fail("element", "needs `element` (with `node` or `at`) or `world`");
@@ -216,6 +218,7 @@ SOMA_PLUGIN("forces_basic") {
         s.damping = p.real("damping");
         if (p.has("rest_length")) s.rest_length = p.real("rest_length");
         s.tension_only = p.boolean("tension_only");
+        s.where = p.location().str();
         return std::make_unique<PointSpring>(std::move(s), scene_errors(p));
     });
 }

@@ -59,6 +59,16 @@ BoundFrame bind_frame_end(const SceneView& scene, const FrameEnd& end, const Par
     return out;
 }
 
+bool frames_move_as_one(const BoundFrame& a, const BoundFrame& b, const std::vector<Index>& dofs) {
+    if (!a.element || a.element != b.element) return false;
+    std::vector<Index> first, second;
+    for (const Index c : a.columns) first.push_back(dofs[static_cast<std::size_t>(c)]);
+    for (const Index c : b.columns) second.push_back(dofs[static_cast<std::size_t>(c)]);
+    std::sort(first.begin(), first.end());
+    std::sort(second.begin(), second.end());
+    return first == second;
+}
+
 void end_kinematics(const BoundFrame& end, const EvalContext& context, FrameKinematics& k) {
     if (end.element) {
         end.element->frame_kinematics(end.frame, context, k);

@@ -38,6 +38,10 @@ struct BoundFrame {
 BoundFrame bind_frame_end(const SceneView& scene, const FrameEnd& end, const Parameters& block, const std::string& joint_kind,
                           std::vector<Index>& dofs);
 
+/// \brief Whether two bound ends are frames of one element that depend on the same DOFs (a rigid
+/// body's body and centre-of-mass frames): they move as one, and nothing can join them.
+bool frames_move_as_one(const BoundFrame& a, const BoundFrame& b, const std::vector<Index>& dofs);
+
 /// The end's frame at \p context (a world end: no DOFs, its origin, the world's axes).
 void end_kinematics(const BoundFrame& end, const EvalContext& context, FrameKinematics& k);
 

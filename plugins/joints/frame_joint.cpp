@@ -44,21 +44,10 @@ void FrameJoint::bind(const SceneView& scene) {
     pair_.ends[1] = BoundFrame{};
     if (!settings_.second.element.empty())
         pair_.ends[1] = bind_frame_end(scene, settings_.second, parameters_.block("second"), kind, dofs_);
-    const BoundFrame& first = pair_.ends[0];
-    const BoundFrame& second = pair_.ends[1];
-    if (first.element && first.element == second.element) {
-        // Two frames that depend on the same DOFs (a rigid body's body and centre-of-mass frames)
-        // move as one: every row would vanish identically and the KKT system be singular.
-        std::vector<Index> first_dofs, second_dofs;
-        for (const Index c : first.columns) first_dofs.push_back(dofs_[static_cast<std::size_t>(c)]);
-        for (const Index c : second.columns) second_dofs.push_back(dofs_[static_cast<std::size_t>(c)]);
-        std::sort(first_dofs.begin(), first_dofs.end());
-        std::sort(second_dofs.begin(), second_dofs.end());
-        if (first_dofs == second_dofs)
-            parameters_.fail("second", "both ends are frames of '" + settings_.first.element +
-                                           "' that move as one (they depend on the same DOFs): the joint would hold "
-                                           "nothing");
-    }
+    if (frames_move_as_one(pair_.ends[0], pair_.ends[1], dofs_))
+        parameters_.fail("second", "both ends are frames of '" + settings_.first.element +
+                                       "' that move as one (they depend on the same DOFs): the joint would hold "
+                                       "nothing");
 
     // The joint frame as built (world): z along the axis, x along the second axis or perpendicular.
     const double axis_norm = settings_.axis.norm();

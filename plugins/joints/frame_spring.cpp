@@ -20,6 +20,9 @@ void FrameSpring::bind(const SceneView& scene) {
     pair_.ends[1] = BoundFrame{};
     if (!settings_.second.element.empty())
         pair_.ends[1] = bind_frame_end(scene, settings_.second, parameters_.block("second"), "a frame_spring", dofs_);
+    if (frames_move_as_one(pair_.ends[0], pair_.ends[1], dofs_))
+        parameters_.fail("second", "both ends are frames of '" + settings_.first.element +
+                                       "' that move as one (they depend on the same DOFs): the spring would do nothing");
     EvalContext context;
     context.q = &scene.state().q;
     FrameKinematics first;

@@ -12,9 +12,13 @@
 ///
 ///     d psi = J_l(psi)^-1 dphi_1 - J_r(psi)^-1 dphi_2   (section 0.22: delta psi = U dtheta_B - U^T dtheta_A)
 ///
-/// gives the exact stiffness, unsymmetric in the rotation blocks as section 0.23 says. As in
-/// joint_drive.hpp, the damping's Jacobian leaves out how a frame's velocity turns with its DOFs
-/// at fixed v; everything else is exact.
+/// gives the exact stiffness, unsymmetric in the rotation blocks as section 0.23 says. psi is the
+/// shortest rotation between the frames: past half a turn the torque pulls the other way round
+/// (the energy's cut at pi), so a frame spring holds a pose, it does not count turns (a winding
+/// spring is a revolute joint with a joint_drive). As in joint_drive.hpp, the damping's Jacobian
+/// leaves out how a frame's velocity turns with its DOFs at fixed v: a few percent of the term on
+/// a rigid body's frame, but as large as the kept term on a rod's end frame (whose angular
+/// velocity goes with 1/edge length), where Newton then converges linearly.
 
 #include "frame_pair.hpp"
 

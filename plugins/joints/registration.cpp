@@ -306,7 +306,9 @@ SOMA_PLUGIN("joints") {
                            "stiffness |d|^2/2 + rotational_stiffness |psi|^2/2 with d the separation of the two frames' "
                            "points and psi the rotation vector between their axes; dampers on the rate of d and on the "
                            "relative angular velocity. Exact stiffness Jacobian (unsymmetric in the rotations); the "
-                           "damping's leaves out how a frame's velocity turns with its DOFs at fixed v.");
+                           "damping's leaves out how a frame's velocity turns with its DOFs at fixed v (slower Newton "
+                           "with rod-end frames). psi is the shortest rotation: past half a turn the spring pulls the "
+                           "other way round; for a winding spring use a revolute_joint with a joint_drive.");
     spring.map("first", "the first end", frame_end_schema("first", "a frame of an element")).require();
     spring.map("second", "the second end; absent: the world", frame_end_schema("second", "a frame of an element"));
     spring.vec3("at", "the spring's point, world, as built; absent: the first frame's origin").unit("m");

@@ -2,7 +2,7 @@
 // (ArtiSynth technical notes, sections 0.12 and 0.14): the tension along each segment, the
 // energy, and the Jacobian's dF/dq and dF/dv against central differences, taut and slack.
 // (Points on rigid bodies, whose maps add the unsymmetric terms of section 0.23, are checked
-// through a scene's whole Jacobian in tests/validation/test_multibody_joints.cpp.)
+// through a scene's whole Jacobian in tests/validation/test_springs.cpp.)
 #include "point_spring.hpp"
 
 #include "force_test_support.hpp"
@@ -119,9 +119,31 @@ TEST_CASE("spring: bad settings are refused at their keys", "[spring]") {
     coincident.stiffness = 1.0;
     PointSpring at_once(coincident, SettingsErrors("spring"));
     CHECK_THROWS_WITH(at_once.bind(scene), Contains("points 0 and 1 coincide"));
+    PointSpringSettings nowhere;
+    nowhere.points = {world(Vec3::Zero()), world(Vec3::UnitX())};
+    nowhere.stiffness = 1.0;
+    PointSpring on_nothing(nowhere, SettingsErrors("spring"));
+    CHECK_THROWS_WITH(on_nothing.bind(scene), Contains("act on nothing"));
     PointSpringSettings far;
     far.points = {node(0), node(7)};
     far.stiffness = 1.0;
     PointSpring out_of_range(far, SettingsErrors("spring"));
     CHECK_THROWS_WITH(out_of_range.bind(scene), Contains("points[1].node") && Contains("out of range"));
+}
+
+TEST_CASE("spring: a segment collapsed during a run leaves a finite Jacobian", "[spring]") {
+    ParticleCloud cloud("cloud", {{Vec3(0, 0, 0), 1.0, 0.0}, {Vec3(0.3, 0, 0), 1.0, 0.0}, {Vec3(0.6, 0.1, 0), 1.0, 0.0}});
+    auto scene = soma::testing::TestScene::bound_in_order({&cloud});
+    PointSpringSettings settings;
+    settings.points = {node(0), node(1), node(2)};
+    settings.stiffness = 10.0;
+    settings.damping = 0.5;
+    PointSpring spring(settings, SettingsErrors("spring"));
+    spring.bind(scene);
+    DenseForceProbe probe(spring, scene.dof_count());
+    VectorX q = scene.state().q;
+    q.segment<3>(3) = q.segment<3>(0);  // point 1 onto point 0: the first segment has no direction
+    const VectorX v = VectorX::Constant(9, 0.2);
+    CHECK(probe.residual(q, v).allFinite());
+    CHECK(probe.jacobian(q, v, {1.0, 1.0, 0.0}).allFinite());
 }

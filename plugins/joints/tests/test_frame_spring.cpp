@@ -100,3 +100,14 @@ TEST_CASE("frame_spring: a body twisted about the world by an angle feels k_r ti
     CHECK(F.segment<3>(3).norm() == Approx(2.5 * 1.2).epsilon(1e-12));
     CHECK(spring.potential_energy(context) == Approx(0.5 * 2.5 * 1.2 * 1.2).epsilon(1e-12));
 }
+
+TEST_CASE("frame_spring: two frames of one rigid body are refused", "[joints][frame_spring]") {
+    BodyAndRod scene;
+    FrameSpringSettings s;
+    s.first.element = "body";
+    s.second.element = "body";
+    s.second.frame = "center_of_mass";
+    s.stiffness = 1.0;
+    FrameSpring spring(s, spring_parameters());
+    CHECK_THROWS_WITH(spring.bind(scene), Catch::Contains("second") && Catch::Contains("move as one"));
+}
