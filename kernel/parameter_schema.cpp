@@ -16,6 +16,7 @@ const char* to_string(TypeKind kind) {
         case TypeKind::linear_solver: return "linear_solver";
         case TypeKind::observer: return "output";
         case TypeKind::controller: return "controller";
+        case TypeKind::importer: return "import";
     }
     return "?";
 }

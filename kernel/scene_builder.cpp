@@ -8,6 +8,7 @@
 #include "dof_selection.hpp"
 #include "output_files.hpp"
 #include "plugin_loader.hpp"
+#include "scene_imports.hpp"
 #include "scene_validation.hpp"
 #include "step_size_floor.hpp"
 #include "type_registry.hpp"
@@ -57,8 +58,10 @@ std::string registered_types_where(const TypeRegistry& registry, const std::stri
 
 }  // namespace
 
-Simulation::Simulation(const SceneDocument& scene, const TypeRegistry& registry) {
+Simulation::Simulation(const SceneDocument& as_written, const TypeRegistry& registry) {
     const ParameterSchema schema = scene_schema();
+    // Imports first: what they write is validated with the rest of the scene.
+    const SceneDocument scene = expand_imports(as_written, registry);
     const Parameters root = make_scene_parameters(scene, schema, registry);
 
     const Parameters sim = root.block("simulation");

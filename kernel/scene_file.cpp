@@ -81,7 +81,10 @@ SOMA_API SceneDocument load_scene_text(const std::string& text, const std::strin
 SOMA_API SourceLocation locate(const std::string& file, const std::vector<SceneOverride>& overrides,
                                const YAML::Mark& mark, const std::string& path) {
     for (const SceneOverride& o : overrides)
-        if (mark.line >= o.first_line && mark.line < o.end_line) return SourceLocation{"--set " + o.text, 0, 0, path};
+        if (mark.line >= o.first_line && mark.line < o.end_line) {
+            if (o.origin.empty()) return SourceLocation{"--set " + o.text, 0, 0, path};
+            return SourceLocation{o.origin, mark.line - o.first_line + 1, mark.column + 1, path};
+        }
     return location_of(file, mark, path);
 }
 

@@ -12,13 +12,16 @@
 
 namespace soma {
 
-/// One `--set key=value` applied to a scene. Its value (and a key it adds) is parsed at lines
-/// past the end of the file, [first_line, end_line) (0-based, as yaml-cpp marks count), so that a
-/// node's mark tells whether the file or this override wrote it.
+/// One `--set key=value` applied to a scene, or the text an import wrote (scene_imports.hpp). It
+/// is parsed at lines past the end of the file, [first_line, end_line) (0-based, as yaml-cpp marks
+/// count), so that a node's mark tells whether the file, this override or this import wrote it.
 struct SceneOverride {
-    std::string text;  ///< as given: `integrator.dt=1e-4`
+    std::string text;  ///< as given: `integrator.dt=1e-4` (an import: its name)
     int first_line = 0;
     int end_line = 0;
+    /// Empty for `--set`; for an import, what its nodes are located at (`imports.arm (generated)`),
+    /// with lines counted from the start of its text.
+    std::string origin;
 };
 
 /// A parsed scene: the YAML tree (marks intact) and the file it came from.

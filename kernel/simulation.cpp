@@ -48,6 +48,10 @@ ParameterSchema scene_schema() {
                  TypeKind::constraint);
     s.typed_list("controllers", "time-varying actuation (natural curvature, hinge angles, ...)", TypeKind::controller);
     s.typed_list("outputs", "CSV series, VTK frames, ...", TypeKind::observer);
+    s.typed_list("imports",
+                 "blocks written by an importer (a URDF robot, ...), appended to the lists above before the scene is "
+                 "validated; `soma imports SCENE` prints what each writes",
+                 TypeKind::importer);
     return s;
 }
 

@@ -33,6 +33,7 @@ void TypeRegistry::add_linear_solver(ParameterSchema s, Factory<LinearSolver> f)
 void TypeRegistry::add_observer(ParameterSchema s, Factory<Observer> f) { add(TypeKind::observer, std::move(s), std::move(f)); }
 void TypeRegistry::add_controller(ParameterSchema s, Factory<Controller> f) { add(TypeKind::controller, std::move(s), std::move(f)); }
 void TypeRegistry::add_constraint(ParameterSchema s, Factory<Constraint> f) { add(TypeKind::constraint, std::move(s), std::move(f)); }
+void TypeRegistry::add_importer(ParameterSchema s, SceneImport f) { add(TypeKind::importer, std::move(s), std::move(f)); }
 
 const TypeRegistry::Entry* TypeRegistry::find(TypeKind kind, const std::string& name) const {
     auto it = entries_.find({kind, name});
@@ -261,6 +262,10 @@ void TypeRegistry::add_common_keys(TypeKind kind, ParameterSchema& schema) {
         case TypeKind::controller:
         case TypeKind::constraint:
             schema.string("name", "name used in outputs and messages (default: the type)");
+            break;
+        case TypeKind::importer:
+            schema.string("name", "the import's name: it begins the name of every block it writes (`NAME/...`)")
+                .require();
             break;
         case TypeKind::integrator:
             schema.real("dt", "nominal time step").unit("s").require().positive();

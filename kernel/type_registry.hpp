@@ -24,7 +24,7 @@ public:
         std::string plugin;      ///< providing plugin's name
         std::string library;     ///< its file
         std::variant<Factory<Element>, Factory<Force>, Factory<Integrator>, Factory<LinearSolver>,
-                     Factory<Observer>, Factory<Controller>, Factory<Constraint>> factory;
+                     Factory<Observer>, Factory<Controller>, Factory<Constraint>, SceneImport> factory;
     };
 
     /// Names the plugin whose entry point runs next (for duplicate and provenance messages).
@@ -37,6 +37,7 @@ public:
     void add_observer(ParameterSchema schema, Factory<Observer> factory) override;
     void add_controller(ParameterSchema schema, Factory<Controller> factory) override;
     void add_constraint(ParameterSchema schema, Factory<Constraint> factory) override;
+    void add_importer(ParameterSchema schema, SceneImport import) override;
 
     const Entry* find(TypeKind kind, const std::string& name) const;
     /// All entries, sorted by kind then name.

@@ -6,7 +6,8 @@ packages=(build-essential cmake pkg-config
           libeigen3-dev libboost-dev libboost-filesystem-dev libyaml-cpp-dev catch2 petsc-dev
           libcli11-dev libmuparser-dev libfmt-dev libsuitesparse-dev libbenchmark-dev
           clang-14 libclang-rt-14-dev   # the sanitizer stage and the fuzz targets (docs/reliability.md)
-          libfcl-dev)  # FCL: imc_contact's broad phase (bench/broad_phase_benchmarks.cpp compares it with a grid)
+          libfcl-dev   # FCL: imc_contact's broad phase (bench/broad_phase_benchmarks.cpp compares it with a grid)
+          liburdfdom-dev)  # urdfdom: the urdf import (plugins/urdf)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

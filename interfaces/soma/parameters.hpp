@@ -48,7 +48,8 @@ enum class ParamType {
 };
 
 /// The kind of a registered type; typed blocks look their schema up by kind and `type`.
-enum class TypeKind { element, force, constraint, integrator, linear_solver, observer, controller };
+/// `importer`: a type of the `imports:` list, which writes scene blocks (Registry::add_importer).
+enum class TypeKind { element, force, constraint, integrator, linear_solver, observer, controller, importer };
 
 SOMA_API const char* to_string(TypeKind kind);
 SOMA_API const char* to_string(ParamType type);

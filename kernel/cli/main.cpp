@@ -8,6 +8,7 @@
 #include "plugin_loader.hpp"
 #include "scene_inspection.hpp"
 #include "scene_file.hpp"
+#include "scene_imports.hpp"
 #include "simulation.hpp"
 #include "time_loop.hpp"
 #include "type_registry.hpp"
@@ -48,6 +49,7 @@ const char* kind_heading(TypeKind kind) {
         case TypeKind::observer: return "Outputs (`outputs:` list)";
         case TypeKind::controller: return "Controllers (`controllers:` list)";
         case TypeKind::constraint: return "Constraints (`constraints:` list)";
+        case TypeKind::importer: return "Imports (`imports:` list)";
         default: return "Other";
     }
 }
@@ -190,6 +192,19 @@ int inspect_command(const std::string& scene_path, const std::vector<std::string
     return ok;
 }
 
+/// `soma imports SCENE`: the blocks each import of the scene writes, as the YAML text whose lines
+/// an error in them names.
+int imports_command(const std::string& scene_path, const std::vector<std::string>& sets) {
+    SceneDocument scene = load_scene_file(scene_path);
+    apply_overrides(scene, sets);
+    Loaded loaded;
+    load(loaded, &scene);
+    const std::vector<ImportedText> written = run_imports(scene, loaded.registry);
+    if (written.empty()) fmt::print(stderr, "{}: the scene has no imports\n", scene_path);
+    for (const ImportedText& imported : written) fmt::print("# {}\n{}\n", imported.label, imported.text);
+    return ok;
+}
+
 int plugins_command() {
     Loaded loaded;
     load(loaded, nullptr);
@@ -220,7 +235,7 @@ int describe_command(const std::string& type, bool markdown) {
     if (!found) {
         std::string message = loaded.registry.unknown_type_message(TypeKind::element, type);
         for (TypeKind k : {TypeKind::force, TypeKind::integrator, TypeKind::linear_solver, TypeKind::observer,
-                           TypeKind::controller, TypeKind::constraint}) {
+                           TypeKind::controller, TypeKind::constraint, TypeKind::importer}) {
             const std::string m = loaded.registry.unknown_type_message(k, type);
             if (m.find("did you mean") != std::string::npos) message = m;
         }
@@ -298,6 +313,11 @@ int main(int argc, char** argv) {
     inspect->add_option("-f,--format", inspect_format, "text (default) or csv (one table, exact numbers)")
         ->check(CLI::IsMember({"text", "csv"}));
 
+    auto* imports = app.add_subcommand(
+        "imports", "print the scene blocks each import of a scene writes (the lines their errors name)");
+    imports->add_option("scene", scene_path, "scene file (YAML)")->required();
+    imports->add_option("-s,--set", sets, "override a scene value (repeatable)");
+
     auto* plugins = app.add_subcommand("plugins", "list loaded plugins and the types they provide");
     auto* describe = app.add_subcommand("describe", "print the parameters of a type ('scene' for the top level)");
     describe->add_option("type", type, "type name, e.g. discrete_rod")->required();
@@ -322,6 +342,7 @@ int main(int argc, char** argv) {
             inspection.csv = inspect_format == "csv";
             return inspect_command(scene_path, sets, inspection);
         }
+        if (*imports) return imports_command(scene_path, sets);
         if (*plugins) return plugins_command();
         if (*describe) return describe_command(type, markdown);
         if (*reference) {

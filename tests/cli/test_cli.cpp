@@ -276,6 +276,25 @@ elements:
     CHECK_THAT(r.output, Contains("arm,coordinates,0,"));
 }
 
+TEST_CASE("soma imports prints what each import writes, and check builds the imported robot", "[cli][imports]") {
+    const std::string scene = environment("SOMA_SOURCE_DIR") + "/configs/rigid/urdf_arm.yaml";
+    const Result r = run_soma("imports " + scene, false);
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    // The label its errors are located at, then the text: three bodies, three joints, their ranges.
+    CHECK_THAT(r.output, Catch::StartsWith("# imports.arm (urdf at " + scene + ":11:5)\n# robot 'spatial_arm'"));
+    CHECK(lines_starting(r.output, "  - {name: \"arm/").size() == 3);
+    CHECK(lines_starting(r.output, "  - {type: joint_limit").size() == 3);
+    const Result check = run_soma("check " + scene);
+    INFO(check.output);
+    CHECK(check.exit_code == 0);
+    CHECK_THAT(check.output, Contains("OK (3 elements, 18 DOFs"));
+    // A scene without imports says so.
+    const Result none = run_soma("imports " + scene_file("valid.yaml", kValidScene));
+    CHECK(none.exit_code == 0);
+    CHECK_THAT(none.output, Contains("the scene has no imports"));
+}
+
 TEST_CASE("soma inspect refuses an unknown element and bad options", "[cli][inspect][errors]") {
     const std::string scene = scene_file("valid.yaml", kValidScene);
     const Result r = run_soma("inspect " + scene + " --element bem");

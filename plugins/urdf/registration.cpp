@@ -1,0 +1,99 @@
+// Registers the import `urdf`: a robot of a URDF file as rigid bodies, joints, joint limits and
+// joint dampers.
+#include "urdf_robot.hpp"
+#include "urdf_scene.hpp"
+
+#include "soma/api.hpp"
+#include "soma/registry.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+using namespace soma;
+
+namespace {
+
+ParameterSchema urdf_schema() {
+    ParameterSchema s(
+        "urdf",
+        "A robot read from a URDF file (with urdfdom): each link a rigid_body with the link's mass, centre of mass and "
+        "inertia (links joined by fixed joints merged into one body, their inertias combined), each revolute, "
+        "continuous, prismatic and planar joint a revolute_joint, prismatic_joint or planar_joint, a floating joint "
+        "nothing (a free body). The robot is built in the URDF's zero configuration, where every joint coordinate is "
+        "0 as Soma's joints count it (the child link turned or moved from the parent about the joint axis, as URDF "
+        "counts it). Joint ranges become joint_limit stops (integrator ncp_newton), <dynamics damping> a joint_drive "
+        "with that damping, the collision geometry (box, sphere, cylinder, OBJ mesh) each body's shape. Names are "
+        "NAME/link and NAME/joint (limits NAME/joint/limit, dampers NAME/joint/damping), so drives, springs, contacts "
+        "and outputs of the scene can name them. Not read: visual geometry (bodies are drawn as their collision "
+        "shape), effort and velocity limits, safety controllers, transmissions and <gazebo> tags. Refused with the "
+        "link or joint named: mimic joints, a moving link with no mass, dry joint friction (unless "
+        "ignore_joint_friction) and collision geometry a rigid_body cannot hold (unless collision: false). "
+        "`soma imports SCENE` prints the blocks written.");
+    s.string("file", "the URDF file, relative to the scene file's folder").require();
+    s.vec3("position", "where the root link's origin stands, world").unit("m").fallback(Vec3(0, 0, 0));
+    s.real_list("orientation", "the root link's orientation, body to world, as a unit quaternion [w, x, y, z]")
+        .exact_size(4)
+        .fallback(std::vector<double>{1, 0, 0, 0});
+    s.boolean("fixed_base", "the root link, and every link fixed to it, is part of the world (a robot bolted down: "
+                            "no body is made for it, its joints hold their child links to the world); false: the "
+                            "root link is a free body")
+        .fallback(true);
+    s.boolean("limits", "the ranges of revolute and prismatic joints as joint_limit stops (they need the integrator "
+                        "ncp_newton); the range must hold 0, where the robot is built")
+        .fallback(true);
+    s.boolean("joint_damping", "a joint's <dynamics damping> as a joint_drive with that damping (N m s/rad or N s/m)")
+        .fallback(true);
+    s.boolean("ignore_joint_friction", "leave out <dynamics friction> (dry joint friction, not modelled) instead of "
+                                       "refusing the file")
+        .fallback(false);
+    s.boolean("collision", "each body's <collision> geometry as its shape (for contact and output): one per body, a "
+                           "box turned from the body axes by quarter turns only, a cylinder along the body's z axis, "
+                           "an OBJ mesh unturned and evenly scaled; false: bodies without shapes")
+        .fallback(true);
+    s.string("package_root", "the folder that holds the ROS packages `package://NAME/...` mesh names point into "
+                             "(`package://NAME/x` is package_root/NAME/x), relative to the scene file's folder")
+        .fallback(std::string{});
+    s.free_map("coordinates", "joints moved along a prescribed coordinate: joint name (as in the URDF): expression "
+                              "of t (rad or m from the zero configuration; muparser), the `coordinate` of its joint "
+                              "block (no limit or damper is written for it), e.g. `{shoulder: '0.5*sin(t)'}`");
+    return s;
+}
+
+std::string import_urdf(const Parameters& p) {
+    const auto q = p.real_list("orientation");
+    const double norm = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    // A quaternion typed by hand is unit to the digits written; 1e-6 catches a wrong entry.
+    if (!(std::abs(norm - 1.0) <= 1e-6))
+        p.fail("orientation", "must be a unit quaternion [w, x, y, z]: its norm is " + std::to_string(norm));
+    urdf::ReadOptions read;
+    read.position = p.vec3("position");
+    read.orientation = Eigen::Quaterniond(q[0], q[1], q[2], q[3]).normalized();
+    read.fixed_base = p.boolean("fixed_base");
+    if (!p.string("package_root").empty()) read.package_root = p.path("package_root");
+    urdf::Robot robot;
+    try {
+        robot = urdf::read_urdf(p.path("file"), read);
+    } catch (const std::invalid_argument& e) {
+        p.fail("file", e.what());
+    }
+    urdf::SceneSettings settings;
+    settings.prefix = p.string("name");
+    settings.source = p.string("file");
+    settings.limits = p.boolean("limits");
+    settings.joint_damping = p.boolean("joint_damping");
+    settings.collision = p.boolean("collision");
+    settings.ignore_joint_friction = p.boolean("ignore_joint_friction");
+    settings.coordinates = p.free_map("coordinates");
+    try {
+        return urdf::robot_scene_text(robot, settings);
+    } catch (const std::invalid_argument& e) {
+        p.fail(std::string(e.what()).rfind("coordinates:", 0) == 0 ? "coordinates" : "file",
+               p.string("file") + ": " + e.what());
+    }
+}
+
+}  // namespace
+
+SOMA_PLUGIN("urdf") {
+    registry.add_importer(urdf_schema(), import_urdf);
+}

@@ -1,0 +1,291 @@
+// The URDF reader and the scene text it gives: merged fixed links, world poses, mass properties,
+// ranges and dampers as written in the file, and the refusals, each naming the link or joint.
+#include "urdf_robot.hpp"
+#include "urdf_scene.hpp"
+
+#include <catch2/catch.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include <Eigen/Geometry>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+using namespace soma;
+using namespace soma::urdf;
+
+namespace {
+
+std::filesystem::path data_file(const std::string& name) {
+    const char* source = std::getenv("SOMA_SOURCE_DIR");
+    REQUIRE(source != nullptr);
+    return std::filesystem::path(source) / "configs/rigid" / name;
+}
+
+/// URDF's fixed-axis roll-pitch-yaw: R = Rz(yaw) Ry(pitch) Rx(roll).
+Mat3 rpy(double roll, double pitch, double yaw) {
+    return (Eigen::AngleAxisd(yaw, Vec3::UnitZ()) * Eigen::AngleAxisd(pitch, Vec3::UnitY()) *
+            Eigen::AngleAxisd(roll, Vec3::UnitX()))
+        .toRotationMatrix();
+}
+
+/// A URDF written to a temporary file.
+std::filesystem::path write_urdf(const std::string& name, const std::string& body) {
+    const auto path = std::filesystem::temp_directory_path() / ("soma_urdf_test_" + name + ".urdf");
+    std::ofstream(path) << "<?xml version=\"1.0\"?>\n<robot name=\"r\">\n" << body << "</robot>\n";
+    return path;
+}
+
+const std::string kInertial =
+    "<inertial><mass value=\"1\"/><inertia ixx=\"0.01\" ixy=\"0\" ixz=\"0\" iyy=\"0.01\" iyz=\"0\" izz=\"0.01\"/></inertial>";
+
+/// A base and one link on a joint; `joint` and `link` hold the extra XML of each.
+std::string one_joint(const std::string& type, const std::string& joint, const std::string& link,
+                      const std::string& inertial = kInertial) {
+    return "<link name=\"base\"/>\n<joint name=\"j\" type=\"" + type +
+           "\"><parent link=\"base\"/><child link=\"l\"/><axis xyz=\"0 0 1\"/>" + joint + "</joint>\n<link name=\"l\">" +
+           inertial + link + "</link>\n";
+}
+
+std::string refusal(const std::filesystem::path& file, const SceneSettings& settings = {}, bool fixed_base = true) {
+    ReadOptions options;
+    options.fixed_base = fixed_base;
+    try {
+        robot_scene_text(read_urdf(file, options), settings);
+    } catch (const std::invalid_argument& e) {
+        return e.what();
+    }
+    return "(accepted)";
+}
+
+/// The refusal of a base and one link on a continuous joint, `link` holding the link's extra XML.
+std::string link_refusal(const std::string& name, const std::string& link, const SceneSettings& settings) {
+    return refusal(write_urdf(name, one_joint("continuous", "", link)), settings);
+}
+
+}  // namespace
+
+TEST_CASE("urdf: the spatial arm's bodies, joints and mass properties are the file's", "[urdf]") {
+    const Robot robot = read_urdf(data_file("spatial_arm.urdf"), {});
+    CHECK(robot.name == "spatial_arm");
+    REQUIRE(robot.bodies.size() == 3);  // base_link is the world; wrist_plate is merged into upper_arm
+    CHECK(robot.bodies[0].name == "turret_link");
+    CHECK(robot.bodies[1].links == std::vector<std::string>{"upper_arm", "wrist_plate"});
+    CHECK(robot.bodies[2].name == "finger");
+    CHECK(robot.bodies[0].mass == 2.0);
+    CHECK(robot.bodies[1].mass == Approx(1.8).epsilon(1e-15));
+    CHECK(robot.bodies[2].mass == 0.2);
+
+    // World poses by composing the joint origins independently.
+    const Eigen::Isometry3d turret = Eigen::Translation3d(0.05, 0, 0.1) * Eigen::Isometry3d(rpy(0.3, 0, 0.3));
+    const Eigen::Isometry3d upper = turret * Eigen::Translation3d(0.02, 0.03, 0.12) * Eigen::Isometry3d(rpy(0.2, -0.1, 0.4));
+    const Eigen::Isometry3d plate = upper * Eigen::Translation3d(0.3, 0, 0) * Eigen::Isometry3d(rpy(0.5, 0, 0));
+    const Eigen::Isometry3d finger = plate * Eigen::Translation3d(0.02, 0.01, 0);
+    // Products of a few rotations: agreement to rounding.
+    CHECK((robot.bodies[0].pose.matrix() - turret.matrix()).norm() < 1e-14);
+    CHECK((robot.bodies[1].pose.matrix() - upper.matrix()).norm() < 1e-14);
+    CHECK((robot.bodies[2].pose.matrix() - finger.matrix()).norm() < 1e-14);
+
+    // The turret's inertia turned from its inertial frame into the link's.
+    Mat3 turret_inertia;
+    turret_inertia << 0.02, 0.001, 0, 0.001, 0.03, 0.002, 0, 0.002, 0.025;
+    const Mat3 r = rpy(0.1, 0.2, 0.3);
+    CHECK((robot.bodies[0].inertia - r * turret_inertia * r.transpose()).norm() < 1e-15);
+    CHECK((robot.bodies[0].center_of_mass - Vec3(0.01, 0.02, 0.05)).norm() < 1e-15);
+
+    // The merged upper arm: second moments about the body origin summed, then moved to the
+    // combined centre of mass (the parallel-axis theorem the other way round).
+    const auto about_origin = [](double m, const Vec3& c, const Mat3& i) {
+        return Mat3(i + m * (c.squaredNorm() * Mat3::Identity() - c * c.transpose()));
+    };
+    Mat3 arm_inertia, plate_inertia;
+    arm_inertia << 0.005, 0, 0.001, 0, 0.04, 0, 0.001, 0, 0.04;
+    plate_inertia = Vec3(0.0001, 0.0002, 0.0002).asDiagonal();
+    const Mat3 ra = rpy(0, 0.3, 0), rp = rpy(0.5, 0, 0);
+    const Vec3 arm_c(0.15, 0.01, 0.02), plate_c = Vec3(0.3, 0, 0) + rp * Vec3(0.01, 0, 0);
+    const Mat3 total = about_origin(1.5, arm_c, ra * arm_inertia * ra.transpose()) +
+                       about_origin(0.3, plate_c, rp * plate_inertia * rp.transpose());
+    const Vec3 c = (1.5 * arm_c + 0.3 * plate_c) / 1.8;
+    CHECK((robot.bodies[1].center_of_mass - c).norm() < 1e-15);
+    CHECK((robot.bodies[1].inertia - (total - 1.8 * (c.squaredNorm() * Mat3::Identity() - c * c.transpose()))).norm() < 1e-15);
+
+    REQUIRE(robot.joints.size() == 3);
+    const RobotJoint& t = robot.joints[0];
+    CHECK(t.name == "turret");
+    CHECK(t.parent == -1);
+    CHECK(t.child == 0);
+    CHECK((t.at - turret.translation()).norm() < 1e-15);
+    CHECK((t.axis - turret.linear() * Vec3::UnitZ()).norm() < 1e-15);
+    CHECK(*t.lower == -2.0);
+    CHECK(*t.upper == 2.0);
+    CHECK(t.damping == 0.5);
+    CHECK(robot.joints[1].parent == 0);
+    CHECK((robot.joints[1].axis - upper.linear() * Vec3(0, 1, 0.2).normalized()).norm() < 1e-15);
+    CHECK(robot.joints[2].kind == RobotJoint::Kind::prismatic);
+    CHECK(robot.joints[2].parent == 1);  // the slide hangs on the plate, part of the upper arm's body
+    CHECK((robot.joints[2].at - finger.translation()).norm() < 1e-14);
+    CHECK(*robot.joints[2].lower == -0.05);
+}
+
+TEST_CASE("urdf: the scene text holds the bodies, joints, limits and dampers", "[urdf]") {
+    ReadOptions options;
+    options.position = Vec3(1, 2, 3);
+    const Robot robot = read_urdf(data_file("spatial_arm.urdf"), options);
+    SceneSettings settings;
+    settings.prefix = "arm";
+    settings.source = "spatial_arm.urdf";
+    const YAML::Node scene = YAML::Load(robot_scene_text(robot, settings));
+    REQUIRE(scene["elements"].size() == 3);
+    const YAML::Node upper = scene["elements"][1];
+    CHECK(upper["name"].as<std::string>() == "arm/upper_arm");
+    CHECK(upper["mass"].as<double>() == robot.bodies[1].mass);  // shortest round-trip text: the same double
+    CHECK(upper["position"][0].as<double>() == robot.bodies[1].pose.translation().x());
+    CHECK(upper["position"][0].as<double>() > 1.0);  // placed at `position`
+    // The box turned a quarter turn about z lies along the body's x axis.
+    CHECK(upper["shape"]["box"]["size"][0].as<double>() == 0.3);
+    CHECK(upper["shape"]["box"]["size"][1].as<double>() == 0.05);
+    CHECK(scene["elements"][0]["shape"]["cylinder"]["length"].as<double>() == 0.1);
+    CHECK(scene["elements"][2]["shape"]["sphere"]["radius"].as<double>() == 0.02);
+
+    const YAML::Node constraints = scene["constraints"];
+    REQUIRE(constraints.size() == 6);  // three joints, each with its range
+    CHECK(constraints[0]["type"].as<std::string>() == "revolute_joint");
+    CHECK(!constraints[0]["second"]);  // on the world: the base is fixed
+    CHECK(constraints[1]["type"].as<std::string>() == "joint_limit");
+    CHECK(constraints[1]["joint"].as<std::string>() == "arm/turret");
+    CHECK(constraints[1]["lower"].as<double>() == -2.0);
+    CHECK(constraints[3]["lower"].as<double>() == -1.5);
+    CHECK(constraints[4]["type"].as<std::string>() == "prismatic_joint");
+    CHECK(constraints[4]["second"]["element"].as<std::string>() == "arm/upper_arm");
+    CHECK(constraints[5]["upper"].as<double>() == 0.05);
+    REQUIRE(scene["forces"].size() == 1);
+    CHECK(scene["forces"][0]["type"].as<std::string>() == "joint_drive");
+    CHECK(scene["forces"][0]["damping"].as<double>() == 0.5);
+
+    SECTION("a prescribed joint has no range or damper") {
+        settings.coordinates = {{"turret", "0.1*t"}};
+        const YAML::Node prescribed = YAML::Load(robot_scene_text(robot, settings));
+        CHECK(prescribed["constraints"][0]["coordinate"].as<std::string>() == "0.1*t");
+        CHECK(prescribed["constraints"].size() == 5);
+        CHECK(!prescribed["forces"]);
+    }
+    SECTION("options leave out limits, dampers and shapes") {
+        settings.limits = false;
+        settings.joint_damping = false;
+        settings.collision = false;
+        const YAML::Node bare = YAML::Load(robot_scene_text(robot, settings));
+        CHECK(bare["constraints"].size() == 3);
+        CHECK(!bare["forces"]);
+        CHECK(!bare["elements"][1]["shape"]);
+    }
+}
+
+TEST_CASE("urdf: mesh names resolve against package_root and the URDF's folder", "[urdf]") {
+    const auto file = write_urdf("meshes", one_joint("continuous", "",
+                                                     "<collision><geometry><mesh filename=\"package://robo/m/hand.obj\" "
+                                                     "scale=\"0.001 0.001 0.001\"/></geometry></collision>") +
+                                               "<joint name=\"k\" type=\"continuous\"><parent link=\"l\"/><child "
+                                               "link=\"n\"/><axis xyz=\"1 0 0\"/></joint>\n<link name=\"n\">" +
+                                               kInertial +
+                                               "<collision><origin xyz=\"0 0 0.5\"/><geometry><mesh "
+                                               "filename=\"parts/finger.OBJ\"/></geometry></collision></link>\n");
+    ReadOptions options;
+    options.package_root = "/opt/descriptions";
+    const Robot robot = read_urdf(file, options);
+    REQUIRE(robot.bodies.size() == 2);
+    CHECK(robot.bodies[0].shapes.at(0).mesh == std::filesystem::path("/opt/descriptions/robo/m/hand.obj"));
+    CHECK(robot.bodies[1].shapes.at(0).mesh == file.parent_path() / "parts/finger.OBJ");
+    SceneSettings settings;
+    settings.prefix = "r";
+    const YAML::Node scene = YAML::Load(robot_scene_text(robot, settings));
+    CHECK(scene["elements"][0]["shape"]["mesh"]["path"].as<std::string>() == "/opt/descriptions/robo/m/hand.obj");
+    CHECK(scene["elements"][0]["shape"]["mesh"]["scale"].as<double>() == 0.001);
+    CHECK(scene["elements"][1]["shape_center"][2].as<double>() == 0.5);
+}
+
+TEST_CASE("urdf: a floating base is a free body and needs a mass", "[urdf]") {
+    const auto file = write_urdf("float", "<link name=\"base\">" + kInertial + "</link>\n" +
+                                              "<joint name=\"j\" type=\"continuous\"><parent link=\"base\"/><child "
+                                              "link=\"l\"/><axis xyz=\"0 1 0\"/></joint>\n<link name=\"l\">" +
+                                              kInertial + "</link>\n");
+    ReadOptions options;
+    options.fixed_base = false;
+    const Robot robot = read_urdf(file, options);
+    REQUIRE(robot.bodies.size() == 2);
+    CHECK(robot.joints.at(0).parent == 0);
+    CHECK(refusal(write_urdf("float_massless", one_joint("continuous", "", ""))).find("(accepted)") == 0);
+    CHECK(refusal(write_urdf("float_massless", one_joint("continuous", "", "")), {}, false)
+              .find("link 'base' moves but has no mass") != std::string::npos);
+}
+
+TEST_CASE("urdf: refusals name the link or joint and the way out", "[urdf]") {
+    SceneSettings settings;
+    settings.prefix = "r";
+    CHECK_THAT(refusal(write_urdf("missing_mass", one_joint("continuous", "", "", ""))),
+               Catch::Contains("link 'l' moves but has no mass"));
+    CHECK_THAT(refusal(write_urdf("flat_inertia",
+                                  one_joint("continuous", "", "",
+                                            "<inertial><mass value=\"1\"/><inertia ixx=\"0.01\" ixy=\"0\" ixz=\"0\" "
+                                            "iyy=\"0.01\" iyz=\"0\" izz=\"0\"/></inertial>"))),
+               Catch::Contains("link 'l': its inertia about its centre of mass is not positive definite"));
+    CHECK_THAT(refusal(write_urdf("impossible_inertia",
+                                  one_joint("continuous", "", "",
+                                            "<inertial><mass value=\"1\"/><inertia ixx=\"0.01\" ixy=\"0\" ixz=\"0\" "
+                                            "iyy=\"0.01\" iyz=\"0\" izz=\"0.03\"/></inertial>"))),
+               Catch::Contains("link 'l': its principal moments of inertia 0.01, 0.01, 0.03 kg m^2 violate I1 + I2 >= I3"));
+    CHECK_THAT(refusal(write_urdf("mimic", one_joint("continuous", "<mimic joint=\"k\"/>", ""))),
+               Catch::Contains("joint 'j' mimics joint 'k'"));
+    CHECK_THAT(refusal(write_urdf("zero_axis", "<link name=\"base\"/>\n<joint name=\"j\" type=\"continuous\"><parent "
+                                               "link=\"base\"/><child link=\"l\"/><axis xyz=\"0 0 0\"/></joint>\n"
+                                               "<link name=\"l\">" + kInertial + "</link>\n")),
+               Catch::Contains("joint 'j': its axis is zero"));
+    CHECK_THAT(refusal(write_urdf("range", one_joint("revolute", "<limit lower=\"0.2\" upper=\"1\" effort=\"1\" "
+                                                                 "velocity=\"1\"/>", "")), settings),
+               Catch::Contains("joint 'j': its range [0.2, 1] excludes 0") && Catch::Contains("limits: false"));
+    CHECK_THAT(refusal(write_urdf("friction", one_joint("continuous", "<dynamics friction=\"0.3\"/>", "")), settings),
+               Catch::Contains("joint 'j' has dry friction 0.3") && Catch::Contains("ignore_joint_friction: true"));
+    settings.ignore_joint_friction = true;
+    CHECK(refusal(write_urdf("friction", one_joint("continuous", "<dynamics friction=\"0.3\"/>", "")), settings) ==
+          "(accepted)");
+    CHECK_THAT(link_refusal("two_shapes", "<collision><geometry><sphere radius=\"0.1\"/></geometry></collision>"
+                                            "<collision><geometry><sphere radius=\"0.2\"/></geometry></collision>", settings),
+               Catch::Contains("link 'l' has 2 collision geometries") && Catch::Contains("collision: false"));
+    CHECK_THAT(link_refusal("turned_box", "<collision><origin rpy=\"0 0 0.3\"/><geometry><box "
+                                                          "size=\"1 1 1\"/></geometry></collision>", settings),
+               Catch::Contains("link 'l': its collision box is turned"));
+    CHECK_THAT(link_refusal("turned_cylinder", "<collision><origin rpy=\"1.5707963 0 0\"/><geometry>"
+                                                               "<cylinder radius=\"1\" length=\"1\"/></geometry>"
+                                                               "</collision>", settings),
+               Catch::Contains("link 'l': its collision cylinder's axis is not along the body's z axis"));
+    CHECK_THAT(link_refusal("stl", "<collision><geometry><mesh filename=\"hand.stl\"/></geometry>"
+                                                   "</collision>", settings),
+               Catch::Contains("link 'l': its collision mesh") && Catch::Contains("hand.stl' is not a Wavefront OBJ"));
+    CHECK_THAT(link_refusal("package", "<collision><geometry><mesh filename=\"package://robo/m.obj\"/>"
+                                                       "</geometry></collision>", settings),
+               Catch::Contains("give the import a package_root, the folder that holds the package 'robo'"));
+    settings.coordinates = {{"nope", "0"}};
+    CHECK_THAT(link_refusal("coordinate", "", settings),
+               Catch::Contains("coordinates: the robot has no moving joint named 'nope'"));
+    settings.coordinates = {{"j", "0"}};
+    CHECK_THAT(refusal(write_urdf("planar_coordinate", one_joint("planar", "", "")), settings),
+               Catch::Contains("joint 'j' is not revolute, continuous or prismatic"));
+    // urdfdom's own message, not a bare "cannot parse".
+    CHECK_THAT(refusal(write_urdf("no_child", "<link name=\"base\"/>\n<joint name=\"j\" type=\"continuous\"><parent "
+                                              "link=\"base\"/><child link=\"ghost\"/></joint>\n")),
+               Catch::Contains("not a valid URDF: ") && Catch::Contains("ghost"));
+    CHECK_THAT(refusal(write_urdf("xml", "<link name=\"base\">\n")), Catch::Contains("not a valid URDF"));
+    // Errors urdfdom reports and then passes over (it drops the <inertial>) fail the read too.
+    CHECK_THAT(refusal(write_urdf("mass_text", one_joint("continuous", "", "",
+                                                         "<inertial><mass value=\"abc\"/><inertia ixx=\"1\" ixy=\"0\" "
+                                                         "ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"1\"/></inertial>"))),
+               Catch::Contains("not a valid URDF: Inertial: mass [abc] is not a float"));
+    CHECK_THAT(refusal(write_urdf("short_origin",
+                                  one_joint("continuous", "", "",
+                                            "<inertial><origin xyz=\"1 2\"/><mass value=\"1\"/><inertia ixx=\"1\" "
+                                            "ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"1\"/></inertial>"))),
+               Catch::Contains("Parser found 2 elements but 3 expected"));
+    CHECK_THAT(refusal(std::filesystem::temp_directory_path() / "soma_no_such.urdf"),
+               Catch::Contains("soma_no_such.urdf"));
+}

@@ -1,0 +1,256 @@
+// Reading a URDF robot into bodies and joints (urdf_robot.hpp).
+#include "urdf_robot.hpp"
+
+#include "soma/input_file.hpp"
+
+#include <console_bridge/console.h>
+#include <fmt/format.h>
+#include <urdf_parser/urdf_parser.h>
+
+#include <Eigen/Eigenvalues>
+
+#include <functional>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+namespace soma::urdf {
+
+namespace {
+
+/// Collects urdfdom's error messages (it reports through console_bridge) so that a failed parse
+/// says why, and nothing is printed meanwhile. urdfdom also reports errors it then passes over
+/// (an <inertial> with a mass that is not a number is dropped and the link left massless), so an
+/// error message fails the read even when a model came back.
+class MessageCollector final : public console_bridge::OutputHandler {
+public:
+    MessageCollector() { console_bridge::useOutputHandler(this); }
+    ~MessageCollector() override { console_bridge::restorePreviousOutputHandler(); }
+    MessageCollector(const MessageCollector&) = delete;
+    MessageCollector& operator=(const MessageCollector&) = delete;
+    void log(const std::string& text, console_bridge::LogLevel level, const char*, int) override {
+        if (level >= console_bridge::CONSOLE_BRIDGE_LOG_ERROR) messages_ += (messages_.empty() ? "" : "; ") + text;
+    }
+    const std::string& messages() const { return messages_; }
+
+private:
+    std::string messages_;
+};
+
+Eigen::Isometry3d isometry_of(const ::urdf::Pose& pose) {
+    Eigen::Isometry3d t = Eigen::Isometry3d::Identity();
+    Eigen::Quaterniond q(pose.rotation.w, pose.rotation.x, pose.rotation.y, pose.rotation.z);
+    t.linear() = q.normalized().toRotationMatrix();
+    t.translation() = Vec3(pose.position.x, pose.position.y, pose.position.z);
+    return t;
+}
+
+Vec3 vec_of(const ::urdf::Vector3& v) { return Vec3(v.x, v.y, v.z); }
+
+[[noreturn]] void fail(const std::filesystem::path& file, const std::string& message) {
+    throw std::invalid_argument(file.string() + ": " + message);
+}
+
+/// A mesh's file name as written (`package://NAME/...`, `file://...` or a path relative to the
+/// URDF's folder), resolved.
+std::filesystem::path resolve_mesh(const std::string& name, const std::filesystem::path& file,
+                                   const ReadOptions& options, const std::string& link) {
+    const std::string package = "package://", local = "file://";
+    if (name.rfind(package, 0) == 0) {
+        if (options.package_root.empty())
+            fail(file, fmt::format("link '{}': the mesh '{}' is named by its ROS package: give the import a "
+                                   "package_root, the folder that holds the package '{}'",
+                                   link, name, name.substr(package.size(), name.find('/', package.size()) - package.size())));
+        return options.package_root / name.substr(package.size());
+    }
+    std::filesystem::path path = name.rfind(local, 0) == 0 ? name.substr(local.size()) : name;
+    return path.is_relative() ? file.parent_path() / path : path;
+}
+
+RobotShape shape_of(const ::urdf::Collision& collision, const Eigen::Isometry3d& link_in_body,
+                    const std::filesystem::path& file, const ReadOptions& options, const std::string& link) {
+    RobotShape shape;
+    shape.link = link;
+    shape.placement = link_in_body * isometry_of(collision.origin);
+    if (!collision.geometry) fail(file, fmt::format("link '{}': a <collision> without a geometry", link));
+    switch (collision.geometry->type) {
+        case ::urdf::Geometry::BOX:
+            shape.kind = RobotShape::Kind::box;
+            shape.size = vec_of(static_cast<const ::urdf::Box&>(*collision.geometry).dim);
+            break;
+        case ::urdf::Geometry::SPHERE:
+            shape.kind = RobotShape::Kind::sphere;
+            shape.radius = static_cast<const ::urdf::Sphere&>(*collision.geometry).radius;
+            break;
+        case ::urdf::Geometry::CYLINDER: {
+            const auto& c = static_cast<const ::urdf::Cylinder&>(*collision.geometry);
+            shape.kind = RobotShape::Kind::cylinder;
+            shape.radius = c.radius;
+            shape.length = c.length;
+            break;
+        }
+        case ::urdf::Geometry::MESH: {
+            const auto& m = static_cast<const ::urdf::Mesh&>(*collision.geometry);
+            shape.kind = RobotShape::Kind::mesh;
+            shape.mesh = resolve_mesh(m.filename, file, options, link);
+            shape.scale = vec_of(m.scale);
+            break;
+        }
+    }
+    return shape;
+}
+
+/// The inertia tensor of <inertia> (its entries, ixy = -integral of x y dm, as Soma's).
+Mat3 inertia_of(const ::urdf::Inertial& in) {
+    Mat3 i;
+    i << in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz;
+    return i;
+}
+
+/// Adds a link's mass and inertia to its body (parallel-axis theorem about the joint centre).
+struct MassSum {
+    double mass = 0.0;
+    Vec3 moment = Vec3::Zero();  ///< sum of m c
+    std::vector<std::tuple<double, Vec3, Mat3>> parts;  ///< (m, c, I about c), body frame
+};
+
+}  // namespace
+
+Robot read_urdf(const std::filesystem::path& file, const ReadOptions& options) {
+    std::ostringstream text;
+    text << open_input_file(file, "URDF file").rdbuf();
+    return read_urdf_text(text.str(), file, options);
+}
+
+Robot read_urdf_text(const std::string& text, const std::filesystem::path& file, const ReadOptions& options) {
+    ::urdf::ModelInterfaceSharedPtr model;
+    {
+        MessageCollector messages;
+        model = ::urdf::parseURDF(text);
+        if (!model || !messages.messages().empty())
+            fail(file, "not a valid URDF" + (messages.messages().empty() ? std::string() : ": " + messages.messages()));
+    }
+    const ::urdf::LinkConstSharedPtr root = model->getRoot();
+    if (!root) fail(file, "the URDF has no root link");
+
+    Robot robot;
+    robot.name = model->getName();
+    std::vector<MassSum> sums;
+    std::map<std::string, int> body_of;  // link -> body index; -1: the world
+
+    // A new body whose first link is `link`, at `pose`; its index.
+    const auto add_body = [&](const std::string& link, const Eigen::Isometry3d& pose) {
+        RobotBody b;
+        b.name = link;
+        b.links.push_back(link);
+        b.pose = pose;
+        robot.bodies.push_back(std::move(b));
+        sums.emplace_back();
+        return static_cast<int>(robot.bodies.size()) - 1;
+    };
+
+    Eigen::Isometry3d base = Eigen::Isometry3d::Identity();
+    base.linear() = options.orientation.normalized().toRotationMatrix();
+    base.translation() = options.position;
+
+    // Depth first from the root: a body's parent comes before it.
+    std::function<void(const ::urdf::Link&, const Eigen::Isometry3d&, int, const Eigen::Isometry3d&)> visit =
+        [&](const ::urdf::Link& link, const Eigen::Isometry3d& world, int body, const Eigen::Isometry3d& in_body) {
+            body_of[link.name] = body;
+            if (body >= 0) {
+                RobotBody& b = robot.bodies[static_cast<std::size_t>(body)];
+                if (link.name != b.name) b.links.push_back(link.name);  // fixed to the body's first link
+                if (link.inertial && link.inertial->mass > 0.0) {
+                    const Eigen::Isometry3d frame = in_body * isometry_of(link.inertial->origin);
+                    const Mat3 r = frame.linear();
+                    const double m = link.inertial->mass;
+                    sums[static_cast<std::size_t>(body)].mass += m;
+                    sums[static_cast<std::size_t>(body)].moment += m * frame.translation();
+                    sums[static_cast<std::size_t>(body)].parts.emplace_back(m, frame.translation(),
+                                                                           r * inertia_of(*link.inertial) * r.transpose());
+                }
+                for (const auto& collision : link.collision_array)
+                    if (collision) b.shapes.push_back(shape_of(*collision, in_body, file, options, link.name));
+            }
+            for (const auto& joint : link.child_joints) {
+                const ::urdf::LinkConstSharedPtr child = model->getLink(joint->child_link_name);
+                if (!child) fail(file, fmt::format("joint '{}': no link named '{}'", joint->name, joint->child_link_name));
+                if (joint->mimic)
+                    fail(file, fmt::format("joint '{}' mimics joint '{}': mimic joints are not supported (Soma has no "
+                                           "coupling between joint coordinates yet)",
+                                           joint->name, joint->mimic->joint_name));
+                const Eigen::Isometry3d joint_frame = world * isometry_of(joint->parent_to_joint_origin_transform);
+                if (joint->type == ::urdf::Joint::FIXED) {
+                    visit(*child, joint_frame, body, in_body * isometry_of(joint->parent_to_joint_origin_transform));
+                    continue;
+                }
+                RobotJoint j;
+                j.name = joint->name;
+                switch (joint->type) {
+                    case ::urdf::Joint::REVOLUTE: j.kind = RobotJoint::Kind::revolute; break;
+                    case ::urdf::Joint::CONTINUOUS: j.kind = RobotJoint::Kind::continuous; break;
+                    case ::urdf::Joint::PRISMATIC: j.kind = RobotJoint::Kind::prismatic; break;
+                    case ::urdf::Joint::PLANAR: j.kind = RobotJoint::Kind::planar; break;
+                    case ::urdf::Joint::FLOATING: j.kind = RobotJoint::Kind::floating; break;
+                    default: fail(file, fmt::format("joint '{}' has an unknown type", joint->name));
+                }
+                const Vec3 axis = vec_of(joint->axis);
+                if (j.kind != RobotJoint::Kind::floating && !(axis.norm() > 0.0))
+                    fail(file, fmt::format("joint '{}': its axis is zero", joint->name));
+                j.parent = body;
+                j.at = joint_frame.translation();
+                if (axis.norm() > 0.0) j.axis = joint_frame.linear() * axis.normalized();
+                if (joint->limits && (j.kind == RobotJoint::Kind::revolute || j.kind == RobotJoint::Kind::prismatic) &&
+                    joint->limits->lower < joint->limits->upper) {
+                    j.lower = joint->limits->lower;
+                    j.upper = joint->limits->upper;
+                }
+                if (joint->dynamics) {
+                    j.damping = joint->dynamics->damping;
+                    j.friction = joint->dynamics->friction;
+                }
+                j.child = add_body(child->name, joint_frame);
+                robot.joints.push_back(j);
+                visit(*child, joint_frame, j.child, Eigen::Isometry3d::Identity());
+            }
+        };
+
+    visit(*root, base, options.fixed_base ? -1 : add_body(root->name, base), Eigen::Isometry3d::Identity());
+
+    // Each body's mass properties about its combined centre of mass.
+    for (std::size_t k = 0; k < robot.bodies.size(); ++k) {
+        RobotBody& b = robot.bodies[k];
+        const MassSum& s = sums[k];
+        std::string links = b.links.size() == 1 ? fmt::format("link '{}'", b.name) : fmt::format("link '{}' (with the links fixed to it:", b.name);
+        if (b.links.size() > 1) {
+            for (std::size_t i = 1; i < b.links.size(); ++i) links += fmt::format(" '{}'", b.links[i]);
+            links += ")";
+        }
+        if (!(s.mass > 0.0))
+            fail(file, fmt::format("{} moves but has no mass (no <inertial> with a mass > 0): give it an <inertial>, or "
+                                   "fix it to a link that has one (a massless link between two joints makes the mass "
+                                   "matrix singular)",
+                                   links));
+        b.mass = s.mass;
+        b.center_of_mass = s.moment / s.mass;
+        for (const auto& [m, c, i] : s.parts) {
+            const Vec3 d = c - b.center_of_mass;
+            b.inertia += i + m * (d.squaredNorm() * Mat3::Identity() - d * d.transpose());
+        }
+        const Eigen::SelfAdjointEigenSolver<Mat3> principal(b.inertia);
+        if (!(principal.eigenvalues().minCoeff() > 0.0))
+            fail(file, fmt::format("{}: its inertia about its centre of mass is not positive definite (principal "
+                                   "moments {:.6g}, {:.6g}, {:.6g} kg m^2): a rigid body needs three positive moments",
+                                   links, principal.eigenvalues()[0], principal.eigenvalues()[1],
+                                   principal.eigenvalues()[2]));
+        // As rigid_body checks (I1 + I2 >= I3 for any mass distribution), said here with the link.
+        const Vec3 moments = principal.eigenvalues();
+        if (moments[0] + moments[1] < moments[2] * (1.0 - 1e-12))
+            fail(file, fmt::format("{}: its principal moments of inertia {:.6g}, {:.6g}, {:.6g} kg m^2 violate "
+                                   "I1 + I2 >= I3, so no mass distribution has them: correct the <inertia>",
+                                   links, moments[0], moments[1], moments[2]));
+    }
+    return robot;
+}
+
+}  // namespace soma::urdf

@@ -1,0 +1,191 @@
+// The scene blocks of a URDF robot (urdf_scene.hpp).
+#include "urdf_scene.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <numbers>
+#include <optional>
+#include <set>
+#include <stdexcept>
+
+namespace soma::urdf {
+
+namespace {
+
+/// A YAML double-quoted string (names and paths may hold any character).
+std::string quoted(const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out + "\"";
+}
+
+/// Numbers in their shortest round-trip form: the scene reads back the same doubles.
+std::string num(double x) { return fmt::format("{}", x); }
+std::string vec(const Vec3& v) { return fmt::format("[{}, {}, {}]", num(v.x()), num(v.y()), num(v.z())); }
+
+[[noreturn]] void refuse(const std::string& message) { throw std::invalid_argument(message); }
+
+/// Body axes in the order the geometry's axes map onto them, when the geometry frame is the body
+/// frame with its axes permuted or reversed (a box turned by quarter turns is still a box along
+/// the body axes); empty otherwise.
+std::optional<Eigen::Matrix3i> signed_permutation(const Mat3& r) {
+    constexpr double tolerance = 1e-9;  // rotations written in a file as rpy of pi/2 round to ~1e-17
+    Eigen::Matrix3i p = Eigen::Matrix3i::Zero();
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            if (std::abs(std::abs(r(i, j)) - 1.0) < tolerance) p(i, j) = r(i, j) > 0 ? 1 : -1;
+            else if (std::abs(r(i, j)) > tolerance) return std::nullopt;
+        }
+    return p;
+}
+
+std::string shape_block(const RobotShape& shape) {
+    const Mat3 r = shape.placement.linear();
+    const std::string center = ", shape_center: " + vec(shape.placement.translation());
+    const std::string hint = "; import it with collision: false (and add the contact shapes as bodies of their own)";
+    switch (shape.kind) {
+        case RobotShape::Kind::sphere:
+            return fmt::format(", shape: {{sphere: {{radius: {}}}}}{}", num(shape.radius), center);
+        case RobotShape::Kind::box: {
+            const auto p = signed_permutation(r);
+            if (!p)
+                refuse(fmt::format("link '{}': its collision box is turned other than by quarter turns from the body "
+                                   "axes, and a rigid_body's box lies along its body axes{}",
+                                   shape.link, hint));
+            const Vec3 size = p->cast<double>().cwiseAbs() * shape.size;
+            return fmt::format(", shape: {{box: {{size: {}}}}}{}", vec(size), center);
+        }
+        case RobotShape::Kind::cylinder:
+            if (std::abs(std::abs((r * Vec3::UnitZ()).z()) - 1.0) > 1e-9)
+                refuse(fmt::format("link '{}': its collision cylinder's axis is not along the body's z axis, where a "
+                                   "rigid_body's cylinder lies{}",
+                                   shape.link, hint));
+            return fmt::format(", shape: {{cylinder: {{radius: {}, length: {}}}}}{}", num(shape.radius),
+                               num(shape.length), center);
+        case RobotShape::Kind::mesh: {
+            std::string extension = shape.mesh.extension().string();
+            std::transform(extension.begin(), extension.end(), extension.begin(),
+                           [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+            if (extension != ".obj")
+                refuse(fmt::format("link '{}': its collision mesh '{}' is not a Wavefront OBJ file, the mesh format a "
+                                   "rigid_body reads (convert it, e.g. with meshlab or blender){}",
+                                   shape.link, shape.mesh.string(), hint));
+            if ((r - Mat3::Identity()).cwiseAbs().maxCoeff() > 1e-9)
+                refuse(fmt::format("link '{}': its collision mesh is turned from the body axes, and a rigid_body's "
+                                   "mesh is not{}",
+                                   shape.link, hint));
+            if (std::abs(shape.scale.x() - shape.scale.y()) > 1e-12 * std::abs(shape.scale.x()) ||
+                std::abs(shape.scale.x() - shape.scale.z()) > 1e-12 * std::abs(shape.scale.x()) ||
+                !(shape.scale.x() > 0.0))
+                refuse(fmt::format("link '{}': its collision mesh's scale {} is not one positive factor for all "
+                                   "three axes, the only scaling a rigid_body's mesh takes{}",
+                                   shape.link, vec(shape.scale), hint));
+            return fmt::format(", shape: {{mesh: {{path: {}, scale: {}}}}}{}", quoted(shape.mesh.string()),
+                               num(shape.scale.x()), center);
+        }
+    }
+    return {};
+}
+
+std::string body_block(const RobotBody& body, const SceneSettings& settings) {
+    const Eigen::Quaterniond q(body.pose.linear());
+    const Mat3& i = body.inertia;
+    std::string shape;
+    if (settings.collision && body.shapes.size() > 1) {
+        std::string links;
+        for (const RobotShape& s : body.shapes) links += (links.empty() ? "'" : ", '") + s.link + "'";
+        refuse(fmt::format("link '{}' has {} collision geometries (of links {}), and a rigid_body takes one shape; "
+                           "import it with collision: false (and add the contact shapes as bodies of their own)",
+                           body.name, body.shapes.size(), links));
+    }
+    if (settings.collision && body.shapes.size() == 1) shape = shape_block(body.shapes.front());
+    return fmt::format("  - {{name: {}, type: rigid_body, position: {}, orientation: [{}, {}, {}, {}], mass: {}, "
+                       "center_of_mass: {}, inertia: [{}, {}, {}, {}, {}, {}]{}}}\n",
+                       quoted(settings.prefix + "/" + body.name), vec(body.pose.translation()), num(q.w()), num(q.x()),
+                       num(q.y()), num(q.z()), num(body.mass), vec(body.center_of_mass), num(i(0, 0)), num(i(1, 1)),
+                       num(i(2, 2)), num(i(0, 1)), num(i(0, 2)), num(i(1, 2)), shape);
+}
+
+const char* joint_type(RobotJoint::Kind kind) {
+    switch (kind) {
+        case RobotJoint::Kind::revolute:
+        case RobotJoint::Kind::continuous: return "revolute_joint";
+        case RobotJoint::Kind::prismatic: return "prismatic_joint";
+        case RobotJoint::Kind::planar: return "planar_joint";
+        case RobotJoint::Kind::floating: break;
+    }
+    return nullptr;
+}
+
+bool has_coordinate(RobotJoint::Kind kind) {
+    return kind == RobotJoint::Kind::revolute || kind == RobotJoint::Kind::continuous ||
+           kind == RobotJoint::Kind::prismatic;
+}
+
+}  // namespace
+
+std::string robot_scene_text(const Robot& robot, const SceneSettings& settings) {
+    std::set<std::string> joint_names;
+    for (const RobotJoint& j : robot.joints) joint_names.insert(j.name);
+    for (const auto& [name, expression] : settings.coordinates) {
+        const auto j = std::find_if(robot.joints.begin(), robot.joints.end(),
+                                    [&](const RobotJoint& joint) { return joint.name == name; });
+        if (j == robot.joints.end())
+            refuse(fmt::format("coordinates: the robot has no moving joint named '{}' (fixed joints merge their links "
+                               "and have no coordinate)",
+                               name));
+        if (!has_coordinate(j->kind))
+            refuse(fmt::format("coordinates: joint '{}' is not revolute, continuous or prismatic, so it has no single "
+                               "coordinate to prescribe",
+                               name));
+    }
+
+    std::string elements, constraints, forces;
+    for (const RobotBody& body : robot.bodies) elements += body_block(body, settings);
+    const auto element = [&](int body) { return quoted(settings.prefix + "/" + robot.bodies[static_cast<std::size_t>(body)].name); };
+    for (const RobotJoint& j : robot.joints) {
+        if (j.kind == RobotJoint::Kind::floating) continue;  // a free body: no rows
+        const std::string name = settings.prefix + "/" + j.name;
+        const auto prescribed = settings.coordinates.find(j.name);
+        constraints += fmt::format("  - {{type: {}, name: {}, first: {{element: {}}}{}, at: {}, axis: {}{}}}\n",
+                                   joint_type(j.kind), quoted(name), element(j.child),
+                                   j.parent >= 0 ? ", second: {element: " + element(j.parent) + "}" : "", vec(j.at),
+                                   vec(j.axis),
+                                   prescribed != settings.coordinates.end()
+                                       ? ", coordinate: " + quoted(prescribed->second)
+                                       : "");
+        if (prescribed != settings.coordinates.end()) continue;  // its motion is given: no range, damping or friction
+        if (settings.limits && j.lower && j.upper) {
+            if (!(*j.lower <= 0.0 && 0.0 <= *j.upper))
+                refuse(fmt::format("joint '{}': its range [{}, {}] excludes 0, and the robot is built in the URDF's "
+                                   "zero configuration; import it with limits: false",
+                                   j.name, num(*j.lower), num(*j.upper)));
+            if (j.kind == RobotJoint::Kind::revolute && *j.upper - *j.lower >= 2.0 * std::numbers::pi)
+                refuse(fmt::format("joint '{}': its range [{}, {}] is wider than a turn, which a joint_limit does not "
+                                   "hold; import it with limits: false",
+                                   j.name, num(*j.lower), num(*j.upper)));
+            constraints += fmt::format("  - {{type: joint_limit, name: {}, joint: {}, lower: {}, upper: {}}}\n",
+                                       quoted(name + "/limit"), quoted(name), num(*j.lower), num(*j.upper));
+        }
+        if (settings.joint_damping && j.damping > 0.0 && has_coordinate(j.kind))
+            forces += fmt::format("  - {{type: joint_drive, name: {}, joint: {}, damping: {}}}\n",
+                                  quoted(name + "/damping"), quoted(name), num(j.damping));
+        if (j.friction > 0.0 && !settings.ignore_joint_friction)
+            refuse(fmt::format("joint '{}' has dry friction {} in its <dynamics>, which Soma's joints do not model; "
+                               "import it with ignore_joint_friction: true to leave it out",
+                               j.name, num(j.friction)));
+    }
+    std::string text = fmt::format("# robot '{}' from {}\n", robot.name, settings.source);
+    text += elements.empty() ? "elements: []\n" : "elements:\n" + elements;
+    if (!constraints.empty()) text += "constraints:\n" + constraints;
+    if (!forces.empty()) text += "forces:\n" + forces;
+    return text;
+}
+
+}  // namespace soma::urdf

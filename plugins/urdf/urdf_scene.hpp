@@ -1,0 +1,32 @@
+#pragma once
+/// \file urdf_scene.hpp
+/// \brief The scene blocks of a URDF robot: a rigid_body per body, a joint per moving joint, its
+/// range as a joint_limit and its damping as a joint_drive.
+
+#include "urdf_robot.hpp"
+
+#include <map>
+#include <string>
+
+namespace soma::urdf {
+
+/// What the import writes besides the bodies and joints.
+struct SceneSettings {
+    std::string prefix;               ///< begins every name: `prefix/link`
+    std::string source;               ///< the URDF file, for the text's first comment
+    bool limits = true;               ///< ranges as joint_limit
+    bool joint_damping = true;        ///< <dynamics damping> as joint_drive
+    bool collision = true;            ///< collision geometry as the bodies' shapes
+    bool ignore_joint_friction = false;
+    std::map<std::string, std::string> coordinates;  ///< joint -> prescribed coordinate expression
+};
+
+/// YAML text of `elements`, `constraints` and `forces` lists for the robot (one block per line).
+/// Throws std::invalid_argument naming the link or joint when the robot cannot be written as it
+/// is: a collision geometry a rigid_body cannot hold (several on one body, turned other than about
+/// its symmetry, a mesh that is not OBJ or scaled unevenly), a range that excludes the zero
+/// configuration the robot is built in, joint friction (unless ignored), or a `coordinates` entry
+/// that names no revolute, continuous or prismatic joint.
+std::string robot_scene_text(const Robot& robot, const SceneSettings& settings);
+
+}  // namespace soma::urdf

@@ -1,0 +1,158 @@
+// URDF robots imported into scenes (plugins/urdf): the spatial arm of configs/rigid/spatial_arm.urdf
+// held by prescribed coordinates against the holding torques of a recursive computation from the
+// file's numbers; the same arm released under ncp_newton, stopped by its joint ranges; and an
+// error in the blocks an import writes, located at the import's line (docs/validation.md 12.5).
+#include "scene_runner.hpp"
+
+#include "soma/rotation.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <Eigen/Geometry>
+
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+using namespace soma;
+using namespace soma::validation;
+
+namespace {
+
+std::string arm_file() {
+    const char* source = std::getenv("SOMA_SOURCE_DIR");
+    REQUIRE(source != nullptr);
+    return std::string(source) + "/configs/rigid/spatial_arm.urdf";
+}
+
+/// URDF's fixed-axis roll-pitch-yaw: R = Rz(yaw) Ry(pitch) Rx(roll).
+Eigen::Isometry3d pose(const Vec3& xyz, double roll, double pitch, double yaw) {
+    Eigen::Isometry3d t = Eigen::Isometry3d::Identity();
+    t.linear() = (Eigen::AngleAxisd(yaw, Vec3::UnitZ()) * Eigen::AngleAxisd(pitch, Vec3::UnitY()) *
+                  Eigen::AngleAxisd(roll, Vec3::UnitX()))
+                     .toRotationMatrix();
+    t.translation() = xyz;
+    return t;
+}
+
+/// A rigid body's pose from its coordinates (position, then the quaternion w, x, y, z).
+Eigen::Isometry3d body_pose(const Simulation& sim, const std::string& name) {
+    const Element* e = sim.find_element(name);
+    REQUIRE(e != nullptr);
+    const double* c = sim.state().q.data() + e->block_coordinate(0);
+    Eigen::Isometry3d t = Eigen::Isometry3d::Identity();
+    t.linear() = Quaternion(c[0], c[1], c[2], c[3]).toRotationMatrix();
+    t.translation() = node_position(sim, name, 0);
+    return t;
+}
+
+}  // namespace
+
+TEST_CASE("urdf robots: a prescribed spatial arm holds with the recursive holding torques", "[validation][urdf]") {
+    const std::string scene =
+        "simulation: {duration: 0.02}\n"
+        "integrator: {type: implicit_euler, dt: 0.01, newton: {absolute_tolerance: 1.0e-11, relative_tolerance: 0, "
+        "constraint_tolerance: 1.0e-13}, adaptive: {enabled: false}}\n"
+        "imports:\n"
+        "  - {type: urdf, name: arm, file: '" + arm_file() + "', coordinates: {turret: '0', shoulder: '0', slide: '0'}}\n"
+        "forces: [{type: gravity, acceleration: [0, 0, -9.81]}]\n";
+    auto sim = build_scene(scene);
+    REQUIRE(sim->elements().size() == 3);
+    REQUIRE(step_once(*sim, 0.01));
+    REQUIRE(step_once(*sim, 0.01));
+
+    // The arm from the file's numbers: link frames by composing the joint origins, then each
+    // part's centre of mass, each joint's point and axis in the world.
+    const Eigen::Isometry3d turret = pose(Vec3(0.05, 0, 0.1), 0.3, 0, 0.3);
+    const Eigen::Isometry3d upper = turret * pose(Vec3(0.02, 0.03, 0.12), 0.2, -0.1, 0.4);
+    const Eigen::Isometry3d plate = upper * pose(Vec3(0.3, 0, 0), 0.5, 0, 0);
+    const Eigen::Isometry3d finger = plate * pose(Vec3(0.02, 0.01, 0), 0, 0, 0);
+    struct Part {
+        double mass;
+        Vec3 center;
+        int joints_above;  // the joints it hangs from: 1 turret, 2 + shoulder, 3 + slide
+    };
+    const Part parts[] = {{2.0, turret * Vec3(0.01, 0.02, 0.05), 1},
+                          {1.5, upper * Vec3(0.15, 0.01, 0.02), 2},
+                          {0.3, plate * Vec3(0.01, 0, 0), 2},
+                          {0.2, finger * Vec3(0.03, 0, 0), 3}};
+    const Vec3 points[] = {turret.translation(), upper.translation(), finger.translation()};
+    const Vec3 axes[] = {turret.linear() * Vec3::UnitZ(), upper.linear() * Vec3(0, 1, 0.2).normalized(),
+                         plate.linear() * Vec3(1, 0, 0.5).normalized()};
+    const Vec3 g(0, 0, -9.81);
+    double expected[3] = {0, 0, 0};
+    for (const Part& part : parts)
+        for (int j = 0; j < part.joints_above; ++j)
+            expected[j] -= j < 2 ? (part.center - points[j]).cross(part.mass * g).dot(axes[j])  // a torque
+                                 : (part.mass * g).dot(axes[j]);                                // the slide's force
+    const VectorX& lambda = sim->constraint_multipliers();
+    REQUIRE(lambda.size() == 18);
+    for (int j = 0; j < 3; ++j) {
+        INFO("joint " << j);
+        // Newton's tolerance 1e-11 on forces of ~10 N: the multipliers to ~1e-10 relative.
+        CHECK(lambda[6 * j + 5] == Approx(expected[j]).epsilon(1e-9));
+        CHECK(std::abs(expected[j]) > 0.05);  // a load worth checking
+    }
+    CHECK((node_position(*sim, "arm/finger", 0) - finger.translation()).norm() < 1e-12);
+}
+
+TEST_CASE("urdf robots: the released arm falls onto its joint ranges under ncp_newton", "[validation][urdf]") {
+    const std::string scene =
+        "simulation: {duration: 1.5}\n"
+        "integrator: {type: ncp_newton, dt: 2.0e-3}\n"
+        "imports:\n"
+        "  - {type: urdf, name: arm, file: '" + arm_file() + "'}\n"
+        "forces: [{type: gravity, acceleration: [0, 0, -9.81]}]\n";
+    auto sim = build_scene(scene);
+    // The joints' coordinates from the bodies' poses: the shoulder's angle is the turn of the upper
+    // arm relative to the turret; the slide is the finger's origin moved from the point of the
+    // upper arm's body where it was built, along the slide's axis turned with that body.
+    const Eigen::Isometry3d turret0 = body_pose(*sim, "arm/turret_link"), upper0 = body_pose(*sim, "arm/upper_arm"),
+                            finger0 = body_pose(*sim, "arm/finger");
+    const Mat3 relative0 = turret0.linear().transpose() * upper0.linear();
+    const Vec3 slide_point = upper0.inverse() * finger0.translation();
+    const Vec3 slide_axis = upper0.linear().transpose() * (finger0.linear() * Vec3(1, 0, 0.5).normalized());
+    double largest_angle = 0.0, largest_slide = 0.0;
+    while (sim->state().t < 1.5 - 1e-9) {
+        REQUIRE(step_once(*sim, 2.0e-3));
+        const Eigen::Isometry3d turret = body_pose(*sim, "arm/turret_link"), upper = body_pose(*sim, "arm/upper_arm"),
+                                finger = body_pose(*sim, "arm/finger");
+        const Eigen::AngleAxisd turn(relative0.transpose() * turret.linear().transpose() * upper.linear());
+        largest_angle = std::max(largest_angle, turn.angle());
+        largest_slide = std::max(largest_slide,
+                                 std::abs((finger.translation() - upper * slide_point).dot(upper.linear() * slide_axis)));
+    }
+    INFO("largest shoulder angle " << largest_angle << " rad, largest slide " << largest_slide << " m");
+    // The arm swings down onto a stop of the shoulder (1.5 rad) and the finger slides onto one of
+    // its own (0.05 m); the stops hold to the gap tolerance of ncp_newton (1e-9 m, at the 1 m lever
+    // of an angle stop 1e-9 rad), so 1e-8 bounds any overshoot.
+    CHECK(largest_angle > 1.4);
+    CHECK(largest_angle < 1.5 + 1e-8);
+    CHECK(largest_slide > 0.045);
+    CHECK(largest_slide < 0.05 + 1e-8);
+}
+
+TEST_CASE("urdf robots: an error in the blocks an import writes names the import and its line", "[validation][urdf]") {
+    const std::string scene =
+        "simulation: {duration: 0.02}\n"
+        "integrator: {type: ncp_newton, dt: 0.01}\n"
+        "elements:\n"
+        "  - {name: arm/finger, type: rigid_body, position: [0, 0, 0], mass: 1, inertia: [1, 1, 1, 0, 0, 0]}\n"
+        "imports:\n"
+        "  - {type: urdf, name: arm, file: '" + arm_file() + "'}\n";
+    // The third generated element clashes with the written one: located at the import (line 6,
+    // column 5 of the scene) and at the line of its text that writes it (line 5: a comment, the
+    // list key, then one body per line).
+    CHECK_THROWS_WITH(build_scene(scene, "arm.yaml"),
+                      Catch::Contains("imports.arm (urdf at arm.yaml:6:5):5:") &&
+                          Catch::Contains("duplicate element name 'arm/finger'"));
+    // A problem with the file itself is located at the import's `file` key.
+    CHECK_THROWS_WITH(build_scene("simulation: {duration: 0.02}\n"
+                                  "integrator: {type: ncp_newton, dt: 0.01}\n"
+                                  "elements: [{name: b, type: rigid_body, position: [0, 0, 0], mass: 1, "
+                                  "inertia: [1, 1, 1, 0, 0, 0]}]\n"
+                                  "imports: [{type: urdf, name: arm, file: no_such.urdf}]\n",
+                                  "missing.yaml"),
+                      Catch::StartsWith("missing.yaml:4:") && Catch::Contains("imports[0].file") &&
+                          Catch::Contains("no_such.urdf"));
+}
