@@ -25,8 +25,11 @@ ParameterSchema urdf_schema() {
         "with that damping, the collision geometry (box, sphere, cylinder, OBJ mesh) each body's shape. Names are "
         "NAME/link and NAME/joint (limits NAME/joint/limit, dampers NAME/joint/damping), so drives, springs, contacts "
         "and outputs of the scene can name them. Not read: visual geometry (bodies are drawn as their collision "
-        "shape), effort and velocity limits, safety controllers, transmissions and <gazebo> tags. Refused with the "
-        "link or joint named: mimic joints, a moving link with no mass, dry joint friction (unless "
+        "shape), effort and velocity limits, safety controllers, transmissions and <gazebo> tags; with a fixed base, the "
+        "base's collision geometry (it is the world: add a fixed rigid_body for contact with it); a planar joint's "
+        "damping. Refused with the "
+        "link or joint named: mimic joints, a link reached twice (a loop), an empty range, a moving link with no mass, "
+        "dry joint friction (unless "
         "ignore_joint_friction) and collision geometry a rigid_body cannot hold (unless collision: false). "
         "`soma imports SCENE` prints the blocks written.");
     s.string("file", "the URDF file, relative to the scene file's folder").require();

@@ -156,7 +156,12 @@ Robot read_urdf_text(const std::string& text, const std::filesystem::path& file,
     // Depth first from the root: a body's parent comes before it.
     std::function<void(const ::urdf::Link&, const Eigen::Isometry3d&, int, const Eigen::Isometry3d&)> visit =
         [&](const ::urdf::Link& link, const Eigen::Isometry3d& world, int body, const Eigen::Isometry3d& in_body) {
-            body_of[link.name] = body;
+            // urdfdom accepts a link that is the child of two joints (a loop, or two parents) when
+            // the root is still unique: walking it twice would recurse forever or count it twice.
+            if (!body_of.emplace(link.name, body).second)
+                fail(file, fmt::format("link '{}' is reached twice from the root (the child of two joints): a "
+                                       "kinematic loop, which a URDF tree cannot hold",
+                                       link.name));
             if (body >= 0) {
                 RobotBody& b = robot.bodies[static_cast<std::size_t>(body)];
                 if (link.name != b.name) b.links.push_back(link.name);  // fixed to the body's first link
@@ -200,8 +205,14 @@ Robot read_urdf_text(const std::string& text, const std::filesystem::path& file,
                 j.parent = body;
                 j.at = joint_frame.translation();
                 if (axis.norm() > 0.0) j.axis = joint_frame.linear() * axis.normalized();
-                if (joint->limits && (j.kind == RobotJoint::Kind::revolute || j.kind == RobotJoint::Kind::prismatic) &&
-                    joint->limits->lower < joint->limits->upper) {
+                if (joint->limits && (j.kind == RobotJoint::Kind::revolute || j.kind == RobotJoint::Kind::prismatic)) {
+                    // An empty or reversed range (lower and upper default to 0 when a <limit> leaves
+                    // them out) would hold the joint, or nothing: neither is what a moving joint means.
+                    if (!(joint->limits->lower < joint->limits->upper))
+                        fail(file, fmt::format("joint '{}': its range [{}, {}] is empty (lower must be below upper; "
+                                               "a <limit> without them gives [0, 0]): write the range, or make the "
+                                               "joint fixed or continuous",
+                                               joint->name, joint->limits->lower, joint->limits->upper));
                     j.lower = joint->limits->lower;
                     j.upper = joint->limits->upper;
                 }
@@ -216,6 +227,10 @@ Robot read_urdf_text(const std::string& text, const std::filesystem::path& file,
         };
 
     visit(*root, base, options.fixed_base ? -1 : add_body(root->name, base), Eigen::Isometry3d::Identity());
+    if (robot.bodies.empty())
+        fail(file, fmt::format("the robot has no moving link: with fixed_base every link fixed to the root link '{}' "
+                               "is part of the world",
+                               root->name));
 
     // Each body's mass properties about its combined centre of mass.
     for (std::size_t k = 0; k < robot.bodies.size(); ++k) {

@@ -8,19 +8,21 @@
 #include <cmath>
 #include <numbers>
 #include <optional>
-#include <set>
 #include <stdexcept>
 
 namespace soma::urdf {
 
 namespace {
 
-/// A YAML double-quoted string (names and paths may hold any character).
+/// A YAML double-quoted string (names and paths may hold any character: control characters are
+/// escaped, so a name cannot end its line and write a block of its own).
 std::string quoted(const std::string& s) {
     std::string out = "\"";
     for (char c : s) {
-        if (c == '"' || c == '\\') out += '\\';
-        out += c;
+        const auto byte = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') out += std::string("\\") + c;
+        else if (byte < 0x20 || byte == 0x7f) out += fmt::format("\\x{:02x}", byte);
+        else out += c;
     }
     return out + "\"";
 }
@@ -131,9 +133,8 @@ bool has_coordinate(RobotJoint::Kind kind) {
 }  // namespace
 
 std::string robot_scene_text(const Robot& robot, const SceneSettings& settings) {
-    std::set<std::string> joint_names;
-    for (const RobotJoint& j : robot.joints) joint_names.insert(j.name);
-    for (const auto& [name, expression] : settings.coordinates) {
+    for (const auto& prescribed : settings.coordinates) {
+        const std::string& name = prescribed.first;  // not a structured binding: clang 14 cannot capture one
         const auto j = std::find_if(robot.joints.begin(), robot.joints.end(),
                                     [&](const RobotJoint& joint) { return joint.name == name; });
         if (j == robot.joints.end())
@@ -181,7 +182,7 @@ std::string robot_scene_text(const Robot& robot, const SceneSettings& settings) 
                                "import it with ignore_joint_friction: true to leave it out",
                                j.name, num(j.friction)));
     }
-    std::string text = fmt::format("# robot '{}' from {}\n", robot.name, settings.source);
+    std::string text = fmt::format("# robot {} from {}\n", quoted(robot.name), quoted(settings.source));
     text += elements.empty() ? "elements: []\n" : "elements:\n" + elements;
     if (!constraints.empty()) text += "constraints:\n" + constraints;
     if (!forces.empty()) text += "forces:\n" + forces;

@@ -282,7 +282,7 @@ TEST_CASE("soma imports prints what each import writes, and check builds the imp
     INFO(r.output);
     REQUIRE(r.exit_code == 0);
     // The label its errors are located at, then the text: three bodies, three joints, their ranges.
-    CHECK_THAT(r.output, Catch::StartsWith("# imports.arm (urdf at " + scene + ":11:5)\n# robot 'spatial_arm'"));
+    CHECK_THAT(r.output, Catch::StartsWith("# imports.arm (urdf at " + scene + ":11:5)\n# robot \"spatial_arm\""));
     CHECK(lines_starting(r.output, "  - {name: \"arm/").size() == 3);
     CHECK(lines_starting(r.output, "  - {type: joint_limit").size() == 3);
     const Result check = run_soma("check " + scene);

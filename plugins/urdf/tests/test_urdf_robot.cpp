@@ -182,6 +182,20 @@ TEST_CASE("urdf: the scene text holds the bodies, joints, limits and dampers", "
     }
 }
 
+TEST_CASE("urdf: names with quotes and line breaks stay names in the scene text", "[urdf]") {
+    // A name that ended its line could write blocks of its own (found by review).
+    const auto file = std::filesystem::temp_directory_path() / "soma_urdf_test_names.urdf";
+    std::ofstream(file) << "<?xml version=\"1.0\"?>\n<robot name=\"x&#10;outputs: 5\">\n<link name=\"base\"/>\n"
+                           "<joint name=\"j&#10;k\" type=\"continuous\"><parent link=\"base\"/><child link=\"l&quot;\\\"/>"
+                           "<axis xyz=\"0 0 1\"/></joint>\n<link name=\"l&quot;\\\">" + kInertial + "</link>\n</robot>\n";
+    SceneSettings settings;
+    settings.prefix = "r";
+    const YAML::Node scene = YAML::Load(robot_scene_text(read_urdf(file, {}), settings));
+    CHECK(!scene["outputs"]);
+    CHECK(scene["elements"][0]["name"].as<std::string>() == "r/l\"\\");
+    CHECK(scene["constraints"][0]["name"].as<std::string>() == "r/j\nk");
+}
+
 TEST_CASE("urdf: mesh names resolve against package_root and the URDF's folder", "[urdf]") {
     const auto file = write_urdf("meshes", one_joint("continuous", "",
                                                      "<collision><geometry><mesh filename=\"package://robo/m/hand.obj\" "
@@ -286,6 +300,26 @@ TEST_CASE("urdf: refusals name the link or joint and the way out", "[urdf]") {
                                             "<inertial><origin xyz=\"1 2\"/><mass value=\"1\"/><inertia ixx=\"1\" "
                                             "ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"1\"/></inertial>"))),
                Catch::Contains("Parser found 2 elements but 3 expected"));
+    // Found by review: a link reached twice (a loop, or two parents) recursed forever or was
+    // counted twice; an empty or reversed range left the joint free; a robot of one fixed link
+    // wrote no element.
+    const std::string link = "<link name=\"b\">" + kInertial + "</link>\n";
+    const auto joint = [](const std::string& name, const std::string& type, const std::string& parent,
+                          const std::string& child) {
+        return "<joint name=\"" + name + "\" type=\"" + type + "\"><parent link=\"" + parent + "\"/><child link=\"" +
+               child + "\"/><axis xyz=\"0 0 1\"/></joint>\n";
+    };
+    CHECK_THAT(refusal(write_urdf("loop", "<link name=\"a\"/>\n" + link + "<link name=\"c\">" + kInertial + "</link>\n" +
+                                              joint("j1", "continuous", "a", "b") + joint("j2", "continuous", "b", "c") +
+                                              joint("j3", "continuous", "c", "b"))),
+               Catch::Contains("link 'b' is reached twice from the root"));
+    CHECK_THAT(refusal(write_urdf("empty_range", one_joint("revolute", "<limit effort=\"1\" velocity=\"1\"/>", ""))),
+               Catch::Contains("joint 'j': its range [0, 0] is empty"));
+    CHECK_THAT(refusal(write_urdf("reversed_range",
+                                  one_joint("prismatic", "<limit lower=\"1\" upper=\"-1\" effort=\"1\" velocity=\"1\"/>", ""))),
+               Catch::Contains("joint 'j': its range [1, -1] is empty"));
+    CHECK_THAT(refusal(write_urdf("one_link", "<link name=\"only\">" + kInertial + "</link>\n")),
+               Catch::Contains("the robot has no moving link: with fixed_base every link fixed to the root link 'only'"));
     CHECK_THAT(refusal(std::filesystem::temp_directory_path() / "soma_no_such.urdf"),
                Catch::Contains("soma_no_such.urdf"));
 }
