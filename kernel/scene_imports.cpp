@@ -84,13 +84,17 @@ SOMA_API SceneDocument expand_imports(const SceneDocument& scene, const TypeRegi
             throw InputError(text_start, "an import writes a map of lists (elements, constraints, forces, controllers, "
                                          "outputs), got " + describe_node(text));
         for (auto it = text.begin(); it != text.end(); ++it) {
-            const std::string key = it->first.Scalar();
-            const SourceLocation where = locate(expanded.file, expanded.overrides, it->first.Mark(), key);
+            // Copies (a Node is a handle): yaml-cpp's operator-> returns a temporary proxy, so a
+            // range-for over it->second reads a node that has gone out of scope (ASan).
+            const YAML::Node key_node = it->first;
+            const YAML::Node blocks = it->second;
+            const std::string key = key_node.Scalar();
+            const SourceLocation where = locate(expanded.file, expanded.overrides, key_node.Mark(), key);
             if (std::find(kImportableLists.begin(), kImportableLists.end(), key) == kImportableLists.end())
                 throw InputError(where, "an import may write only the lists elements, constraints, forces, "
                                         "controllers and outputs");
-            if (!it->second.IsSequence())
-                throw InputError(where, "expected a list of blocks, got " + describe_node(it->second));
+            if (!blocks.IsSequence())
+                throw InputError(where, "expected a list of blocks, got " + describe_node(blocks));
             YAML::Node list = expanded.root[key];
             if (!list.IsDefined() || list.IsNull()) {
                 expanded.root[key] = YAML::Node(YAML::NodeType::Sequence);
@@ -100,7 +104,7 @@ SOMA_API SceneDocument expand_imports(const SceneDocument& scene, const TypeRegi
                 throw InputError(locate(expanded.file, expanded.overrides, list.Mark(), key),
                                  fmt::format("'{}' is {}, so the import '{}' cannot add its blocks to it", key,
                                              describe_node(list), imported.label));
-            for (const YAML::Node& item : it->second) list.push_back(item);
+            for (const YAML::Node& item : blocks) list.push_back(item);
         }
     }
     return expanded;
