@@ -84,7 +84,16 @@ NewtonReport newton_solve(System& system, const AffineStep& step, const NewtonOp
     const std::vector<Index>& free_dofs = system.free_dofs();
     const auto nf = static_cast<Index>(free_dofs.size());
     const Index rows = system.constraint_row_count();
-    const double increment_scale = step.dt > 0.0 && step.coefficients.c_v > 0.0 ? 1.0 / step.dt : 1.0;
+    // How far a unit of x moves q: c_q; in an explicit step (c_q = 0), through its end map or, for
+    // a solve of the velocity (the second half of velocity Verlet), as the velocity would over dt
+    // (a weight of 0 would take every first step for round-off and stop there).
+    const JacobianCoefficients& c = step.coefficients;
+    const double position_weight = c.c_q > 0.0 ? c.c_q
+                                   : step.explicit_rows == AffineStep::ExplicitRows::end_position ? step.end_c_q
+                                                                                               : c.c_v * step.dt;
+    // The increment test compares a change of q per unit time in dynamics (statics: of q itself).
+    const bool dynamic = step.dt > 0.0 && (c.c_v > 0.0 || c.c_q == 0.0);
+    const double increment_scale = dynamic ? 1.0 / step.dt : 1.0;
     work.lambda = system.multipliers();
     const NewtonTolerances tolerances = NewtonTolerances::of(options);
     // The force scale costs a little per evaluation: measured only for the balance test.
@@ -176,7 +185,7 @@ NewtonReport newton_solve(System& system, const AffineStep& step, const NewtonOp
 
         // The convergence tests measure the undamped Newton step: a shortened step says nothing
         // about convergence.
-        last_step_size = step.coefficients.c_q * work.step.head(nf).cwiseAbs().maxCoeff();
+        last_step_size = position_weight * work.step.head(nf).cwiseAbs().maxCoeff();
         last_increment = last_step_size * increment_scale;
         // A Newton step that moves q by round-off only (or within the increment tolerance) is
         // taken as it is: the next iteration converges on it, while the trust region's test on

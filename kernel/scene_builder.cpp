@@ -61,7 +61,7 @@ std::string registered_types_where(const TypeRegistry& registry, const std::stri
 Simulation::Simulation(const SceneDocument& as_written, const TypeRegistry& registry) {
     const ParameterSchema schema = scene_schema();
     // Imports first: what they write is validated with the rest of the scene.
-    const SceneDocument scene = expand_imports(as_written, registry);
+    const SceneDocument scene = expand_imports(as_written, registry, &imported_);
     const Parameters root = make_scene_parameters(scene, schema, registry);
 
     const Parameters sim = root.block("simulation");
@@ -256,26 +256,37 @@ void Simulation::refuse_massless_free_dofs(const Parameters& integrator_block) {
 }
 
 void Simulation::build_constraints(const Parameters& root, const TypeRegistry& registry) {
-    for (const Parameters& block : root.blocks("constraints")) {
+    const std::vector<Parameters> blocks = root.blocks("constraints");
+    std::vector<std::unique_ptr<Constraint>> built;
+    for (const Parameters& block : blocks) {
         const auto* entry = registry.find(TypeKind::constraint, block.type_name());
-        std::unique_ptr<Constraint> constraint = factory_of<Constraint>(*entry)(block);
-        constraint->set_name(block.has("name") ? block.string("name") : block.type_name());
-        try {
-            constraint->bind(*this);
-        } catch (const std::invalid_argument& error) {
-            block.fail("", error.what());
-        }
-        if (constraint->kind() == ConstraintKind::inequality) {
-            // Contacts are rows the integrator adds itself (contact_set.hpp), not KKT rows.
-            if (!dynamic_cast<ContactConstraint*>(constraint.get()))
-                throw std::logic_error(fmt::format("constraint type '{}' is of kind inequality but does not derive "
-                                                   "from soma::ContactConstraint (contact_constraint.hpp)",
-                                                   block.type_name()));
-            contacts_.add(std::unique_ptr<ContactConstraint>(static_cast<ContactConstraint*>(constraint.release())), block);
-            continue;
-        }
-        constraints_.add(std::move(constraint), block);
+        built.push_back(factory_of<Constraint>(*entry)(block));
+        built.back()->set_name(block.has("name") ? block.string("name") : block.type_name());
     }
+    // Equality constraints bind first, then contacts, each kind in list order: a contact that
+    // names a joint (joint_limit) finds it wherever it is listed, after it too (a joint an
+    // import writes after the scene's own blocks).
+    for (const ConstraintKind kind : {ConstraintKind::equality, ConstraintKind::inequality})
+        for (std::size_t i = 0; i < built.size(); ++i)
+            if (built[i] && built[i]->kind() == kind) add_constraint(std::move(built[i]), blocks[i]);
+}
+
+void Simulation::add_constraint(std::unique_ptr<Constraint> constraint, const Parameters& block) {
+    try {
+        constraint->bind(*this);
+    } catch (const std::invalid_argument& error) {
+        block.fail("", error.what());
+    }
+    if (constraint->kind() == ConstraintKind::inequality) {
+        // Contacts are rows the integrator adds itself (contact_set.hpp), not KKT rows.
+        if (!dynamic_cast<ContactConstraint*>(constraint.get()))
+            throw std::logic_error(fmt::format("constraint type '{}' is of kind inequality but does not derive "
+                                               "from soma::ContactConstraint (contact_constraint.hpp)",
+                                               block.type_name()));
+        contacts_.add(std::unique_ptr<ContactConstraint>(static_cast<ContactConstraint*>(constraint.release())), block);
+        return;
+    }
+    constraints_.add(std::move(constraint), block);
 }
 
 void Simulation::build_solver_and_integrator(const Parameters& root, const TypeRegistry& registry) {

@@ -59,8 +59,10 @@ SOMA_API std::vector<ImportedText> run_imports(const SceneDocument& scene, const
     return written;
 }
 
-SOMA_API SceneDocument expand_imports(const SceneDocument& scene, const TypeRegistry& registry) {
+SOMA_API SceneDocument expand_imports(const SceneDocument& scene, const TypeRegistry& registry,
+                                      std::vector<ImportedText>* written_out) {
     const std::vector<ImportedText> written = run_imports(scene, registry);
+    if (written_out) *written_out = written;
     if (written.empty()) return scene;
     // A fresh parse of the same text and overrides: the caller's tree stays as it was (yaml-cpp
     // nodes share memory, and YAML::Clone drops the marks that locate errors).

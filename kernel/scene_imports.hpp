@@ -26,6 +26,9 @@ std::vector<ImportedText> run_imports(const SceneDocument& scene, const TypeRegi
 /// The scene with every import's blocks appended to its lists: the scene itself when it has no
 /// `imports:`. The written nodes are located in their import's text (lines past the file's end,
 /// as `--set` values are), so that a validation error in them names the import and its line.
-SceneDocument expand_imports(const SceneDocument& scene, const TypeRegistry& registry);
+/// \p written, when given, receives what each import wrote (a checkpoint keeps it, so that a restart
+/// notices an imported file that changed since).
+SceneDocument expand_imports(const SceneDocument& scene, const TypeRegistry& registry,
+                             std::vector<ImportedText>* written = nullptr);
 
 }  // namespace soma

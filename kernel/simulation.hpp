@@ -17,6 +17,7 @@
 #include "dof_map.hpp"
 #include "manifold_coordinates.hpp"
 #include "scene_file.hpp"
+#include "scene_imports.hpp"
 #include "sparse_assembler.hpp"
 #include "soma/newton.hpp"
 #include "soma/soma.hpp"
@@ -186,6 +187,10 @@ private:
     void build_forces(const Parameters& scene, const TypeRegistry& registry);
     void build_solver_and_integrator(const Parameters& scene, const TypeRegistry& registry);
     void build_constraints(const Parameters& scene, const TypeRegistry& registry);
+    /// Binds one constraint to the scene built so far and adds it to the equality or the contact set.
+    void add_constraint(std::unique_ptr<Constraint> constraint, const Parameters& block);
+    /// Throws CheckpointError when an import writes other text than the checkpoint recorded.
+    void check_imports_unchanged(const CheckpointFile& file) const;
     /// Throws the located error (at the integrator's type) for a free DOF without mass when the
     /// integrator solves with the mass matrix alone (Integrator::solves_with_mass_alone).
     void refuse_massless_free_dofs(const Parameters& integrator_block);
@@ -253,6 +258,8 @@ private:
 
     // Evaluation buffers, sized once: no allocation inside an iteration.
     VectorX q_, v_, a_, residual_, residual_free_, column_rhs_, column_solution_;
+    VectorX end_displacement_;  ///< an explicit step's end displacement at the iterate (AffineStep::end_c_q)
+    std::vector<ImportedText> imported_;  ///< what the scene's imports wrote (checkpoints compare it)
     /// Assembly::residual_scale over the global rows, and its free DOFs' rows in unknown order.
     VectorX residual_scale_, force_scale_free_;
     EvalContext context_;

@@ -26,6 +26,15 @@ std::string Simulation::section_name(const char* kind, std::size_t index) const 
 }
 
 void Simulation::save_checkpoint(CheckpointFile& file) const {
+    if (!imported_.empty()) {
+        // What the imports wrote: a restart reads their files again and must build the same scene.
+        CheckpointWriter imports(file.add_section("imports"));
+        imports.integer("count", static_cast<std::int64_t>(imported_.size()));
+        for (std::size_t i = 0; i < imported_.size(); ++i) {
+            imports.text(fmt::format("label {}", i), imported_[i].label);
+            imports.text(fmt::format("text {}", i), imported_[i].text);
+        }
+    }
     CheckpointWriter state(file.add_section("state"));
     state.integer("dof_count", dofs_.global_count());
     state.real("t", state_.t);
@@ -58,6 +67,7 @@ void Simulation::save_checkpoint(CheckpointFile& file) const {
 }
 
 void Simulation::restore_checkpoint(const CheckpointFile& file) {
+    if (!imported_.empty()) check_imports_unchanged(file);
     CheckpointReader state(file.section("state"), "state");
     const std::int64_t dofs = state.integer("dof_count");
     if (dofs != dofs_.global_count())
@@ -78,6 +88,42 @@ void Simulation::restore_checkpoint(const CheckpointFile& file) {
         restore_section(file, section_name("constraint", i), *constraints_.constraints()[i]);
     for (std::size_t i = 0; i < contacts_.constraints().size(); ++i)
         restore_section(file, section_name("contact constraint", i), *contacts_.constraints()[i]);
+}
+
+void Simulation::check_imports_unchanged(const CheckpointFile& file) const {
+    CheckpointReader in(file.section("imports"), "imports");
+    const std::int64_t count = in.integer("count");
+    if (count != static_cast<std::int64_t>(imported_.size()))
+        throw CheckpointError(fmt::format("the checkpoint was written with {} import(s) where this scene has {}: it was "
+                                          "written by another scene",
+                                          count, imported_.size()));
+    for (std::size_t i = 0; i < imported_.size(); ++i) {
+        const std::string label = in.text(fmt::format("label {}", i));
+        const std::string then = in.text(fmt::format("text {}", i));
+        const std::string& now = imported_[i].text;
+        if (label != imported_[i].label)
+            throw CheckpointError(fmt::format("import {} was {} when the checkpoint was written and is now {}: it was "
+                                              "written by another scene",
+                                              i + 1, label, imported_[i].label));
+        if (then == now) continue;
+        // The first line that differs, counted in the text `soma imports` prints.
+        std::size_t line = 1, start = 0;
+        while (start < then.size() && start < now.size()) {
+            const std::size_t then_end = std::min(then.find('\n', start), then.size());
+            const std::size_t now_end = std::min(now.find('\n', start), now.size());
+            if (then.compare(start, then_end - start, now, start, now_end - start) != 0) break;
+            start = then_end + 1;
+            ++line;
+        }
+        const auto line_of = [&](const std::string& text) {
+            if (start >= text.size()) return std::string("(the text ends)");
+            return text.substr(start, std::min(text.find('\n', start), text.size()) - start);
+        };
+        throw CheckpointError(fmt::format("{} writes other blocks than when the checkpoint was written (a file it reads "
+                                          "changed since?): line {} of its text was\n  {}\nand is now\n  {}\nRestart "
+                                          "from the files the checkpoint was written with, or start a new run",
+                                          imported_[i].label, line, line_of(then), line_of(now)));
+    }
 }
 
 }  // namespace soma

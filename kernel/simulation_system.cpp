@@ -138,11 +138,19 @@ std::string Simulation::begin_solve(const AffineStep& step, VectorX& x) {
     // Actuation at the time this solve evaluates the forces (controller.hpp).
     for (const auto& controller : controllers_) controller->apply(step.t_eval);
     boundary_.set_unknowns(step, state_.q, x);
-    // A solve with c_q = 0 holds hard constraints at the acceleration level (ConstraintSet::add_rows);
-    // one that moves neither q nor v nor a has nothing to hold them with.
+    // A solve with c_q = 0 holds hard constraints at the acceleration level, at the step's end or
+    // at the velocity level (AffineStep::explicit_rows); each needs x to move what it holds.
     const JacobianCoefficients& c = step.coefficients;
-    if (!constraints_.empty() && c.c_q == 0.0 && c.c_a == 0.0)
-        return "constraints need a solve that moves q or a (c_q > 0 or c_a > 0)";
+    using Rows = AffineStep::ExplicitRows;
+    if (!constraints_.empty() && c.c_q == 0.0) {
+        if (step.explicit_rows == Rows::acceleration && c.c_a == 0.0)
+            return "constraints need a solve that moves q or a (c_q > 0 or c_a > 0)";
+        if (step.explicit_rows == Rows::end_position &&
+            (step.end_c_q <= 0.0 || step.end_displacement.size() != dofs_.global_count()))
+            return "constraints held at the step's end need end_c_q > 0 and an end_displacement per DOF";
+        if (step.explicit_rows == Rows::velocity && c.c_v == 0.0)
+            return "constraints held at the velocity level need a solve that moves v (c_v > 0)";
+    }
     return {};
 }
 
@@ -181,7 +189,17 @@ SystemEvaluation Simulation::evaluate(const AffineStep& step, const VectorX& x, 
         contributors_[i]->add_residual_and_jacobian(context_, assembly);
         timings_.term_assembly[i] += seconds_since(term_start);
     }
-    if (!constraints_.empty()) constraint_residual_ = constraints_.add_rows(context_, lambda, c.c_q, assembly, with_jacobian);
+    if (!constraints_.empty()) {
+        if (c.c_q == 0.0 && step.explicit_rows == AffineStep::ExplicitRows::end_position) {
+            end_displacement_ = step.end_displacement + step.end_c_q * x;
+            constraint_residual_ = constraints_.add_end_rows(context_, lambda, end_displacement_, step.end_c_q, assembly,
+                                                             with_jacobian);
+        } else if (c.c_q == 0.0 && step.explicit_rows == AffineStep::ExplicitRows::velocity) {
+            constraint_residual_ = constraints_.add_velocity_rows(context_, lambda, assembly, with_jacobian);
+        } else {
+            constraint_residual_ = constraints_.add_rows(context_, lambda, c.c_q, assembly, with_jacobian);
+        }
+    }
     if (!contacts_.empty()) contacts_.evaluate(context_);
     const Index nf = dofs_.free_count();
     for (Index i = 0; i < static_cast<Index>(free_dofs_.size()); ++i) residual_free_[i] = residual_[free_dofs_[i]];

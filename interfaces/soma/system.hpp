@@ -40,6 +40,21 @@ struct AffineStep {
     double load_factor = 1.0;  ///< statics load ramp
     VectorX q_pred, v_pred, a_pred;  ///< full size; integrators keep them allocated across steps
     JacobianCoefficients coefficients;
+    /// \brief How a solve with c_q = 0 (an explicit step: the forces at a configuration x does not
+    /// move) holds the hard constraint rows (ConstraintSet::add_rows):
+    ///  - acceleration: G_f a + (dG_f/dt) v = 0 (Newmark's consistent initial acceleration);
+    ///  - end_position: at the position the step's velocity leads to, q_end = q (+) (end_displacement
+    ///    + end_c_q x) from the evaluation point q, linearised at q: C(q) + G_q (end_displacement +
+    ///    end_c_q x) = 0, scaled by 1/end_c_q. Symplectic Euler (q_end = q + h v + h^2 a):
+    ///    end_displacement = h v, end_c_q = h^2; the row reads G v_end = -C(q)/h;
+    ///  - velocity: G_f v + dC/dt = 0 at the evaluation point (v = v_pred + c_v x), scaled by 1/c_v:
+    ///    the second half of a velocity Verlet (RATTLE) step.
+    /// A compliant row is a spring whose force -C/alpha is known at q: alpha lambda + C = 0 in the
+    /// acceleration and velocity forms, C(q_end) linearised + alpha lambda = 0 at the end position.
+    enum class ExplicitRows { acceleration, end_position, velocity };
+    ExplicitRows explicit_rows = ExplicitRows::acceleration;
+    double end_c_q = 0.0;      ///< end_position only
+    VectorX end_displacement;  ///< end_position only: full size
 };
 
 /// The outcome of a Newton solve.
@@ -155,12 +170,12 @@ public:
     /// \brief Prepares the solves of \p step: applies the controllers at step.t_eval and sets the
     /// fixed and prescribed entries of \p x. Returns an empty string, or why the step cannot be
     /// solved (constraints in a solve that moves neither q nor a). With c_q = 0 the hard
-    /// constraint rows are held at the acceleration level, G_f a + (dG_f/dt) v = 0.
+    /// constraint rows are held as AffineStep::explicit_rows says (acceleration level by default).
     virtual std::string begin_solve(const AffineStep& step, VectorX& x) = 0;
     /// \brief Assembles the residual at (x, lambda) and, with \p with_jacobian, the Jacobian
     /// dF/dx (the KKT matrix when there are constraints). Constraint rows are scaled by 1/c_q
-    /// (docs/architecture.md, "Constraints"). With \p with_force_scale, also each free row's
-    /// force scale (SystemEvaluation::force_scale; a small extra cost, so only when wanted).
+    /// (docs/architecture.md, "Constraints"; c_q = 0: AffineStep::explicit_rows). With \p with_force_scale,
+    /// also each free row's force scale (SystemEvaluation::force_scale; a small extra cost, only when wanted).
     virtual SystemEvaluation evaluate(const AffineStep& step, const VectorX& x, const VectorX& lambda,
                                       bool with_jacobian, bool with_force_scale) = 0;
     /// The last evaluation's residual over the unknowns.

@@ -126,23 +126,29 @@ bool Newmark::initialize(System& system, StepReport& report) {
 }
 
 bool AffineIntegrator::consistent_initial_acceleration(System& system, StepReport& report, const std::string& who) {
+    return solve_consistent_acceleration(system, step_, x_, report, who);
+}
+
+bool solve_consistent_acceleration(System& system, AffineStep& step, VectorX& x, StepReport& report, const std::string& who) {
     // F(t0, q0, v0, a) = 0 is linear in a with Jacobian M: one Newton iteration (c = (0, 0, 1)).
     State start = system.state();
-    step_.t_eval = start.t;
-    step_.dt = 0.0;
-    step_.q_pred = start.q.head(start.v.size());
-    step_.v_pred = start.v;
-    step_.a_pred.setZero();
-    step_.coefficients = {0.0, 0.0, 1.0};
-    x_ = start.a;
-    const NewtonReport newton = system.solve(step_, x_);
+    const Index n = system.dof_count();
+    step.t_eval = start.t;
+    step.dt = 0.0;
+    step.q_pred = start.q.head(n);
+    step.v_pred = start.v;
+    step.a_pred = VectorX::Zero(n);
+    step.coefficients = {0.0, 0.0, 1.0};
+    step.explicit_rows = AffineStep::ExplicitRows::acceleration;
+    x = start.a;
+    const NewtonReport newton = system.solve(step, x);
     if (!newton.converged) {
         report.newton_iterations = newton.iterations;
         report.diagnosis = who + " could not compute the initial acceleration from M a0 = f (is the mass matrix "
                              "singular on the free DOFs?): " + newton.diagnosis;
         return false;
     }
-    start.a = x_;
+    start.a = x;
     system.commit(std::move(start));
     return true;
 }

@@ -43,6 +43,12 @@
 
 namespace soma::integrators {
 
+/// Solves M(q0) a0 = f(t0, q0, v0) from system.state() with the hard constraint rows at the
+/// acceleration level (\p step and \p x are the caller's buffers) and commits a0 as the start's
+/// acceleration: Newmark's first step, the midpoint rule's under error control, Bridson-Marino's
+/// first step. False with a diagnosis naming \p who in \p report.
+bool solve_consistent_acceleration(System& system, AffineStep& step, VectorX& x, StepReport& report, const std::string& who);
+
 /// Shared buffers and the step/commit sequence; subclasses define the affine map.
 class AffineIntegrator : public Integrator {
 public:

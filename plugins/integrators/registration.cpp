@@ -1,8 +1,10 @@
-// Registers implicit_euler, implicit_midpoint, newmark, bdf2, bdf and statics. The kernel adds the keys
+// Registers implicit_euler, implicit_midpoint, newmark, trapezoidal, bdf2, bdf, symplectic_euler,
+// bridson_marino and statics. The kernel adds the keys
 // every integrator shares: dt, newton, adaptive, error_control.
 #include "affine_integrators.hpp"
 #include "bdf.hpp"
 #include "bdf2.hpp"
+#include "explicit_integrators.hpp"
 
 #include "soma/api.hpp"
 #include "soma/registry.hpp"
@@ -35,6 +37,30 @@ SOMA_PLUGIN("integrators") {
                            "(beta = 1/4, gamma = 1/2 is the average-acceleration rule)");
         return std::make_unique<Newmark>(beta, gamma);
     });
+
+    registry.add_integrator(
+        ParameterSchema("trapezoidal",
+                        "The trapezoidal rule (ArtiSynth's TRAPEZOIDAL, Lloyd et al. technical notes 0.9.3): the same "
+                        "step as newmark with its defaults (beta 1/4, gamma 1/2), solved to convergence rather than "
+                        "linearised once; second order, energy-neutral on linear systems."),
+        [](const Parameters&) { return std::make_unique<Newmark>(0.25, 0.5); });
+
+    registry.add_integrator(
+        ParameterSchema("symplectic_euler",
+                        "Symplectic (semi-implicit) Euler (ArtiSynth technical notes 0.9.1): M a = f(t, q, v), "
+                        "v+ = v + dt a, q+ = q + dt v+. Explicit in positions and velocities (one factorization of "
+                        "M a step, no stiffness matrix), first order, symplectic; stable only for dt < 2/omega_max "
+                        "(omega_max the scene's highest frequency: small dt for stiff rods and contacts). Equality "
+                        "constraints are held at the step's end at first order (G v+ = -C/dt)."),
+        [](const Parameters&) { return std::make_unique<SymplecticEuler>(); });
+
+    registry.add_integrator(
+        ParameterSchema("bridson_marino",
+                        "Bridson-Marino (ArtiSynth technical notes 0.9.4; Bridson, Marino and Fedkiw 2003): velocity "
+                        "Verlet with damping forces implicit in each half step; explicit in positions (no stiffness "
+                        "matrix), second order, stable for dt < 2/omega_max without damping. Equality constraints "
+                        "are held on the half-step velocity that moves the positions, and on the end velocity."),
+        [](const Parameters&) { return std::make_unique<BridsonMarino>(); });
 
     registry.add_integrator(
         ParameterSchema("bdf2",

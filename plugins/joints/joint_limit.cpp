@@ -25,8 +25,7 @@ void JointLimit::bind(const SceneView& scene) {
     for (const Constraint* c : scene.constraint_terms())
         if (c->name() == settings_.joint) found = c;
     if (!found)
-        errors_.fail("joint", "no constraint named '" + settings_.joint +
-                                  "' before this one (list the joint before its limit)");
+        errors_.fail("joint", "no constraint named '" + settings_.joint + "'");
     joint_ = dynamic_cast<const FrameJoint*>(found);
     if (!joint_ || !has_single_coordinate(joint_->type()))
         errors_.fail("joint", "'" + settings_.joint + "' is not a revolute_joint or prismatic_joint: a limit bounds a "

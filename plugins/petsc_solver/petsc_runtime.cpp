@@ -52,6 +52,11 @@ void ensure_petsc_initialized() {
         PetscBool initialized = PETSC_FALSE;
         PetscInitialized(&initialized);
         if (initialized) return;  // the host owns PETSc's lifetime
+        // A process not started by mpirun is an MPI singleton, for which Open MPI starts a helper
+        // daemon (orted) that one process does not need; its start hung twice under load (ctest -j2
+        // beside a build: the test waited on orted with no CPU used for 10 minutes). An isolated
+        // singleton starts none. Under mpirun the setting is not read; a user's own value wins.
+        setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
         // Allowed before PetscInitialize (PETSc's documentation of PetscOptionsSetValue).
         check_petsc(PetscOptionsSetValue(nullptr, "-no_signal_handler", nullptr),
                     "PetscOptionsSetValue(-no_signal_handler)");

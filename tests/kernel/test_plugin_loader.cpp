@@ -70,5 +70,5 @@ TEST_CASE("unknown types get the closest names and their plugin", "[plugins][err
     CHECK_THAT(registry.unknown_type_message(TypeKind::element, "newmark"),
                Contains("'newmark' is a type of kind 'integrator' (plugin 'integrators'), not of kind 'element'"));
     CHECK_THAT(registry.unknown_type_message(TypeKind::integrator, "zzzzzzzzzzzz"),
-               Contains("known types: bdf, bdf2, implicit_euler, implicit_midpoint, ncp_newton, newmark, statics"));
+               Contains("known types: bdf, bdf2, bridson_marino, implicit_euler, implicit_midpoint, ncp_newton, newmark, statics, symplectic_euler, trapezoidal"));
 }

@@ -12,6 +12,8 @@
 #include <catch2/catch.hpp>
 
 #include <csignal>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -256,4 +258,45 @@ TEST_CASE("checkpoints that do not fit are refused with the reason", "[checkpoin
         State final_state;
         CHECK_THROWS_WITH(restart_from(file, elsewhere, final_state), Contains("not the checkpointed run's"));
     }
+}
+
+TEST_CASE("a restart refuses a scene whose imported file changed since the checkpoint", "[checkpoint][urdf]") {
+    // The checkpoint keeps what each import wrote; a restart reads the files again, and a robot
+    // whose URDF changed would otherwise continue from the old state with other masses.
+    const char* source = std::getenv("SOMA_SOURCE_DIR");
+    REQUIRE(source != nullptr);
+    const fs::path folder = fresh_folder("changed_import");
+    fs::create_directories(folder);
+    const fs::path robot = folder / "robot.urdf";
+    fs::copy_file(fs::path(source) / "configs/rigid/spatial_arm.urdf", robot);
+    std::ifstream in(robot);
+    std::ostringstream original;
+    original << in.rdbuf();
+    in.close();
+    const std::string scene = "simulation: {duration: 0.02}\n"
+                              "integrator: {type: implicit_euler, dt: 1.0e-3}\n"
+                              "checkpoint: {every: 5}\n"
+                              "imports:\n"
+                              "  - {type: urdf, name: arm, file: '" + robot.string() + "', limits: false}\n"
+                              "forces: [{type: gravity, acceleration: [0, 0, -9.81]}]\n";
+    auto first = build_scene(scene);
+    RunOptions options = options_for(folder, scene);
+    int polls = 0;
+    options.interrupt_requested = [&] { return ++polls >= 8 ? SIGINT : 0; };
+    REQUIRE_FALSE(run_simulation(*first, options).summary.completed);
+    const fs::path file = folder / "checkpoint.soma";
+    REQUIRE(fs::exists(file));
+
+    std::string changed = original.str();
+    const std::size_t at = changed.find("<mass value=\"");
+    REQUIRE(at != std::string::npos);
+    changed.insert(at + std::string("<mass value=\"").size(), "2");  // the turret: 2.0 kg -> 22.0 kg
+    std::ofstream(robot) << changed;
+    State final_state;
+    CHECK_THROWS_WITH(restart_from(file, folder, final_state),
+                      Contains("imports.arm") && Contains("changed since") && Contains("mass"));
+
+    std::ofstream(robot) << original.str();  // as it was: the restart runs to the end
+    REQUIRE(restart_from(file, folder, final_state).summary.completed);
+    CHECK(final_state.t == Approx(0.02));
 }

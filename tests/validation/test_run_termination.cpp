@@ -58,3 +58,21 @@ TEST_CASE("retries that shrink dt below the smallest step stop the run with the 
     CHECK(result.summary.retries == 6);
     CHECK_THAT(result.diagnosis, Contains("below the smallest step") && Contains("cannot make progress"));
 }
+
+TEST_CASE("an explicit step above its stability limit stops with the limit in the diagnosis", "[termination][explicit]") {
+    // The cantilever's highest bending mode (11 nodes, 1 cm segments, E = 2 MPa) has omega_max of
+    // order 1e4 rad/s: dt = 1 ms is far above 2/omega_max, the state grows without bound, and the
+    // run stops once it is no longer finite, saying why. 1e-6 s is below the limit and runs.
+    for (const std::string integrator : {"symplectic_euler", "bridson_marino"}) {
+        INFO(integrator);
+        auto simulation = build_scene(cantilever("{duration: 0.2}", "{type: " + integrator + ", dt: 1.0e-3}"));
+        RunOptions options;
+        options.progress = false;
+        options.output_directory = std::filesystem::temp_directory_path() / "soma_termination_test";
+        const RunResult result = run_simulation(*simulation, options);
+        CHECK_FALSE(result.summary.completed);
+        CHECK_THAT(result.diagnosis, Contains("not finite") && Contains("stable only for dt < 2/omega_max"));
+        auto stable = build_scene(cantilever("{duration: 1.0e-3}", "{type: " + integrator + ", dt: 1.0e-6}"));
+        CHECK(run_simulation(*stable, options).summary.completed);
+    }
+}

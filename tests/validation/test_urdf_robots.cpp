@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 using namespace soma;
 using namespace soma::validation;
@@ -96,13 +97,20 @@ TEST_CASE("urdf robots: a prescribed spatial arm holds with the recursive holdin
     CHECK((node_position(*sim, "arm/finger", 0) - finger.translation()).norm() < 1e-12);
 }
 
-TEST_CASE("urdf robots: the released arm falls onto its joint ranges under ncp_newton", "[validation][urdf]") {
-    const std::string scene =
-        "simulation: {duration: 1.5}\n"
-        "integrator: {type: ncp_newton, dt: 2.0e-3}\n"
-        "imports:\n"
-        "  - {type: urdf, name: arm, file: '" + arm_file() + "'}\n"
-        "forces: [{type: gravity, acceleration: [0, 0, -9.81]}]\n";
+namespace {
+
+/// The arm imported with \p import_options (", key: value" pairs) and released under gravity for
+/// 1.5 s under ncp_newton, with \p constraints (a `constraints:` list, or empty) written in the scene.
+std::string released_arm_scene(const std::string& import_options, const std::string& constraints) {
+    return "simulation: {duration: 1.5}\n"
+           "integrator: {type: ncp_newton, dt: 2.0e-3}\n"
+           "imports:\n"
+           "  - {type: urdf, name: arm, file: '" + arm_file() + "'" + import_options + "}\n" + constraints +
+           "forces: [{type: gravity, acceleration: [0, 0, -9.81]}]\n";
+}
+
+/// The largest shoulder angle and finger slide of the released arm over 1.5 s of \p scene.
+std::pair<double, double> largest_shoulder_angle_and_slide(const std::string& scene) {
     auto sim = build_scene(scene);
     // The joints' coordinates from the bodies' poses: the shoulder's angle is the turn of the upper
     // arm relative to the turret; the slide is the finger's origin moved from the point of the
@@ -122,6 +130,13 @@ TEST_CASE("urdf robots: the released arm falls onto its joint ranges under ncp_n
         largest_slide = std::max(largest_slide,
                                  std::abs((finger.translation() - upper * slide_point).dot(upper.linear() * slide_axis)));
     }
+    return {largest_angle, largest_slide};
+}
+
+}  // namespace
+
+TEST_CASE("urdf robots: the released arm falls onto its joint ranges under ncp_newton", "[validation][urdf]") {
+    const auto [largest_angle, largest_slide] = largest_shoulder_angle_and_slide(released_arm_scene("", ""));
     INFO("largest shoulder angle " << largest_angle << " rad, largest slide " << largest_slide << " m");
     // The arm swings down onto a stop of the shoulder (1.5 rad) and the finger slides onto one of
     // its own (0.05 m); the stops hold to the gap tolerance of ncp_newton (1e-9 m, at the 1 m lever
@@ -130,6 +145,22 @@ TEST_CASE("urdf robots: the released arm falls onto its joint ranges under ncp_n
     CHECK(largest_angle < 1.5 + 1e-8);
     CHECK(largest_slide > 0.045);
     CHECK(largest_slide < 0.05 + 1e-8);
+}
+
+TEST_CASE("urdf robots: the scene's own joint_limit blocks bound imported joints", "[validation][urdf]") {
+    // The import writes no limits (limits: false); the scene's constraints, listed before the
+    // joints the import appends, narrow the shoulder to 1.2 rad and the slide to 0.03 m.
+    const auto [largest_angle, largest_slide] = largest_shoulder_angle_and_slide(released_arm_scene(
+        ", limits: false",
+        "constraints:\n"
+        "  - {type: joint_limit, joint: arm/shoulder, lower: -1.2, upper: 1.2}\n"
+        "  - {type: joint_limit, joint: arm/slide, lower: -0.03, upper: 0.03}\n"));
+    INFO("largest shoulder angle " << largest_angle << " rad, largest slide " << largest_slide << " m");
+    // The same tolerance as the file's own ranges above.
+    CHECK(largest_angle > 1.1);
+    CHECK(largest_angle < 1.2 + 1e-8);
+    CHECK(largest_slide > 0.025);
+    CHECK(largest_slide < 0.03 + 1e-8);
 }
 
 TEST_CASE("urdf robots: an error in the blocks an import writes names the import and its line", "[validation][urdf]") {
