@@ -70,6 +70,7 @@ function(soma_add_sanitizer_stage)
     -DSOMA_SANITIZER_STAGE=OFF
     -DSOMA_WITH_CUDA=OFF
     -DSOMA_BUILD_BENCH=OFF
+    -DSOMA_WITH_PYTHON=OFF  # an instrumented module cannot load into an uninstrumented interpreter
     -DSOMA_FUZZ_SECONDS=${SOMA_FUZZ_SECONDS}
     "-DSOMA_VALIDATION_ONLY=${validation_only}"
     "-DSOMA_PLUGIN_TESTS=${plugin_tests}")

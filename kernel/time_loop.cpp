@@ -15,32 +15,6 @@ namespace soma {
 
 namespace {
 
-/// What the loop carries from step to step besides the simulation: its part of a checkpoint.
-struct LoopState {
-    double dt = 0.0;
-    long successes_since_shrink = 0;
-};
-
-void save_loop(CheckpointFile& file, const LoopState& loop, const RunSummary& summary) {
-    CheckpointWriter out(file.add_section("time_loop"));
-    out.real("dt", loop.dt);
-    out.integer("successes_since_shrink", loop.successes_since_shrink);
-    out.integer("steps", summary.steps);
-    out.integer("newton_iterations", summary.newton_iterations);
-    out.integer("retries", summary.retries);
-    out.integer("error_rejections", summary.error_rejections);
-}
-
-void restore_loop(const CheckpointFile& file, LoopState& loop, RunSummary& summary) {
-    CheckpointReader in(file.section("time_loop"), "time_loop");
-    loop.dt = in.real("dt");
-    loop.successes_since_shrink = in.integer("successes_since_shrink");
-    summary.steps = in.integer("steps");
-    summary.newton_iterations = in.integer("newton_iterations");
-    summary.retries = in.integer("retries");
-    summary.error_rejections = in.integer("error_rejections");
-}
-
 /// The order of a step's error estimate: the step's own, or the integrator's.
 int estimate_order(const StepReport& report, const ErrorControlSettings& control) {
     return report.error_order > 0 ? report.error_order : control.order;
@@ -66,192 +40,252 @@ void resume_observers(Simulation& sim, const CheckpointFile& file, const std::fi
 
 }  // namespace
 
-RunResult run_simulation(Simulation& sim, const RunOptions& options) {
-    using Clock = std::chrono::steady_clock;
-    RunResult result;
-    RunSummary& summary = result.summary;
-    const auto run_start = Clock::now();
-    const double end = sim.end_time();
-    const double nominal = sim.nominal_dt();
-    const AdaptiveStepOptions& adaptive = sim.adaptive();
-    const std::optional<ErrorControlSettings>& control = sim.error_control();
-    const CheckpointSettings& checkpointing = sim.checkpoint_settings();
-    LoopState loop;
-    loop.dt = nominal;
-
-    std::filesystem::create_directories(options.output_directory);
-    if (options.resume) {
-        restore_loop(*options.resume, loop, summary);
-        resume_observers(sim, *options.resume, options.output_directory);
-    } else {
-        for (const auto& observer : sim.observers()) observer->begin(sim, options.output_directory);
-        StepInfo initial;
-        initial.t = sim.state().t;
-        for (const auto& observer : sim.observers()) observer->observe(sim, initial);
-    }
-
-    ProgressBar progress(sim.start_time(), sim.end_time(), options.progress);
-    // Ends the run (completed or stopped): totals, observers' end hooks, time split.
-    auto finish = [&](bool completed) {
-        progress.finish();
-        summary.completed = completed;
-        summary.simulated_time = sim.state().t - sim.start_time();
-        summary.wall_seconds = std::chrono::duration<double>(Clock::now() - run_start).count();
-        for (const auto& observer : sim.observers()) observer->end(sim, summary);
-        const auto& t = sim.timings();
-        result.assembly_seconds = t.assembly;
-        result.factorization_seconds = t.factorization;
-        result.solve_seconds = t.solve;
-        result.step_start_seconds = t.step_start;
-        result.pattern_seconds = t.pattern;
-        result.analyses = t.analyses;
-        result.pattern_updates = t.pattern_updates;
-        result.factorizations = t.factorizations;
-        result.chord_steps = t.chord_steps;
-        result.terms.clear();
-        for (std::size_t i = 0; i < sim.term_labels().size(); ++i) {
-            const std::string& label = sim.term_labels()[i];
-            auto it = std::find_if(result.terms.begin(), result.terms.end(), [&](const TermTime& x) { return x.label == label; });
-            if (it == result.terms.end()) it = result.terms.insert(result.terms.end(), TermTime{label});
-            it->assembly_seconds += t.term_assembly[i];
-            it->step_start_seconds += t.term_step_start[i];
+TimeLoop::TimeLoop(Simulation& sim, RunOptions options)
+    : sim_(sim), options_(std::move(options)), dt_(sim.nominal_dt()), start_(std::chrono::steady_clock::now()) {
+    if (options_.resume) restore(*options_.resume);
+    if (options_.observe) {
+        std::filesystem::create_directories(options_.output_directory);
+        if (options_.resume) {
+            resume_observers(sim_, *options_.resume, options_.output_directory);
+        } else {
+            for (const auto& observer : sim_.observers()) observer->begin(sim_, options_.output_directory);
+            StepInfo initial;
+            initial.t = sim_.state().t;
+            for (const auto& observer : sim_.observers()) observer->observe(sim_, initial);
         }
-        std::stable_sort(result.terms.begin(), result.terms.end(), [](const TermTime& a, const TermTime& b) {
-            return a.assembly_seconds + a.step_start_seconds > b.assembly_seconds + b.step_start_seconds;
-        });
-        return result;
+    }
+    progress_ = std::make_unique<ProgressBar>(sim_.start_time(), sim_.end_time(), options_.progress);
+}
+
+TimeLoop::~TimeLoop() = default;
+
+namespace {
+
+/// Steps end exactly at a stop time (the end time, or where the caller stops): a remainder below
+/// 1e-9 dt, or below what the clock resolves at that time, is absorbed into the last step.
+double stop_snap(const Simulation& sim, double stop) {
+    return std::max(1e-9 * sim.nominal_dt(), clock_resolution(stop));
+}
+
+}  // namespace
+
+bool TimeLoop::reached(double time) const {
+    const double stop = std::min(time, sim_.end_time());
+    return !(sim_.state().t < stop - stop_snap(sim_, stop));
+}
+
+void TimeLoop::save(CheckpointFile& file) const {
+    CheckpointWriter out(file.add_section("time_loop"));
+    const RunSummary& summary = result_.summary;
+    out.real("dt", dt_);
+    out.integer("successes_since_shrink", successes_since_shrink_);
+    out.integer("steps", summary.steps);
+    out.integer("newton_iterations", summary.newton_iterations);
+    out.integer("retries", summary.retries);
+    out.integer("error_rejections", summary.error_rejections);
+}
+
+void TimeLoop::restore(const CheckpointFile& file) {
+    CheckpointReader in(file.section("time_loop"), "time_loop");
+    RunSummary& summary = result_.summary;
+    dt_ = in.real("dt");
+    successes_since_shrink_ = in.integer("successes_since_shrink");
+    summary.steps = in.integer("steps");
+    summary.newton_iterations = in.integer("newton_iterations");
+    summary.retries = in.integer("retries");
+    summary.error_rejections = in.integer("error_rejections");
+}
+
+bool TimeLoop::write_checkpoint() {
+    const std::filesystem::path path = options_.output_directory / sim_.checkpoint_settings().file;
+    try {
+        CheckpointFile file;
+        file.scene = options_.scene;
+        std::error_code ec;
+        file.scene.output_directory = std::filesystem::absolute(options_.output_directory, ec).string();
+        sim_.save_checkpoint(file);
+        save(file);
+        file.write(path);
+    } catch (const std::exception& e) {
+        result_.diagnosis = fmt::format("at t = {:.9g} s: cannot write the checkpoint {}: {}", sim_.state().t,
+                                        path.string(), e.what());
+        return false;
+    }
+    result_.checkpoint = path;
+    return true;
+}
+
+bool TimeLoop::step(double until) {
+    using Clock = std::chrono::steady_clock;
+    RunSummary& summary = result_.summary;
+    const double end = std::min(until, sim_.end_time());
+    const double snap = stop_snap(sim_, end);
+    const double nominal = sim_.nominal_dt();
+    const AdaptiveStepOptions& adaptive = sim_.adaptive();
+    const std::optional<ErrorControlSettings>& control = sim_.error_control();
+    const CheckpointSettings& checkpointing = sim_.checkpoint_settings();
+    result_.diagnosis.clear();
+    result_.interrupt_signal = 0;
+    // A failed step leaves the simulation where it was; the next one starts from the scene's dt.
+    const auto fail = [&](int retries) {
+        summary.retries += retries;
+        dt_ = nominal;
+        successes_since_shrink_ = 0;
+        return false;
     };
-    // Writes the checkpoint of the last accepted step; false (with the diagnosis) on failure.
-    auto write_checkpoint = [&]() {
-        const std::filesystem::path path = options.output_directory / checkpointing.file;
-        try {
-            CheckpointFile file;
-            file.scene = options.scene;
-            std::error_code ec;
-            file.scene.output_directory = std::filesystem::absolute(options.output_directory, ec).string();
-            sim.save_checkpoint(file);
-            save_loop(file, loop, summary);
-            file.write(path);
-        } catch (const std::exception& e) {
-            result.diagnosis = fmt::format("at t = {:.9g} s: cannot write the checkpoint {}: {}", sim.state().t,
-                                           path.string(), e.what());
+    if (reached(end)) {
+        result_.diagnosis = fmt::format("at t = {:.9g} s: the run is at its {} time {:.9g} s", sim_.state().t,
+                                        end < sim_.end_time() ? "stop" : "end", end);
+        return false;
+    }
+    if (options_.interrupt_requested) {
+        if (const int signal = options_.interrupt_requested()) {
+            result_.interrupt_signal = signal;
+            result_.diagnosis = fmt::format("at t = {:.9g} s: interrupted by signal {} ({})", sim_.state().t, signal,
+                                            signal == SIGINT ? "Ctrl-C" : signal == SIGTERM ? "SIGTERM" : "signal");
+            if (checkpointing.on_interrupt && options_.observe) write_checkpoint();  // a failure replaces the diagnosis
             return false;
         }
-        result.checkpoint = path;
-        return true;
-    };
-
-    // Steps end exactly at `end`: a remainder below 1e-9 dt, or below what the clock resolves
-    // at `end`, is absorbed into the last step.
-    const double snap = std::max(1e-9 * nominal, clock_resolution(end));
-    while (sim.state().t < end - snap) {
-        if (options.interrupt_requested) {
-            if (const int signal = options.interrupt_requested()) {
-                result.interrupt_signal = signal;
-                result.diagnosis = fmt::format("at t = {:.9g} s: interrupted by signal {} ({})", sim.state().t, signal,
-                                               signal == SIGINT ? "Ctrl-C" : signal == SIGTERM ? "SIGTERM" : "signal");
-                if (checkpointing.on_interrupt) write_checkpoint();  // a failure replaces the diagnosis
-                return finish(false);
-            }
-        }
-        const auto step_start = Clock::now();
-        int retries = 0;
-        const double t_before = sim.state().t;
-        StepReport report;
-        double h = 0.0;
-        for (;;) {
-            h = std::min(loop.dt, end - sim.state().t);
-            if (end - sim.state().t - h < snap) h = end - sim.state().t;
-            try {
-                sim.begin_attempt();
-                report = sim.integrator().step(sim, h);
-            } catch (const InputError& e) {
-                // A value refused during the run (an actuation beyond its element's limit): a
-                // smaller step would not help. The run stops with the outputs written so far.
-                result.diagnosis = fmt::format("at t = {} s: {}", sim.state().t, e.what());
-                summary.retries += retries;
-                return finish(false);
-            }
-            if (report.converged && !(report.error > 1.0)) break;
-            sim.reject_attempt();
-            summary.newton_iterations += report.newton_iterations;
-            if (report.converged) {
-                // Solved, but its local error is above the tolerance (not committed): again with
-                // the step the error asks for.
-                ++summary.error_rejections;
-                loop.dt = h * (report.next_step_ratio > 0.0 ? std::clamp(report.next_step_ratio, 0.2, 0.9)
-                                                             : error_step_factor(report.error, estimate_order(report, *control), 0.9));
-                const double floor = smallest_step(nominal, sim.state().t);
-                if (loop.dt < floor) {
-                    result.diagnosis = fmt::format(
-                        "at t = {:.9g} s: the local error stays above the tolerance (error_control: {:.3g} times it at "
-                        "dt = {:.3g} s), and the next step, {:.3g} s, would be below the smallest step {:.3g} s; the "
-                        "run cannot make progress (a tolerance below what the model's forces resolve, or a motion "
-                        "that is not smooth: contact, a kink in a force law)",
-                        sim.state().t, report.error, h, loop.dt, floor);
-                    summary.retries += retries;
-                    return finish(false);
-                }
-                continue;
-            }
-            if (!adaptive.enabled || retries >= adaptive.max_retries) {
-                result.diagnosis = report.diagnosis;
-                if (adaptive.enabled)
-                    result.diagnosis += fmt::format("\n  gave up after {} retries (dt reduced from {:.3g} to {:.3g} s)",
-                                                    retries, nominal, h);
-                summary.retries += retries;
-                return finish(false);
-            }
-            ++retries;
-            loop.dt = h * adaptive.shrink;
-            loop.successes_since_shrink = 0;
-            const double floor = smallest_step(nominal, sim.state().t);
-            if (loop.dt < floor) {
-                result.diagnosis = report.diagnosis + fmt::format(
-                    "\n  gave up after {} retries: the next step, {:.3g} s, would be below the smallest step {:.3g} s "
-                    "at t = {:.9g} s (1e-10 of dt = {:.3g} s, or 1000 units in the last place of t); the run cannot "
-                    "make progress",
-                    retries, loop.dt, floor, sim.state().t, nominal);
-                summary.retries += retries;
-                return finish(false);
-            }
-        }
-        if (!(sim.state().t > t_before)) {
-            // A guard behind the floor above: a committed step must move the clock.
-            result.diagnosis = fmt::format("at t = {:.17g} s: a step of {:.3g} s was accepted but did not advance the time "
-                                           "(t + dt == t); the run cannot make progress",
-                                           t_before, h);
-            summary.retries += retries;
-            return finish(false);
-        }
-        ++summary.steps;
-        summary.newton_iterations += report.newton_iterations;
-        summary.retries += retries;
-        if (control) {
-            // The next step from this one's error (none estimated: the same step again).
-            if (report.next_step_ratio > 0.0)
-                loop.dt = std::min(control->max_step, h * std::clamp(report.next_step_ratio, 0.2, control->largest_growth));
-            else if (report.error >= 0.0)
-                loop.dt = std::min(control->max_step, h * error_step_factor(report.error, estimate_order(report, *control), control->largest_growth));
-        } else if (loop.dt < nominal && ++loop.successes_since_shrink >= adaptive.grow_after) {
-            loop.dt = std::min(nominal, loop.dt * std::min(adaptive.grow, sim.integrator().largest_step_ratio()));
-            loop.successes_since_shrink = 0;
-        }
-        StepInfo info;
-        info.step = summary.steps;
-        info.t = sim.state().t;
-        info.dt = h;
-        info.newton_iterations = report.newton_iterations;
-        info.retries = retries;
-        info.wall_seconds = std::chrono::duration<double>(Clock::now() - step_start).count();
-        info.final_step = sim.state().t >= end - snap;
-        for (const auto& observer : sim.observers()) observer->observe(sim, info);
-        progress.update(info.t, h, summary.steps, summary.newton_iterations, summary.retries);
-        if (checkpointing.every > 0 && summary.steps % checkpointing.every == 0 && !info.final_step &&
-            !write_checkpoint())
-            return finish(false);
     }
-    return finish(true);
+    const auto step_start = Clock::now();
+    int retries = 0;
+    const double t_before = sim_.state().t;
+    StepReport report;
+    double h = 0.0;
+    for (;;) {
+        h = std::min(dt_, end - sim_.state().t);
+        if (end - sim_.state().t - h < snap) h = end - sim_.state().t;
+        try {
+            sim_.begin_attempt();
+            report = sim_.integrator().step(sim_, h);
+        } catch (const InputError& e) {
+            // A value refused during the run (an actuation beyond its element's limit): a
+            // smaller step would not help.
+            result_.diagnosis = fmt::format("at t = {} s: {}", sim_.state().t, e.what());
+            return fail(retries);
+        }
+        if (report.converged && !(report.error > 1.0)) break;
+        sim_.reject_attempt();
+        summary.newton_iterations += report.newton_iterations;
+        if (report.converged) {
+            // Solved, but its local error is above the tolerance (not committed): again with
+            // the step the error asks for.
+            ++summary.error_rejections;
+            dt_ = h * (report.next_step_ratio > 0.0 ? std::clamp(report.next_step_ratio, 0.2, 0.9)
+                                                     : error_step_factor(report.error, estimate_order(report, *control), 0.9));
+            const double floor = smallest_step(nominal, sim_.state().t);
+            if (dt_ < floor) {
+                result_.diagnosis = fmt::format(
+                    "at t = {:.9g} s: the local error stays above the tolerance (error_control: {:.3g} times it at "
+                    "dt = {:.3g} s), and the next step, {:.3g} s, would be below the smallest step {:.3g} s; the "
+                    "run cannot make progress (a tolerance below what the model's forces resolve, or a motion "
+                    "that is not smooth: contact, a kink in a force law)",
+                    sim_.state().t, report.error, h, dt_, floor);
+                return fail(retries);
+            }
+            continue;
+        }
+        if (!adaptive.enabled || retries >= adaptive.max_retries) {
+            result_.diagnosis = report.diagnosis;
+            if (adaptive.enabled)
+                result_.diagnosis += fmt::format("\n  gave up after {} retries (dt reduced from {:.3g} to {:.3g} s)",
+                                                 retries, nominal, h);
+            return fail(retries);
+        }
+        ++retries;
+        dt_ = h * adaptive.shrink;
+        successes_since_shrink_ = 0;
+        const double floor = smallest_step(nominal, sim_.state().t);
+        if (dt_ < floor) {
+            result_.diagnosis = report.diagnosis + fmt::format(
+                "\n  gave up after {} retries: the next step, {:.3g} s, would be below the smallest step {:.3g} s "
+                "at t = {:.9g} s (1e-10 of dt = {:.3g} s, or 1000 units in the last place of t); the run cannot "
+                "make progress",
+                retries, dt_, floor, sim_.state().t, nominal);
+            return fail(retries);
+        }
+    }
+    if (!(sim_.state().t > t_before)) {
+        // A guard behind the floor above: a committed step must move the clock.
+        result_.diagnosis = fmt::format("at t = {:.17g} s: a step of {:.3g} s was accepted but did not advance the time "
+                                        "(t + dt == t); the run cannot make progress",
+                                        t_before, h);
+        return fail(retries);
+    }
+    ++summary.steps;
+    summary.newton_iterations += report.newton_iterations;
+    summary.retries += retries;
+    if (control) {
+        // The next step from this one's error (none estimated: the same step again).
+        if (report.next_step_ratio > 0.0)
+            dt_ = std::min(control->max_step, h * std::clamp(report.next_step_ratio, 0.2, control->largest_growth));
+        else if (report.error >= 0.0)
+            dt_ = std::min(control->max_step, h * error_step_factor(report.error, estimate_order(report, *control), control->largest_growth));
+    } else if (dt_ < nominal && ++successes_since_shrink_ >= adaptive.grow_after) {
+        dt_ = std::min(nominal, dt_ * std::min(adaptive.grow, sim_.integrator().largest_step_ratio()));
+        successes_since_shrink_ = 0;
+    }
+    StepInfo info;
+    info.step = summary.steps;
+    info.t = sim_.state().t;
+    info.dt = h;
+    info.newton_iterations = report.newton_iterations;
+    info.retries = retries;
+    info.wall_seconds = std::chrono::duration<double>(Clock::now() - step_start).count();
+    info.final_step = at_end();
+    if (options_.observe)
+        for (const auto& observer : sim_.observers()) observer->observe(sim_, info);
+    progress_->update(info.t, h, summary.steps, summary.newton_iterations, summary.retries);
+    if (options_.observe && checkpointing.every > 0 && summary.steps % checkpointing.every == 0 && !info.final_step &&
+        !write_checkpoint())
+        return false;
+    return true;
+}
+
+RunResult TimeLoop::finish(bool completed) {
+    progress_->finish();
+    result_ = report(completed);
+    if (options_.observe && !finished_)
+        for (const auto& observer : sim_.observers()) observer->end(sim_, result_.summary);
+    finished_ = true;
+    return result_;
+}
+
+RunResult TimeLoop::report(bool completed) const {
+    RunResult result = result_;
+    RunSummary& summary = result.summary;
+    summary.completed = completed;
+    summary.simulated_time = sim_.state().t - sim_.start_time();
+    summary.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const auto& t = sim_.timings();
+    result.assembly_seconds = t.assembly;
+    result.factorization_seconds = t.factorization;
+    result.solve_seconds = t.solve;
+    result.step_start_seconds = t.step_start;
+    result.pattern_seconds = t.pattern;
+    result.analyses = t.analyses;
+    result.pattern_updates = t.pattern_updates;
+    result.factorizations = t.factorizations;
+    result.chord_steps = t.chord_steps;
+    result.terms.clear();
+    for (std::size_t i = 0; i < sim_.term_labels().size(); ++i) {
+        const std::string& label = sim_.term_labels()[i];
+        auto it = std::find_if(result.terms.begin(), result.terms.end(), [&](const TermTime& x) { return x.label == label; });
+        if (it == result.terms.end()) it = result.terms.insert(result.terms.end(), TermTime{label});
+        it->assembly_seconds += t.term_assembly[i];
+        it->step_start_seconds += t.term_step_start[i];
+    }
+    std::stable_sort(result.terms.begin(), result.terms.end(), [](const TermTime& a, const TermTime& b) {
+        return a.assembly_seconds + a.step_start_seconds > b.assembly_seconds + b.step_start_seconds;
+    });
+    return result;
+}
+
+RunResult run_simulation(Simulation& sim, const RunOptions& options) {
+    TimeLoop loop(sim, options);
+    while (!loop.at_end())
+        if (!loop.step()) return loop.finish(false);
+    return loop.finish(true);
 }
 
 std::string format_summary(const Simulation& sim, const RunResult& result, const std::filesystem::path& output_directory) {

@@ -7,14 +7,17 @@
 
 #include "soma/observer.hpp"
 
-#include <functional>
-
+#include <chrono>
 #include <filesystem>
+#include <functional>
+#include <limits>
+#include <memory>
 #include <string>
 
 namespace soma {
 
 class Simulation;
+class ProgressBar;
 
 struct RunOptions {
     std::filesystem::path output_directory;  ///< created if missing
@@ -29,6 +32,8 @@ struct RunOptions {
     /// (Simulation::restore_checkpoint); the loop restores its counters and step size, and the
     /// outputs continue their files instead of starting them.
     const CheckpointFile* resume = nullptr;
+    /// False: no observer runs and no folder is made (a Python simulation without an output folder).
+    bool observe = true;
 };
 
 /// Result of a run. When `summary.completed` is false, `diagnosis` says why it stopped; the
@@ -55,6 +60,67 @@ struct RunResult {
     std::vector<TermTime> terms;      ///< per term label, the most costly first
 };
 
+/// \brief Steps a simulation one accepted step at a time: what `soma run` loops over and what the
+/// Python module's `Simulation.step` calls, so both take the same steps bit for bit.
+///
+/// A step retries failed attempts with a smaller dt (integrator.adaptive) and grows it back;
+/// the observers see every accepted step; checkpoints are written as the scene asks. A step
+/// that fails after its retries leaves the simulation at its last accepted state: the loop may
+/// go on stepping (the Python module does, after the user changed something), or finish.
+class TimeLoop {
+public:
+    /// Starts the run, or continues it from options.resume: creates the output folder, begins
+    /// (or resumes) the observers and shows them the initial state. With options.observe false,
+    /// no observer runs and nothing is written.
+    TimeLoop(Simulation& simulation, RunOptions options);
+    ~TimeLoop();
+    TimeLoop(const TimeLoop&) = delete;
+    TimeLoop& operator=(const TimeLoop&) = delete;
+
+    /// True once the simulation's time reached the scene's end time (within the snap of a step).
+    bool at_end() const { return reached(std::numeric_limits<double>::infinity()); }
+    /// True once the simulation's time reached \p time or the end time, whichever comes first
+    /// (within 1e-9 dt, or what the clock resolves there).
+    bool reached(double time) const;
+    /// \brief Takes one accepted step, ending at \p until at the latest (the end time when it is
+    /// later). False when it could not: diagnosis() says why (a step that failed after its
+    /// retries, a value refused during the run, an interrupt, a checkpoint that could not be
+    /// written, a time already reached); the simulation then holds its last accepted state, and
+    /// the next step starts again from the scene's dt.
+    bool step(double until = std::numeric_limits<double>::infinity());
+    /// Why the last step() returned false.
+    const std::string& diagnosis() const { return result_.diagnosis; }
+    /// The signal that interrupted the last step() (options.interrupt_requested), or 0.
+    int interrupt_signal() const { return result_.interrupt_signal; }
+    /// The totals so far (steps, Newton iterations, retries).
+    const RunSummary& summary() const { return result_.summary; }
+    /// \brief Ends the run: the observers' end hooks (once: a second call only refreshes the
+    /// totals) and the time split. \p completed goes into the summary the observers see.
+    RunResult finish(bool completed);
+    /// The run's totals and time split so far, as finish() would report them, ending nothing.
+    RunResult report(bool completed) const;
+
+    /// The loop's own part of a checkpoint (section "time_loop": dt, counters) and its restore,
+    /// for snapshots of a running simulation.
+    void save(CheckpointFile& file) const;
+    void restore(const CheckpointFile& file);
+
+private:
+    /// Writes the checkpoint of the last accepted step; false (with the diagnosis) on failure.
+    bool write_checkpoint();
+
+    Simulation& sim_;
+    RunOptions options_;
+    RunResult result_;
+    double dt_ = 0.0;                   ///< the next step's size
+    long successes_since_shrink_ = 0;   ///< accepted steps since the last retry (growth back)
+    std::chrono::steady_clock::time_point start_;
+    std::unique_ptr<ProgressBar> progress_;
+    bool finished_ = false;
+};
+
+/// Runs from the simulation's time to its end time (a TimeLoop stepped to the end, or until a
+/// step fails), then finishes.
 RunResult run_simulation(Simulation& simulation, const RunOptions& options);
 
 /// The human-readable summary printed at the end of `soma run`.

@@ -1,4 +1,4 @@
-// The `soma` command: run, check, inspect, plugins, describe, reference.
+// The `soma` command: run, check, inspect, plugins, describe, reference, view, plot.
 // Exit codes: 0 success, 1 bad input (scene or plugin errors, command-line misuse), 2 a run that
 // stopped before its end time (divergence, a value refused during the run), 3 an unexpected
 // internal error, 128 + the signal for a run ended by Ctrl-C (130) or SIGTERM (143) after
@@ -12,6 +12,7 @@
 #include "simulation.hpp"
 #include "time_loop.hpp"
 #include "type_registry.hpp"
+#include "view_command.hpp"
 
 #include "soma/input_limits.hpp"
 
@@ -324,6 +325,24 @@ int main(int argc, char** argv) {
     describe->add_flag("--markdown", markdown, "print markdown (as in docs/scene-reference.md)");
     auto* reference = app.add_subcommand("reference", "print docs/scene-reference.md for all loaded types");
 
+    ViewOptions view_options;
+    auto* view = app.add_subcommand("view", "show a run's frames (.pvd) in a browser, or --snapshot one frame to a PNG");
+    view->add_option("output", view_options.output, "a run's output folder, or its .pvd file")->required();
+    view->add_option("-p,--port", view_options.port, "port on 127.0.0.1 (default 0: a free port)");
+    view->add_option("--snapshot", view_options.snapshot, "render one frame with headless Chromium to this PNG and exit");
+    view->add_option("--frame", view_options.frame, "with --snapshot: the frame, negative counts from the end (default -1)");
+    view->add_option("--size", view_options.size, "with --snapshot: WIDTHxHEIGHT in pixels (default 1280x800)");
+    view->add_option("--field", view_options.field, "with --snapshot: colour by this point field (default: by element)");
+    view->add_option("--timeout", view_options.timeout, "with --snapshot: seconds Chromium may take (default 60)")
+        ->check(CLI::Range(1.0, 3600.0));
+    PlotOptions plot_options;
+    auto* plot = app.add_subcommand("plot", "plot columns of a CSV series (a `csv` output) against time to a PNG");
+    plot->add_option("csv", plot_options.csv, "the CSV file")->required();
+    plot->add_option("columns", plot_options.columns, "columns to plot, by name or glob (default: all but time)");
+    plot->add_option("-o,--output", plot_options.output, "PNG file (default: the CSV's name with .png)");
+    plot->add_flag("--overlay", plot_options.overlay, "all columns on one axes (default: one panel each)");
+    plot->add_option("--size", plot_options.size, "WIDTHxHEIGHT in pixels (default 800x600)");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -345,6 +364,8 @@ int main(int argc, char** argv) {
         if (*imports) return imports_command(scene_path, sets);
         if (*plugins) return plugins_command();
         if (*describe) return describe_command(type, markdown);
+        if (*view) return view_command(view_options);
+        if (*plot) return plot_command(plot_options);
         if (*reference) {
             Loaded loaded;
             load(loaded, nullptr);

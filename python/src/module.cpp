@@ -1,0 +1,185 @@
+// The `soma._soma` extension module: PythonSimulation (python_simulation.hpp) bound with
+// pybind11. The Python package (python/soma/__init__.py) wraps it in soma.Simulation, soma.Env
+// and soma.VectorEnv; names here are private to that package.
+#include "python_simulation.hpp"
+
+#include <pybind11/eigen.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <fmt/format.h>
+
+namespace py = pybind11;
+using soma::python::PythonSimulation;
+using soma::python::Snapshot;
+
+namespace {
+
+/// A copy of an Eigen vector as a new numpy array (Python owns it; the simulation moves on).
+py::array_t<double> copy_array(const soma::VectorX& v) {
+    py::array_t<double> out(v.size());
+    std::copy(v.data(), v.data() + v.size(), out.mutable_data());
+    return out;
+}
+
+soma::VectorX vector_from(const py::array_t<double, py::array::c_style | py::array::forcecast>& a, const char* name) {
+    if (a.ndim() != 1) throw soma::InputError(fmt::format("set_state: {} must be a 1-D array, got {} dimensions", name, a.ndim()));
+    return Eigen::Map<const soma::VectorX>(a.data(), a.shape(0));
+}
+
+/// Energies at the committed state: kinetic, potential, and the potential of each term by name.
+py::dict energies(const PythonSimulation& self) {
+    const soma::Simulation& sim = self.simulation();
+    py::dict terms;
+    for (std::size_t i = 0; i < sim.contributors().size(); ++i) {
+        const soma::Contributor& term = *sim.contributors()[i];
+        const std::string base = term.name().empty() ? sim.term_labels()[i] : term.name();
+        // Two terms of one name (two unnamed forces of one type): number them in scene order.
+        std::string name = base;
+        for (int k = 2; terms.contains(name); ++k) name = fmt::format("{}#{}", base, k);
+        terms[py::str(name)] = sim.potential_energy(term);
+    }
+    py::dict out;
+    out["kinetic"] = sim.kinetic_energy();
+    out["potential"] = sim.potential_energy();
+    out["terms"] = terms;
+    return out;
+}
+
+/// The complementarity contacts of the last step and their forces (System::set_contact_forces).
+py::dict contact_forces(const PythonSimulation& self) {
+    const soma::ContactSet& contacts = self.simulation().contact_set();
+    const soma::Index n = contacts.count();
+    py::array_t<double> normal_direction({static_cast<py::ssize_t>(n), py::ssize_t{3}});
+    py::array_t<double> friction({static_cast<py::ssize_t>(n), py::ssize_t{2}});
+    py::array_t<double> normal(static_cast<py::ssize_t>(n));
+    auto d = normal_direction.mutable_unchecked<2>();
+    auto f = friction.mutable_unchecked<2>();
+    auto l = normal.mutable_unchecked<1>();
+    const bool solved = contacts.normal_forces().size() == n;
+    for (soma::Index i = 0; i < n; ++i) {
+        const soma::Vec3& direction = contacts.contact(i).normal;
+        for (int k = 0; k < 3; ++k) d(i, k) = direction[k];
+        l(i) = solved ? contacts.normal_forces()[i] : 0.0;
+        for (int k = 0; k < 2; ++k) f(i, k) = solved && contacts.friction_forces().size() == 2 * n ? contacts.friction_forces()[2 * i + k] : 0.0;
+    }
+    py::dict out;
+    out["normal"] = normal;
+    out["friction"] = friction;
+    out["normal_direction"] = normal_direction;
+    return out;
+}
+
+py::list actuation_channels(const PythonSimulation& self, const std::string& element) {
+    py::list out;
+    for (const soma::ActuationChannel& c : self.element(element).actuation_channels()) {
+        py::dict channel;
+        channel["name"] = c.name;
+        channel["count"] = c.count;
+        channel["components"] = c.component_names;
+        channel["unit"] = c.unit;
+        channel["doc"] = c.doc;
+        out.append(channel);
+    }
+    return out;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_soma, m) {
+    m.doc() = "Soma's simulation kernel (use the soma package, not this module)";
+    // Exceptions: the package subclasses these (soma.SceneError, soma.StepFailed).
+    static py::exception<soma::InputError> scene_error(m, "SceneError", PyExc_ValueError);
+    static py::exception<soma::python::StepFailed> step_failed(m, "StepFailed", PyExc_RuntimeError);
+    py::register_exception_translator([](std::exception_ptr p) {
+        try {
+            if (p) std::rethrow_exception(p);
+        } catch (const soma::python::StepFailed& e) {
+            py::object error = py::reinterpret_borrow<py::object>(step_failed.ptr())(e.what());
+            error.attr("time") = e.time();
+            error.attr("diagnosis") = e.what();
+            PyErr_SetObject(step_failed.ptr(), error.ptr());
+        } catch (const soma::InputError& e) {
+            scene_error(e.what());
+        } catch (const soma::CheckpointError& e) {
+            scene_error(e.what());
+        }
+    });
+
+    m.def("load_scene_file", [](const std::filesystem::path& file) { return std::make_shared<soma::SceneDocument>(soma::load_scene_file(file)); });
+    m.def("load_scene_text", [](const std::string& text, const std::string& name, const std::filesystem::path& directory) {
+        auto scene = std::make_shared<soma::SceneDocument>(soma::load_scene_text(text, name));
+        scene->directory = directory;
+        return scene;
+    });
+    py::class_<soma::SceneDocument, std::shared_ptr<soma::SceneDocument>>(m, "SceneDocument")
+        .def_property_readonly("file", [](const soma::SceneDocument& s) { return s.file; })
+        .def_property_readonly("text", [](const soma::SceneDocument& s) { return s.text; });
+
+    py::class_<Snapshot, std::shared_ptr<Snapshot>>(m, "Snapshot")
+        .def_property_readonly("t", [](const Snapshot& s) { return s.state.t; })
+        .def_property_readonly("q", [](const Snapshot& s) { return copy_array(s.state.q); })
+        .def_property_readonly("v", [](const Snapshot& s) { return copy_array(s.state.v); })
+        .def_property_readonly("a", [](const Snapshot& s) { return copy_array(s.state.a); });
+
+    py::class_<PythonSimulation>(m, "Simulation")
+        .def(py::init([](const soma::SceneDocument& scene, const std::vector<std::string>& overrides,
+                         const std::optional<std::filesystem::path>& output, bool progress) {
+                 return std::make_unique<PythonSimulation>(scene, overrides, output, progress);
+             }),
+             py::arg("scene"), py::arg("overrides"), py::arg("output"), py::arg("progress"))
+        // The GIL is released while stepping: VectorEnv steps simulations in parallel threads.
+        .def("step", &PythonSimulation::step, py::arg("count"), py::call_guard<py::gil_scoped_release>())
+        .def("run", &PythonSimulation::run, py::call_guard<py::gil_scoped_release>())
+        .def("advance", &PythonSimulation::advance, py::arg("seconds"), py::call_guard<py::gil_scoped_release>())
+        .def("close", &PythonSimulation::close)
+        .def_property_readonly("closed", &PythonSimulation::closed)
+        .def_property_readonly("at_end", &PythonSimulation::at_end)
+        .def_property_readonly("time", [](const PythonSimulation& s) { return s.simulation().state().t; })
+        .def_property_readonly("start_time", [](const PythonSimulation& s) { return s.simulation().start_time(); })
+        .def_property_readonly("end_time", [](const PythonSimulation& s) { return s.simulation().end_time(); })
+        .def_property_readonly("dt", [](const PythonSimulation& s) { return s.simulation().nominal_dt(); })
+        .def_property_readonly("dof_count", [](const PythonSimulation& s) { return s.simulation().dof_count(); })
+        .def_property_readonly("free_dof_count", [](const PythonSimulation& s) { return s.simulation().free_dof_count(); })
+        .def_property_readonly("elements", [](const PythonSimulation& s) {
+            std::vector<std::string> names;
+            for (const soma::Element* e : s.simulation().elements()) names.push_back(e->name());
+            return names;
+        })
+        .def("element_type", [](const PythonSimulation& s, const std::string& name) {
+            return s.simulation().element_type_name(s.element(name));
+        })
+        .def("totals", [](const PythonSimulation& s) {
+            const soma::python::StepTotals t = s.totals();
+            py::dict out;
+            out["steps"] = t.steps;
+            out["newton_iterations"] = t.newton_iterations;
+            out["retries"] = t.retries;
+            out["simulated_time"] = t.simulated_time;
+            return out;
+        })
+        .def("summary_text", &PythonSimulation::summary_text)
+        .def("notes", [](const PythonSimulation& s) { return s.simulation().notes(); })
+        .def("snapshot", [](const PythonSimulation& s) { return std::const_pointer_cast<Snapshot>(s.snapshot()); })
+        .def("restore", [](PythonSimulation& s, const Snapshot& snapshot) { s.restore(snapshot, nullptr); })
+        .def("restore_edited", [](PythonSimulation& s, const Snapshot& snapshot,
+                                  const py::array_t<double, py::array::c_style | py::array::forcecast>& q,
+                                  const py::array_t<double, py::array::c_style | py::array::forcecast>& v,
+                                  const py::array_t<double, py::array::c_style | py::array::forcecast>& a) {
+            soma::State edited;
+            edited.t = snapshot.state.t;
+            edited.q = vector_from(q, "q");
+            edited.v = vector_from(v, "v");
+            edited.a = vector_from(a, "a");
+            s.restore(snapshot, &edited);
+        })
+        .def("positions", [](const PythonSimulation& s, const std::string& e) { return s.point_positions(e, false); })
+        .def("velocities", [](const PythonSimulation& s, const std::string& e) { return s.point_positions(e, true); })
+        .def("actuation_channels", &actuation_channels)
+        .def("set_actuation", &PythonSimulation::set_actuation)
+        .def("actuation", &PythonSimulation::actuation)
+        .def("energy", &energies)
+        .def("contact_forces", &contact_forces);
+}
