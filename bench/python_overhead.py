@@ -2,10 +2,10 @@
 """Python stepping overhead and VectorEnv throughput (docs/performance.md, "Python API").
 
 Each mode is one whole process, timed from outside against the CLI on the same scene:
-  python_overhead.py step      the cantilever at 200 nodes, 1 s (1000 steps), step(1) per call
-  python_overhead.py run       the same through one run() call
+  python_overhead.py step --duration 5   the cantilever at 200 nodes, 5 s (5000 steps), step(1) per call
+  python_overhead.py run --duration 5    the same through one run() call
   soma run configs/rods/cantilever.yaml --quiet --set elements.beam.geometry.line.nodes=200 --set outputs=[]
-                               the CLI on the same scene
+      --set simulation.duration=5        the CLI on the same scene
   python_overhead.py vector --envs 8 --threads 2    8 PneuNet environments, 250 steps of 1 ms each
 """
 
@@ -34,10 +34,12 @@ def main():
     parser.add_argument("mode", choices=["step", "run", "vector"])
     parser.add_argument("--envs", type=int, default=8)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--duration", type=float, default=1.0, help="step/run: simulated seconds (1000 steps a second)")
     args = parser.parse_args()
     started = time.perf_counter()
     if args.mode in ("step", "run"):
-        sim = soma.Simulation(SOURCE / "configs" / "rods" / "cantilever.yaml", overrides=CANTILEVER)
+        sim = soma.Simulation(SOURCE / "configs" / "rods" / "cantilever.yaml",
+                              overrides=CANTILEVER + [f"simulation.duration={args.duration}"])
         if args.mode == "run":
             steps = sim.run()
         else:

@@ -103,8 +103,12 @@ void PluginLoader::load_library(const std::filesystem::path& file, const std::st
     const std::string name = info.name ? info.name : canonical.stem().string();
     auto& register_plugin = library->get<void(Registry&)>("soma_register_plugin");
     // The library stays resident from here on, even if registration fails: types it registered
-    // before failing hold factories whose code lives in it.
-    resident_libraries().push_back(std::move(library));
+    // before failing hold factories whose code lives in it. One handle per file: every loader
+    // of the process (one per simulation in Python) shares it.
+    auto& resident = resident_libraries();
+    if (std::none_of(resident.begin(), resident.end(),
+                     [&](const auto& kept) { return kept->location() == library->location(); }))
+        resident.push_back(std::move(library));
     registry_.set_current_provider(name, canonical.string());
     try {
         register_plugin(registry_);

@@ -126,6 +126,7 @@ bool TimeLoop::step(double until) {
     const CheckpointSettings& checkpointing = sim_.checkpoint_settings();
     result_.diagnosis.clear();
     result_.interrupt_signal = 0;
+    checkpoint_failed_ = false;
     // A failed step leaves the simulation where it was; the next one starts from the scene's dt.
     const auto fail = [&](int retries) {
         summary.retries += retries;
@@ -161,6 +162,7 @@ bool TimeLoop::step(double until) {
         } catch (const InputError& e) {
             // A value refused during the run (an actuation beyond its element's limit): a
             // smaller step would not help.
+            sim_.reject_attempt();
             result_.diagnosis = fmt::format("at t = {} s: {}", sim_.state().t, e.what());
             return fail(retries);
         }
@@ -217,10 +219,21 @@ bool TimeLoop::step(double until) {
     summary.retries += retries;
     if (control) {
         // The next step from this one's error (none estimated: the same step again).
+        const double step_wanted = dt_;
         if (report.next_step_ratio > 0.0)
             dt_ = std::min(control->max_step, h * std::clamp(report.next_step_ratio, 0.2, control->largest_growth));
         else if (report.error >= 0.0)
             dt_ = std::min(control->max_step, h * error_step_factor(report.error, estimate_order(report, *control), control->largest_growth));
+        // A step shortened to land on a stop time (Simulation.advance) says little about the
+        // next: its error may ask for the step wanted before it, beyond the growth limit.
+        if (h < step_wanted && end < sim_.end_time()) {
+            const double ratio = report.next_step_ratio > 0.0 ? report.next_step_ratio
+                                 : report.error >= 0.0
+                                     ? error_step_factor(report.error, estimate_order(report, *control),
+                                                         std::numeric_limits<double>::infinity())
+                                     : 1.0;
+            dt_ = std::max(dt_, std::min(step_wanted, h * ratio));
+        }
     } else if (dt_ < nominal && ++successes_since_shrink_ >= adaptive.grow_after) {
         dt_ = std::min(nominal, dt_ * std::min(adaptive.grow, sim_.integrator().largest_step_ratio()));
         successes_since_shrink_ = 0;
@@ -237,8 +250,10 @@ bool TimeLoop::step(double until) {
         for (const auto& observer : sim_.observers()) observer->observe(sim_, info);
     progress_->update(info.t, h, summary.steps, summary.newton_iterations, summary.retries);
     if (options_.observe && checkpointing.every > 0 && summary.steps % checkpointing.every == 0 && !info.final_step &&
-        !write_checkpoint())
+        !write_checkpoint()) {
+        checkpoint_failed_ = true;  // the step itself was accepted
         return false;
+    }
     return true;
 }
 

@@ -90,6 +90,9 @@ public:
     bool step(double until = std::numeric_limits<double>::infinity());
     /// Why the last step() returned false.
     const std::string& diagnosis() const { return result_.diagnosis; }
+    /// True when the last step() was accepted but its checkpoint could not be written (the
+    /// simulation moved on; diagnosis() says why the run should stop).
+    bool checkpoint_failed() const { return checkpoint_failed_; }
     /// The signal that interrupted the last step() (options.interrupt_requested), or 0.
     int interrupt_signal() const { return result_.interrupt_signal; }
     /// The totals so far (steps, Newton iterations, retries).
@@ -117,6 +120,7 @@ private:
     std::chrono::steady_clock::time_point start_;
     std::unique_ptr<ProgressBar> progress_;
     bool finished_ = false;
+    bool checkpoint_failed_ = false;
 };
 
 /// Runs from the simulation's time to its end time (a TimeLoop stepped to the end, or until a

@@ -136,7 +136,12 @@ public:
         ::getsockname(listener_, reinterpret_cast<sockaddr*>(&address), &length);
         port_ = ntohs(address.sin_port);
     }
-    ~StaticFileServer() { ::close(listener_); }
+    ~StaticFileServer() {
+        ::close(listener_);
+        // Connections still being answered use this object: wait for them (each is bounded by
+        // its 5 s socket timeouts).
+        while (active_ > 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
     StaticFileServer(const StaticFileServer&) = delete;
     StaticFileServer& operator=(const StaticFileServer&) = delete;
 
@@ -155,8 +160,19 @@ public:
             timeval timeout{5, 0};
             ::setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
             ::setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
-            handle(client);
-            ::close(client);
+            // Each connection on its own thread: a browser's idle preconnected socket, or a slow
+            // client, must not hold up the page's other requests. Past 64 at once, in line.
+            if (active_ >= 64) {
+                handle(client);
+                ::close(client);
+                continue;
+            }
+            ++active_;
+            std::thread([this, client] {
+                handle(client);
+                ::close(client);
+                --active_;
+            }).detach();
         }
     }
 
@@ -241,6 +257,7 @@ private:
     int listener_ = -1;
     int port_ = 0;
     mutable std::mutex mutex_;
+    std::atomic<int> active_{0};  ///< connections being answered on their threads
     std::string report_;
 };
 

@@ -55,6 +55,7 @@ std::atomic<int> instance_counter{0};
 }  // namespace
 
 PetscKspSolver::PetscKspSolver(const PetscSettings& settings) {
+    const std::lock_guard lock(petsc_mutex());
     ensure_petsc_initialized();
     QuietPetscErrors quiet;
     // A prefix per instance keeps two solvers' options apart in PETSc's global database.
@@ -111,6 +112,7 @@ PetscKspSolver::PetscKspSolver(const PetscSettings& settings) {
 PetscKspSolver::~PetscKspSolver() { destroy(); }
 
 void PetscKspSolver::destroy() noexcept {
+    const std::lock_guard lock(petsc_mutex());
     // After PetscFinalize (process exit, see petsc_runtime.hpp) no PETSc call is allowed.
     if (petsc_finalized()) return;
     QuietPetscErrors quiet;
@@ -141,6 +143,7 @@ LinearSolverCapabilities PetscKspSolver::capabilities() const {
 }
 
 void PetscKspSolver::analyze(const SparseMatrix& pattern) {
+    const std::lock_guard lock(petsc_mutex());
     QuietPetscErrors quiet;
     factorized_ = false;
     error_.clear();
@@ -204,6 +207,7 @@ void PetscKspSolver::analyze(const SparseMatrix& pattern) {
 }
 
 bool PetscKspSolver::factorize(const SparseMatrix& matrix) {
+    const std::lock_guard lock(petsc_mutex());
     factorized_ = false;
     error_.clear();
     if (!configuration_error_.empty()) {
@@ -255,6 +259,7 @@ bool PetscKspSolver::factorize(const SparseMatrix& matrix) {
 }
 
 bool PetscKspSolver::solve(const VectorX& rhs, VectorX& solution) {
+    const std::lock_guard lock(petsc_mutex());
     iterations_ = 0;
     error_.clear();
     if (!factorized_) {
@@ -306,6 +311,7 @@ bool PetscKspSolver::solve(const VectorX& rhs, VectorX& solution) {
 }
 
 void PetscKspSolver::check_options_by_trial() {
+    const std::lock_guard lock(petsc_mutex());
     if (option_names_.empty()) return;
     // Some options are read only when the preconditioner is set up (pc_factor_levels) or when a
     // solve runs (ksp_view): set up and solve once, on the 1-D Laplacian of 4 unknowns (SPD, so
@@ -343,6 +349,7 @@ void PetscKspSolver::check_options_by_trial() {
 }
 
 std::vector<std::size_t> PetscKspSolver::unused_option_indices() const {
+    const std::lock_guard lock(petsc_mutex());
     std::vector<std::size_t> unused;
     for (std::size_t i = 0; i < option_names_.size(); ++i) {
         PetscBool used = PETSC_FALSE;
@@ -354,6 +361,7 @@ std::vector<std::size_t> PetscKspSolver::unused_option_indices() const {
 }
 
 std::string PetscKspSolver::unused_options() const {
+    const std::lock_guard lock(petsc_mutex());
     std::string unused;
     for (const std::size_t i : unused_option_indices())
         unused += (unused.empty() ? "" : ", ") + option_names_[i].substr(1 + prefix_.size());

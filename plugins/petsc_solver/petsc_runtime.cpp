@@ -46,6 +46,11 @@ void finalize_petsc_at_exit() {
 
 }  // namespace
 
+std::recursive_mutex& petsc_mutex() {
+    static std::recursive_mutex mutex;
+    return mutex;
+}
+
 void ensure_petsc_initialized() {
     static std::once_flag once;
     std::call_once(once, [] {

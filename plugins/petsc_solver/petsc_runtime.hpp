@@ -18,6 +18,7 @@
 ///    petsc_finalized() in its destructor and, if PETSc is gone, releases nothing (the process is
 ///    exiting; the OS reclaims the memory). No PETSc call is ever made after finalization.
 
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -34,6 +35,12 @@ public:
 /// \brief Initializes PETSc (and MPI through it) on first call; thread-safe, idempotent.
 /// \throws PetscCallError when PetscInitialize fails.
 void ensure_petsc_initialized();
+
+/// \brief The lock every PETSc call of this plugin holds. PETSc's state is process-wide (the
+/// options database, the error handler stack, logging) and not thread-safe, so simulations
+/// stepped in parallel threads (the Python module's VectorEnv) take turns in PETSc. Recursive:
+/// a solver's methods call one another.
+std::recursive_mutex& petsc_mutex();
 
 /// \brief True once PetscFinalize has run (at process exit).
 bool petsc_finalized();

@@ -2,6 +2,8 @@
 (Gymnasium's: reset(seed) -> (observation, info); step(action) -> (observation, reward,
 terminated, truncated, info)), without depending on one (docs/python.md)."""
 
+import operator
+
 import numpy as np
 
 from ._soma import SceneError, StepFailed
@@ -9,12 +11,13 @@ from .simulation import Simulation
 
 
 class ActionSpace:
-    """The actions' box, [-1, 1] per entry (Gymnasium's Box(-1, 1, shape, float64) in spirit)."""
+    """The actions' box, [-1, 1] per entry (Gymnasium's Box(-1, 1, shape, float64) in spirit);
+    with `batch`, the box of a VectorEnv's actions, one row per environment."""
 
-    def __init__(self, size, rng):
-        self.shape = (size,)
-        self.low = -np.ones(size)
-        self.high = np.ones(size)
+    def __init__(self, size, rng, batch=None):
+        self.shape = (size,) if batch is None else (batch, size)
+        self.low = -np.ones(self.shape)
+        self.high = np.ones(self.shape)
         self.dtype = np.float64
         self._rng = rng
 
@@ -45,7 +48,12 @@ class _Action:
             raise ValueError(f"actions[{index}]: low must be below high, both finite (got {self.low}, {self.high})")
         info = sim._channel(self.element, self.channel)
         components = info["components"]
-        self.items = None if spec.get("items") is None else [int(i) for i in spec["items"]]
+        self.items = None if spec.get("items") is None else [operator.index(i) for i in spec["items"]]
+        if self.items is not None:
+            bad = [i for i in self.items if not 0 <= i < info["count"]]
+            if bad or not self.items:
+                raise ValueError(f"actions[{index}]: items must be a non-empty list of indices from 0 to "
+                                 f"{info['count'] - 1} (channel '{self.channel}' of '{self.element}'), got {spec['items']}")
         component = spec.get("component")
         if component is None:
             self.components = list(range(len(components)))

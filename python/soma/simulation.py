@@ -1,6 +1,7 @@
 """soma.Simulation: one scene, stepped from Python (docs/python.md)."""
 
 import json
+import operator
 import os
 
 import numpy as np
@@ -73,9 +74,10 @@ class Simulation:
         A step retries with a smaller dt as the scene's integrator.adaptive says. One that fails
         raises soma.StepFailed (attributes: time, diagnosis) and leaves the simulation at its last
         accepted state, from which it may step again (from the scene's dt) after a change.
-        The GIL is released while stepping.
+        The GIL is released while stepping; Ctrl-C raises KeyboardInterrupt after the step in
+        progress. One simulation steps in one thread at a time.
         """
-        n = int(n)
+        n = operator.index(n)  # an integer: step(2.7) is a mistake, not 2 steps
         if n < 0:
             raise ValueError(f"step(n): n must be at least 0, got {n}")
         return self._sim.step(n)
@@ -209,8 +211,14 @@ class Simulation:
     def contact_forces(self):
         """The complementarity contacts of the last step (ncp_newton) and their forces:
         {'normal': (n,) N, 'friction': (n, 2) N along the contact tangents, 'normal_direction': (n, 3)}.
-        Penalty contacts (imc_contact) are forces, not rows: their energy is in energy()['terms']."""
+        Penalty contacts (imc_contact) are forces, not rows: their totals are in statistics()."""
         return self._sim.contact_forces()
+
+    def statistics(self):
+        """What each term reports about itself now, as a `csv` output's `statistic` probe reads it:
+        {term: {name: value}}, e.g. {'imc_contact': {'active_pairs': 12, 'normal_force': 0.8}}
+        (penalty contact totals), a joint drive's coordinate and effort, a contact constraint's forces."""
+        return self._sim.statistics()
 
     def summary(self):
         """Totals so far: steps, newton_iterations, retries, simulated_time."""

@@ -27,21 +27,24 @@ class VectorEnv:
         import os
         self._pool = ThreadPoolExecutor(max_workers=threads or min(self.num_envs, os.cpu_count() or 1))
         size = self.envs[0].action_space.shape[0]
-        self.action_space = ActionSpace(size, np.random.default_rng())
+        # Gymnasium's vector convention: one environment's space, and the batch's.
+        self.single_action_space = ActionSpace(size, np.random.default_rng())
+        self.action_space = ActionSpace(size, np.random.default_rng(), batch=self.num_envs)
 
     def reset(self, seed=None, options=None):
         """Resets every environment; returns (observations (N, ...), infos (list))."""
         results = list(self._pool.map(lambda k: self.envs[k].reset(None if seed is None else seed + k, options),
                                       range(self.num_envs)))
         if seed is not None:
-            self.action_space._rng = np.random.default_rng(seed)
+            self.single_action_space._rng = np.random.default_rng(seed)
+            self.action_space._rng = self.single_action_space._rng
         return np.stack([r[0] for r in results]), [r[1] for r in results]
 
     def step(self, actions):
         """Steps every environment with its row of actions (N, action size)."""
         actions = np.asarray(actions, dtype=float)
-        if actions.shape != (self.num_envs,) + self.action_space.shape:
-            raise ValueError(f"actions must be shaped {(self.num_envs,) + self.action_space.shape}, got {actions.shape}")
+        if actions.shape != self.action_space.shape:
+            raise ValueError(f"actions must be shaped {self.action_space.shape}, got {actions.shape}")
 
         def one(k):
             observation, reward, terminated, truncated, info = self.envs[k].step(actions[k])

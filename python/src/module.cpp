@@ -11,6 +11,9 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+#include <csignal>
+
 namespace py = pybind11;
 using soma::python::PythonSimulation;
 using soma::python::Snapshot;
@@ -72,6 +75,37 @@ py::dict contact_forces(const PythonSimulation& self) {
     return out;
 }
 
+/// What each term reports about itself at the committed state (the CSV probe `statistic`):
+/// {term name: {statistic: value}}, forces and elements, then constraints; terms without any left out.
+py::dict statistics(const PythonSimulation& self) {
+    const soma::Simulation& sim = self.simulation();
+    const soma::State& state = sim.state();
+    soma::EvalContext context;
+    context.t = state.t;
+    context.q = &state.q;
+    context.v = &state.v;
+    context.a = &state.a;
+    context.step_start = &state;
+    py::dict out;
+    for (std::size_t i = 0; i < sim.contributors().size(); ++i) {
+        const soma::Contributor& term = *sim.contributors()[i];
+        const std::vector<soma::TermStatistic> names = term.statistics();
+        if (names.empty()) continue;
+        py::dict values;
+        for (std::size_t k = 0; k < names.size(); ++k) values[py::str(names[k].name)] = term.statistic(k, context);
+        out[py::str(term.name().empty() ? sim.term_labels()[i] : term.name())] = values;
+    }
+    const std::vector<const soma::Constraint*> constraints = sim.constraint_terms();
+    for (std::size_t i = 0; i < constraints.size(); ++i) {
+        const std::vector<soma::TermStatistic> names = constraints[i]->statistics();
+        if (names.empty()) continue;
+        py::dict values;
+        for (std::size_t k = 0; k < names.size(); ++k) values[py::str(names[k].name)] = constraints[i]->statistic(k);
+        out[py::str(constraints[i]->name().empty() ? fmt::format("constraint {}", i) : constraints[i]->name())] = values;
+    }
+    return out;
+}
+
 py::list actuation_channels(const PythonSimulation& self, const std::string& element) {
     py::list out;
     for (const soma::ActuationChannel& c : self.element(element).actuation_channels()) {
@@ -101,6 +135,8 @@ PYBIND11_MODULE(_soma, m) {
             error.attr("time") = e.time();
             error.attr("diagnosis") = e.what();
             PyErr_SetObject(step_failed.ptr(), error.ptr());
+        } catch (const soma::python::Interrupted& e) {
+            PyErr_SetString(PyExc_KeyboardInterrupt, e.what());
         } catch (const soma::InputError& e) {
             scene_error(e.what());
         } catch (const soma::CheckpointError& e) {
@@ -124,10 +160,28 @@ PYBIND11_MODULE(_soma, m) {
         .def_property_readonly("v", [](const Snapshot& s) { return copy_array(s.state.v); })
         .def_property_readonly("a", [](const Snapshot& s) { return copy_array(s.state.a); });
 
+    // Ctrl-C while a step runs without the GIL: Python's handler only records the signal, so the
+    // time loop polls it between steps, from the main thread (the only one Python delivers
+    // signals to) and at most every 50 ms (taking the GIL each step would serialise VectorEnv).
+    const unsigned long main_thread =
+        py::module_::import("threading").attr("main_thread")().attr("ident").cast<unsigned long>();
+    const auto interrupt_poll = [main_thread]() {
+        return [main_thread, last = std::chrono::steady_clock::time_point{}]() mutable -> int {
+            if (PyThread_get_thread_ident() != main_thread) return 0;
+            const auto now = std::chrono::steady_clock::now();
+            if (now - last < std::chrono::milliseconds(50)) return 0;
+            last = now;
+            const py::gil_scoped_acquire gil;
+            if (PyErr_CheckSignals() == 0) return 0;
+            PyErr_Clear();  // raised again as KeyboardInterrupt once the step returns
+            return SIGINT;
+        };
+    };
+
     py::class_<PythonSimulation>(m, "Simulation")
-        .def(py::init([](const soma::SceneDocument& scene, const std::vector<std::string>& overrides,
-                         const std::optional<std::filesystem::path>& output, bool progress) {
-                 return std::make_unique<PythonSimulation>(scene, overrides, output, progress);
+        .def(py::init([interrupt_poll](const soma::SceneDocument& scene, const std::vector<std::string>& overrides,
+                                       const std::optional<std::filesystem::path>& output, bool progress) {
+                 return std::make_unique<PythonSimulation>(scene, overrides, output, progress, interrupt_poll());
              }),
              py::arg("scene"), py::arg("overrides"), py::arg("output"), py::arg("progress"))
         // The GIL is released while stepping: VectorEnv steps simulations in parallel threads.
@@ -181,5 +235,6 @@ PYBIND11_MODULE(_soma, m) {
         .def("set_actuation", &PythonSimulation::set_actuation)
         .def("actuation", &PythonSimulation::actuation)
         .def("energy", &energies)
-        .def("contact_forces", &contact_forces);
+        .def("contact_forces", &contact_forces)
+        .def("statistics", &statistics);
 }

@@ -8,15 +8,27 @@
 
 namespace soma::python {
 
+namespace {
+std::atomic<std::uint64_t> simulations_made{0};
+}  // namespace
+
+PythonSimulation::Busy::Busy(std::atomic<bool>& flag) : flag_(flag) {
+    if (flag_.exchange(true))
+        throw std::logic_error("the simulation is in use by another thread (a Simulation steps in one thread at a "
+                               "time; VectorEnv gives each thread its own)");
+}
+
 PythonSimulation::PythonSimulation(SceneDocument scene, const std::vector<std::string>& overrides,
-                                   const std::optional<std::filesystem::path>& output, bool progress)
-    : scene_(std::move(scene)), loader_(std::make_unique<PluginLoader>(registry_)) {
+                                   const std::optional<std::filesystem::path>& output, bool progress,
+                                   std::function<int()> interrupt_requested)
+    : scene_(std::move(scene)), loader_(std::make_unique<PluginLoader>(registry_)), id_(++simulations_made) {
     apply_overrides(scene_, overrides);
     load_scene_plugins(scene_, *loader_);
     simulation_ = std::make_unique<Simulation>(scene_, registry_);
     RunOptions options;
     options.progress = progress;
     options.observe = output.has_value();
+    options.interrupt_requested = std::move(interrupt_requested);
     if (output) {
         output_ = *output;
         options.output_directory = *output;
@@ -29,34 +41,53 @@ PythonSimulation::PythonSimulation(SceneDocument scene, const std::vector<std::s
     loop_ = std::make_unique<TimeLoop>(*simulation_, std::move(options));
 }
 
-PythonSimulation::~PythonSimulation() { close(); }
+PythonSimulation::~PythonSimulation() {
+    try {
+        close();
+    } catch (const std::exception& e) {
+        // A destructor must not throw: an output that cannot finish says so and is left as it is.
+        fmt::print(stderr, "soma: closing the simulation: {}\n", e.what());
+    }
+}
 
 void PythonSimulation::close() {
+    const Busy busy(busy_);
     if (closed_) return;
     closed_ = true;
     loop_->finish(at_end());
 }
 
+void PythonSimulation::take_step(double until, long& taken) {
+    if (loop_->step(until)) {
+        ++taken;
+        return;
+    }
+    if (loop_->checkpoint_failed()) {
+        ++taken;
+        throw std::runtime_error(loop_->diagnosis() + fmt::format(" (the step to t = {:.9g} s was taken)",
+                                                                  simulation_->state().t));
+    }
+    if (loop_->interrupt_signal())
+        throw Interrupted(fmt::format("interrupted at t = {:.9g} s", simulation_->state().t));
+    throw StepFailed(loop_->diagnosis(), simulation_->state().t);
+}
+
 long PythonSimulation::step(long count) {
+    const Busy busy(busy_);
     if (closed_) throw std::logic_error("the simulation was closed: its outputs are finished, it cannot step");
     long taken = 0;
-    while (taken < count && !loop_->at_end()) {
-        if (!loop_->step()) throw StepFailed(loop_->diagnosis(), simulation_->state().t);
-        ++taken;
-    }
+    while (taken < count && !loop_->at_end()) take_step(std::numeric_limits<double>::infinity(), taken);
     return taken;
 }
 
 long PythonSimulation::advance(double seconds) {
+    const Busy busy(busy_);
     if (closed_) throw std::logic_error("the simulation was closed: its outputs are finished, it cannot step");
     if (!(seconds >= 0.0) || !std::isfinite(seconds))
         throw InputError(fmt::format("advance: the duration must be finite and at least 0 s, got {}", seconds));
     const double stop = simulation_->state().t + seconds;
     long taken = 0;
-    while (!loop_->reached(stop)) {
-        if (!loop_->step(stop)) throw StepFailed(loop_->diagnosis(), simulation_->state().t);
-        ++taken;
-    }
+    while (!loop_->reached(stop)) take_step(stop, taken);
     return taken;
 }
 
@@ -83,6 +114,7 @@ std::string PythonSimulation::summary_text() const {
 
 std::shared_ptr<const Snapshot> PythonSimulation::snapshot() const {
     auto snapshot = std::make_shared<Snapshot>();
+    snapshot->owner = id_;
     simulation_->save_checkpoint(snapshot->checkpoint);
     loop_->save(snapshot->checkpoint);
     snapshot->state = simulation_->state();
@@ -91,7 +123,12 @@ std::shared_ptr<const Snapshot> PythonSimulation::snapshot() const {
 }
 
 void PythonSimulation::restore(const Snapshot& snapshot, const State* edited) {
+    const Busy busy(busy_);
     if (closed_) throw std::logic_error("the simulation was closed: it cannot take a state");
+    // Another simulation's state may fit this one's sizes and still describe another scene.
+    if (snapshot.owner != id_)
+        throw InputError("set_state: the state was taken from another simulation; a state goes back to the "
+                         "simulation that took it");
     const Index n = simulation_->dof_count();
     const Index nq = simulation_->configuration_size();
     if (edited) {
@@ -128,12 +165,12 @@ void PythonSimulation::restore(const Snapshot& snapshot, const State* edited) {
     }
     simulation_->restore_checkpoint(snapshot.checkpoint);
     loop_->restore(snapshot.checkpoint);
-    // Channels set from Python since the snapshot go back to the snapshot's values (or their initial ones).
-    for (const auto& [key, values] : actuation_) {
+    // Every channel Python has set takes the snapshot's values, or, if it was set only after
+    // the snapshot, its values from before Python first set it.
+    for (const auto& [key, before] : untouched_) {
         const auto it = snapshot.actuation.find(key);
         Element& element = mutable_element(key.first);
-        const ActuationChannel channel = channel_of(element, key.second);
-        apply_actuation(element, channel, it != snapshot.actuation.end() ? it->second : untouched_.at(key));
+        apply_actuation(element, channel_of(element, key.second), it != snapshot.actuation.end() ? it->second : before);
     }
     actuation_ = snapshot.actuation;
     if (edited && (edited->q != snapshot.state.q || edited->v != snapshot.state.v || edited->a != snapshot.state.a)) {
@@ -202,6 +239,7 @@ void PythonSimulation::apply_actuation(Element& element, const ActuationChannel&
 
 void PythonSimulation::set_actuation(const std::string& name, const std::string& channel_name,
                                      const std::vector<Index>& items, const std::vector<double>& values) {
+    const Busy busy(busy_);
     Element& e = mutable_element(name);
     const ActuationChannel channel = channel_of(e, channel_name);
     const std::size_t components = channel.component_names.size();

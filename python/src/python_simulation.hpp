@@ -13,6 +13,9 @@
 #include "time_loop.hpp"
 #include "type_registry.hpp"
 
+#include <atomic>
+#include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -35,6 +38,13 @@ private:
     double time_;
 };
 
+/// Ctrl-C during a step (the simulation holds its last accepted state); the module raises
+/// KeyboardInterrupt.
+class Interrupted : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 /// Values of one actuation channel of one element set from Python: items x components.
 using ActuationKey = std::pair<std::string, std::string>;  ///< element, channel
 using ActuationValues = std::map<ActuationKey, std::vector<double>>;
@@ -42,6 +52,7 @@ using ActuationValues = std::map<ActuationKey, std::vector<double>>;
 /// Everything a step depends on at one committed state: the checkpoint of the simulation and
 /// of its time loop (in memory), and the actuation set from Python.
 struct Snapshot {
+    std::uint64_t owner = 0;  ///< the simulation that took it (PythonSimulation::id): others refuse it
     CheckpointFile checkpoint;
     State state;
     ActuationValues actuation;
@@ -59,8 +70,10 @@ public:
     /// scene's plugin_paths) after applying `--set`-style \p overrides. With an \p output folder,
     /// the scene's outputs write there as `soma run --output` writes them; without one, nothing
     /// is written. Throws InputError as `soma check` reports it.
+    /// \p interrupt_requested is polled between steps: a signal number ends the step with Interrupted.
     PythonSimulation(SceneDocument scene, const std::vector<std::string>& overrides,
-                     const std::optional<std::filesystem::path>& output, bool progress);
+                     const std::optional<std::filesystem::path>& output, bool progress,
+                     std::function<int()> interrupt_requested = {});
     ~PythonSimulation();
     PythonSimulation(const PythonSimulation&) = delete;
     PythonSimulation& operator=(const PythonSimulation&) = delete;
@@ -109,6 +122,21 @@ public:
     std::vector<double> actuation(const std::string& element, const std::string& channel) const;
 
 private:
+    /// Held by every call that changes the simulation: a second thread using the same
+    /// simulation at once is refused (std::logic_error) instead of corrupting it.
+    class Busy {
+    public:
+        explicit Busy(std::atomic<bool>& flag);
+        ~Busy() { flag_ = false; }
+        Busy(const Busy&) = delete;
+        Busy& operator=(const Busy&) = delete;
+
+    private:
+        std::atomic<bool>& flag_;
+    };
+    /// One step of the loop; throws StepFailed, Interrupted, or runtime_error (a checkpoint
+    /// that could not be written, after an accepted step, which \p taken then counts).
+    void take_step(double until, long& taken);
     Element& mutable_element(const std::string& name);
     ActuationChannel channel_of(const Element& element, const std::string& channel) const;
     /// The channel's values now (Element::actuation).
@@ -124,6 +152,8 @@ private:
     ActuationValues actuation_;  ///< every channel set from Python so far: its current values
     ActuationValues untouched_;  ///< every channel set from Python so far: its values before the first set
     bool closed_ = false;
+    std::uint64_t id_ = 0;              ///< unique in the process: what snapshots are tagged with
+    std::atomic<bool> busy_{false};
 };
 
 }  // namespace soma::python

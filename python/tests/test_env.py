@@ -76,6 +76,8 @@ def test_newton_cap_and_bad_actions_are_checked(soma):
         soma.Env(rod_scene(), actions=[{"element": "beam"}])
     with pytest.raises(ValueError, match="has no component 'kappa3'"):
         soma.Env(rod_scene(), actions=[dict(CURL[0], component="kappa3")])
+    with pytest.raises(ValueError, match="items must be a non-empty list of indices from 0 to 8"):
+        soma.Env(rod_scene(), actions=[dict(CURL[0], items=[-1])])
     with pytest.raises(soma.SceneError, match="no element named"):
         soma.Env(rod_scene(), actions=[dict(CURL[0], element="arm")])
 
@@ -96,6 +98,11 @@ def test_vector_env_is_deterministic_and_equals_sequential_envs(soma):
         return np.array(history), actions, truncated, infos
 
     parallel, actions, truncated, infos = rollout(4)
+    vector = soma.VectorEnv(lambda: make_env(soma), num_envs=3)
+    vector.reset(seed=1)
+    assert vector.action_space.shape == (3, 1) and vector.single_action_space.shape == (1,)
+    assert vector.step(vector.action_space.sample())[0].shape == (3, 66)
+    vector.close()
     serial, _, _, _ = rollout(1)
     np.testing.assert_array_equal(parallel, serial)
     # 12 x 5 steps of 1 ms pass the 50 ms end time at step 10: every episode was truncated and

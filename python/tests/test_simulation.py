@@ -218,6 +218,8 @@ def test_queries_refuse_what_the_scene_lacks(soma):
         sim.set_actuation("beam", "natural_curvature", [math.nan, 0.0])
     with pytest.raises(ValueError):
         sim.step(-1)
+    with pytest.raises(TypeError):
+        sim.step(2.7)
 
 
 def test_summary_counts_the_steps(soma):
@@ -247,3 +249,84 @@ def test_hinge_angles_set_from_python_equal_the_scene_controller(soma):
     np.testing.assert_array_equal(scripted.positions("plate"), scene.positions("plate"))
     # and the curl is the actuation's, not gravity's: the free edge moves 4 cm, gravity's sag is 0.3 mm
     assert abs(scripted.positions("plate")[20, 2] - flat.positions("plate")[20, 2]) > 0.01
+
+
+def test_states_carry_python_actuation_both_ways(soma):
+    # A state before any actuation, one after: going back and forth restores each one's
+    # actuation, so the steps after repeat bit for bit.
+    sim = soma.Simulation(SOURCE / "configs" / "rods" / "pneunet.yaml", overrides=["controllers=[]"])
+    plain = sim.state()
+    sim.set_actuation("actuator", "natural_curvature", [-20.0, 0.0])
+    curled = sim.state()
+    sim.step(3)
+    reference = sim.positions("actuator")
+    sim.set_state(plain)
+    assert np.all(sim.actuation("actuator", "natural_curvature") == 0.0)
+    sim.set_state(curled)
+    sim.step(3)
+    np.testing.assert_array_equal(sim.positions("actuator"), reference)
+
+
+def test_a_state_of_another_simulation_is_refused_and_changes_nothing(soma):
+    a = soma.Simulation(rod_scene())
+    b = soma.Simulation(rod_scene(integrator="newmark"))
+    a.step(5)
+    b.step(20)
+    before = a.state()
+    with pytest.raises(soma.SceneError, match="taken from another simulation"):
+        a.set_state(b.state())
+    assert a.time == before.t
+    np.testing.assert_array_equal(a.state().q, before.q)
+
+
+def test_one_simulation_is_used_by_one_thread_at_a_time(soma):
+    import threading
+    sim = soma.Simulation(rod_scene(duration=20.0))
+    worker = threading.Thread(target=sim.run)
+    worker.start()
+    try:
+        while sim.time == 0.0:  # the worker is stepping (the GIL is released)
+            pass
+        with pytest.raises(RuntimeError, match="in use by another thread"):
+            sim.step(1)
+    finally:
+        worker.join()
+    assert sim.done
+
+
+def test_ctrl_c_interrupts_a_long_run(tmp_path):
+    # A 10^6-step run in a child process gets SIGINT after its first steps: KeyboardInterrupt
+    # after the step in progress, not at the end of the run.
+    import signal
+    import sys
+    import time
+    script = tmp_path / "long_run.py"
+    script.write_text(
+        "import sys, soma\n"
+        f"sys.path.insert(0, {str(SOURCE / 'python' / 'tests')!r})\n"
+        "from conftest import rod_scene\n"
+        "sim = soma.Simulation(rod_scene(duration=1000.0))\n"
+        "print('ready', flush=True)\n"
+        "try:\n"
+        "    sim.run()\n"
+        "except KeyboardInterrupt as e:\n"
+        "    print('interrupted', sim.time, e, flush=True)\n")
+    child = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True,
+                             env=dict(os.environ, PYTHONPATH=str(BUILD / "python")))
+    assert child.stdout.readline().strip() == "ready"
+    time.sleep(0.5)
+    sent = time.monotonic()
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=60)
+    assert time.monotonic() - sent < 5.0
+    assert out.startswith("interrupted") and "interrupted at t = " in out
+    assert 0.0 < float(out.split()[1]) < 1000.0
+
+
+def test_statistics_report_penalty_contact_totals(soma):
+    # The entanglement gripper's straight rods already overlap the contact band (the scene's own
+    # note: 280 pairs push weakly from the start), so imc_contact reports pairs and a force.
+    sim = soma.Simulation(SOURCE / "configs" / "contact" / "entanglement_gripper.yaml", overrides=["outputs=[]"])
+    sim.step(2)
+    contact = sim.statistics()["imc_contact"]
+    assert contact["active_pairs"] > 0 and contact["normal_force"] > 0.0
