@@ -33,6 +33,30 @@ Vec3 face_normal(const std::vector<Vec3>& x, const std::array<Index, 3>& f) {
     return length > 0.0 ? Vec3(n / length) : Vec3::Zero();
 }
 
+/// The triangles grouped by connected component (triangles sharing a point are connected):
+/// each closed component is one convex solid (a compound body's parts, an OBJ file of pieces).
+std::vector<std::vector<std::array<Index, 3>>> connected_parts(const std::vector<std::array<Index, 3>>& triangles) {
+    std::map<Index, Index> parent;  // union-find over point indices (bind-time only)
+    const auto root = [&](Index i) {
+        while (parent[i] != i) i = parent[i] = parent[parent[i]];
+        return i;
+    };
+    for (const auto& t : triangles)
+        for (const Index i : t) parent.emplace(i, i);
+    for (const auto& t : triangles) {
+        const Index r0 = root(t[0]);
+        for (int e = 1; e < 3; ++e) parent[root(t[static_cast<std::size_t>(e)])] = r0;
+    }
+    std::map<Index, std::size_t> part_of_root;  // numbered in order of first appearance
+    std::vector<std::vector<std::array<Index, 3>>> parts;
+    for (const auto& t : triangles) {
+        const auto [it, inserted] = part_of_root.emplace(root(t[0]), parts.size());
+        if (inserted) parts.emplace_back();
+        parts[it->second].push_back(t);
+    }
+    return parts;
+}
+
 std::vector<Vec3> positions_of(const Element& element, const VectorX& q) {
     std::vector<Vec3> x;
     for (std::size_t i = 0; i < element.geometry().point_dofs.size(); ++i)
@@ -67,20 +91,25 @@ std::vector<ContactSolid> element_solids(const Element& element, const VectorX& 
         return static_cast<std::size_t>(i) < g.point_radius.size() ? g.point_radius[static_cast<std::size_t>(i)] : 0.0;
     };
     std::set<Index> in_mesh;
-    if (!g.triangles.empty()) {
-        if (!is_closed(g.triangles))
-            throw std::invalid_argument("element '" + element.name() +
-                                        "': its triangle mesh is not closed (an edge not shared by exactly two triangles "
-                                        "in opposite directions), so it bounds no solid that points could be kept out of; "
-                                        "close and weld the mesh, or leave the element out of `elements`");
+    const std::vector<std::vector<std::array<Index, 3>>> parts = connected_parts(g.triangles);
+    const std::vector<Vec3> x = parts.empty() ? std::vector<Vec3>{} : positions_of(element, q);
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+        // A compound body's parts are separate solids; name the part when there are several.
+        const std::string what = "element '" + element.name() + "': its triangle mesh" +
+                                 (parts.size() > 1 ? " (part " + std::to_string(k) + " of " + std::to_string(parts.size()) + ")" : "");
+        if (!is_closed(parts[k]))
+            throw std::invalid_argument(what + " is not closed (an edge not shared by exactly two triangles "
+                                               "in opposite directions), so it bounds no solid that points could be kept out of; "
+                                               "close and weld the mesh, or leave the element out of `elements`");
         ContactSolid solid;
         solid.kind = ContactSolid::Kind::polyhedron;
         solid.element = &element;
-        solid.faces = g.triangles;
-        for (const auto& t : g.triangles) in_mesh.insert(t.begin(), t.end());
-        solid.vertices.assign(in_mesh.begin(), in_mesh.end());
-        // Convex: every vertex on or below every face's plane (to round-off of the body's size).
-        const std::vector<Vec3> x = positions_of(element, q);
+        solid.faces = parts[k];
+        std::set<Index> vertices;
+        for (const auto& t : solid.faces) vertices.insert(t.begin(), t.end());
+        in_mesh.insert(vertices.begin(), vertices.end());
+        solid.vertices.assign(vertices.begin(), vertices.end());
+        // Convex: every vertex on or below every face's plane (to round-off of the part's size).
         Vec3 low = x[static_cast<std::size_t>(solid.vertices[0])], high = low;
         for (const Index v : solid.vertices) {
             low = low.cwiseMin(x[static_cast<std::size_t>(v)]);
@@ -93,23 +122,22 @@ std::vector<ContactSolid> element_solids(const Element& element, const VectorX& 
             const Vec3& b = x[static_cast<std::size_t>(f[1])];
             const Vec3& c = x[static_cast<std::size_t>(f[2])];
             if (!((b - a).cross(c - a).norm() > 1e-12 * size * size))
-                throw std::invalid_argument("element '" + element.name() + "': its triangle mesh has a triangle of zero area (" +
-                                            std::to_string(f[0]) + ", " + std::to_string(f[1]) + ", " + std::to_string(f[2]) +
+                throw std::invalid_argument(what + " has a triangle of zero area (" + std::to_string(f[0]) + ", " +
+                                            std::to_string(f[1]) + ", " + std::to_string(f[2]) +
                                             "), which has no normal to push along");
             volume += a.dot(b.cross(c));
         }
         if (!(volume > 0.0))
-            throw std::invalid_argument("element '" + element.name() +
-                                        "': its triangle mesh is wound inwards (negative volume): its faces' normals must "
-                                        "point out of the body (counter-clockwise seen from outside)");
+            throw std::invalid_argument(what + " is wound inwards (negative volume): its faces' normals must "
+                                               "point out of the body (counter-clockwise seen from outside)");
         for (const auto& f : solid.faces) {
             const Vec3 n = face_normal(x, f);
             for (const Index v : solid.vertices)
                 if (n.dot(x[static_cast<std::size_t>(v)] - x[static_cast<std::size_t>(f[0])]) > 1e-9 * size)
-                    throw std::invalid_argument("element '" + element.name() +
-                                                "': its triangle mesh is not convex, and contacts with it are "
-                                                "solved against its faces' planes; use its convex hull, or convex "
-                                                "bodies that do not overlap");
+                    throw std::invalid_argument(what + " is not convex, and contacts with it are solved against its "
+                                                       "faces' planes; use its convex hull, or convex parts that do not "
+                                                       "overlap (a rigid body's `shapes` list, or an OBJ file of separate "
+                                                       "closed convex pieces)");
         }
         solids.push_back(std::move(solid));
     }

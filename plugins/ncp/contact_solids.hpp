@@ -4,8 +4,9 @@
 /// material point of a solid's surface to a point (for ncp_contact's narrow phase).
 ///
 /// A solid is part of an element with mapped points (a rigid body), in three kinds:
-/// - a convex polyhedron: the element's closed triangle mesh (a box, a cylinder, a convex mesh),
-///   whose faces' planes bound it (the mesh is checked closed and convex at bind);
+/// - a convex polyhedron: a connected part of the element's closed triangle mesh (a box, a
+///   cylinder, a convex mesh, each part of a compound body), whose faces' planes bound it (each
+///   part is checked closed and convex at bind);
 /// - a sphere: a point with a radius that no edge or triangle uses (a rigid sphere's centre);
 /// - a capsule: an edge with a radius (a rigid capsule's axis).
 /// A point outside a polyhedron is measured by its largest distance over the face planes: exact
@@ -32,8 +33,9 @@ struct ContactSolid {
 
 /// \brief The solids of \p element (none for an element with identity points: rods, shells,
 /// particles deform and have no solid to enter). \p q: the configuration to check the mesh in.
-/// \throws std::invalid_argument, naming the element, when its triangle mesh is open, has a
-/// triangle of zero area, is wound inwards or is not convex.
+/// Each connected part of the triangle mesh is its own solid.
+/// \throws std::invalid_argument, naming the element (and the part), when a part of its triangle
+/// mesh is open, has a triangle of zero area, is wound inwards or is not convex.
 std::vector<ContactSolid> element_solids(const Element& element, const VectorX& q);
 
 /// The points of \p element that can touch a solid or a floor: every point of an element with

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <set>
 
@@ -42,6 +43,7 @@ void NcpContact::bind(const SceneView& scene) {
     const VectorX& q = scene.state().q;
     candidates_.clear();
     solids_.clear();
+    polyhedra_.clear();
     std::set<std::array<Index, 3>> seen;  // a node two elements share is one candidate
     const auto movable = [&](const Element& element, Index point) {
         const std::vector<Index> dofs = point_stencil(element, point, q);
@@ -64,7 +66,15 @@ void NcpContact::bind(const SceneView& scene) {
         for (ContactSolid& solid : solids) {
             const bool can_move = std::any_of(solid.vertices.begin(), solid.vertices.end(),
                                               [&](Index v) { return movable(element, v); });
-            solids_.push_back({std::move(solid), e, can_move});
+            // A polyhedron's edges are topology: its faces keep their angles (a rigid body).
+            std::vector<PolyhedronEdge> edges;
+            if (settings_.edge_contacts && solid.kind == ContactSolid::Kind::polyhedron) {
+                std::vector<Vec3> x(g.point_dofs.size());
+                for (std::size_t i = 0; i < x.size(); ++i) x[i] = point_position(element, static_cast<Index>(i), q);
+                edges = polyhedron_edges(solid.faces, x);
+            }
+            if (!edges.empty()) polyhedra_.push_back(solids_.size());
+            solids_.push_back({std::move(solid), e, can_move, std::move(edges), {}});
         }
     }
     if (!settings_.floor && solids_.empty())
@@ -72,6 +82,10 @@ void NcpContact::bind(const SceneView& scene) {
                                  "body with a closed convex mesh, a sphere or a capsule)");
     positions_.resize(elements_.size());
     velocities_.resize(elements_.size());
+    // Per-step buffers sized once.
+    boxes_.resize(polyhedra_.size());
+    polyhedra_by_x_.reserve(polyhedra_.size());
+    for (const std::size_t k : polyhedra_) solids_[k].normals.resize(solids_[k].solid.faces.size());
 }
 
 ContactEnd NcpContact::frame_point(const Element& e, Index point, const Vec3& centre, const Vec3& arm,
@@ -89,23 +103,86 @@ ContactEnd NcpContact::frame_point(const Element& e, Index point, const Vec3& ce
     return end;
 }
 
-void NcpContact::consider(const Candidate& c, const ContactEnd& surface, const Vec3& normal, double gap,
-                          double relative_normal_speed, double thickness, double dt, const VectorX& q) {
+bool NcpContact::within_margin(double gap, double relative_normal_speed, double dt) const {
     const double predicted = gap + 2.0 * dt * relative_normal_speed;
-    if (std::min(gap, predicted) > settings_.margin) return;
+    return std::min(gap, predicted) <= settings_.margin;
+}
+
+void NcpContact::add_contact(const ContactEnd& a, const ContactEnd& b, const Vec3& normal, double thickness) {
     UnilateralContact contact;
-    const Element& element = *elements_[c.element];
-    contact.a = ContactEnd::at_point(&element, c.point);
-    contact.thickness = thickness;
-    if (c.radius > 0.0 && element.geometry().mapped_points) {
-        contact.a = frame_point(element, c.point, positions_[c.element][static_cast<std::size_t>(c.point)],
-                                -c.radius * normal, contact.a, q);
-        if (contact.a.frame >= 0) contact.thickness -= c.radius;
-    }
-    contact.b = surface;
+    contact.a = a;
+    contact.b = b;
     contact.normal = normal;
+    contact.thickness = thickness;
     contact.friction = settings_.friction;
     contacts_.push_back(contact);
+}
+
+void NcpContact::consider(const Candidate& c, const ContactEnd& surface, const Vec3& normal, double gap,
+                          double relative_normal_speed, double thickness, double dt, const VectorX& q) {
+    if (!within_margin(gap, relative_normal_speed, dt)) return;
+    const Element& element = *elements_[c.element];
+    ContactEnd a = ContactEnd::at_point(&element, c.point);
+    if (c.radius > 0.0 && element.geometry().mapped_points) {
+        a = frame_point(element, c.point, positions_[c.element][static_cast<std::size_t>(c.point)], -c.radius * normal, a, q);
+        if (a.frame >= 0) thickness -= c.radius;
+    }
+    add_contact(a, surface, normal, thickness);
+}
+
+void NcpContact::detect_edge_contacts(double dt, double reach) {
+    // The polyhedra's boxes, each grown by half the reach: two overlap when they come within it.
+    polyhedra_by_x_.clear();
+    for (std::size_t k = 0; k < polyhedra_.size(); ++k) {
+        Solid& solid = solids_[polyhedra_[k]];
+        const std::vector<Vec3>& x = positions_[solid.element];
+        Vec3 low = Vec3::Constant(std::numeric_limits<double>::infinity()), high = -low;
+        for (const Index v : solid.solid.vertices) {
+            low = low.cwiseMin(x[static_cast<std::size_t>(v)]);
+            high = high.cwiseMax(x[static_cast<std::size_t>(v)]);
+        }
+        boxes_[k] = {Vec3(low.array() - 0.5 * reach), Vec3(high.array() + 0.5 * reach)};
+        polyhedra_by_x_.emplace_back(boxes_[k][0].x(), k);
+        face_normals(solid.solid.faces, x, solid.normals);
+    }
+    std::sort(polyhedra_by_x_.begin(), polyhedra_by_x_.end());
+    for (auto first = polyhedra_by_x_.begin(); first != polyhedra_by_x_.end(); ++first) {
+        const std::array<Vec3, 2>& box_a = boxes_[first->second];
+        const Solid& a = solids_[polyhedra_[first->second]];
+        for (auto second = std::next(first); second != polyhedra_by_x_.end() && second->first <= box_a[1].x(); ++second) {
+            const std::array<Vec3, 2>& box_b = boxes_[second->second];
+            if (box_b[0].y() > box_a[1].y() || box_a[0].y() > box_b[1].y() || box_b[0].z() > box_a[1].z() ||
+                box_a[0].z() > box_b[1].z())
+                continue;
+            const Solid& b = solids_[polyhedra_[second->second]];
+            if (a.element == b.element || (!a.movable && !b.movable)) continue;
+            if (excluded_.count(std::minmax(a.element, b.element))) continue;
+            edge_pairs_.clear();
+            supporting_edge_pairs({a.solid, a.edges, positions_[a.element], a.normals},
+                                  {b.solid, b.edges, positions_[b.element], b.normals}, settings_.margin, reach, edge_pairs_);
+            // The edge's material point's velocity, at v + h a like the point candidates'.
+            const auto velocity_at = [&](const Solid& solid, const PolyhedronEdge& edge, double w) {
+                const std::vector<Vec3>& v = velocities_[solid.element];
+                return Vec3((1.0 - w) * v[static_cast<std::size_t>(edge.points[0])] + w * v[static_cast<std::size_t>(edge.points[1])]);
+            };
+            for (const EdgePair& pair : edge_pairs_) {
+                const PolyhedronEdge& ea = a.edges[pair.edge_a];
+                const PolyhedronEdge& eb = b.edges[pair.edge_b];
+                const double speed = pair.normal.dot(velocity_at(a, ea, pair.s) - velocity_at(b, eb, pair.t));
+                if (!within_margin(pair.gap, speed, dt)) continue;
+                // Each end is the edge's material point: two points of its element, weights 1 - s, s.
+                const auto end = [](const Element* element, const PolyhedronEdge& edge, double w) {
+                    ContactEnd e;
+                    e.element = element;
+                    e.points = {edge.points[0], edge.points[1], 0};
+                    e.weights = {1.0 - w, w, 0.0};
+                    e.count = 2;
+                    return e;
+                };
+                add_contact(end(elements_[a.element], ea, pair.s), end(elements_[b.element], eb, pair.t), pair.normal, 0.0);
+            }
+        }
+    }
 }
 
 void NcpContact::detect(const SceneView& scene, double dt) {
@@ -204,6 +281,8 @@ void NcpContact::detect(const SceneView& scene, double dt) {
                      thickness, dt, s.q);
         }
     }
+    // Edge against edge: the same reach without the candidates' radii (polyhedra have none).
+    if (settings_.edge_contacts && !polyhedra_.empty()) detect_edge_contacts(dt, settings_.margin + 4.0 * dt * fastest);
 }
 
 }  // namespace soma::ncp

@@ -18,21 +18,37 @@
 /// +1e-16 m would otherwise let it fall through one step unchecked. A contact farther than its
 /// gap costs an inactive row, nothing more (lambda_n = 0).
 ///
+/// Edge-edge contacts (edge_contacts.hpp, `edge_contacts`, on by default): two convex polyhedra
+/// can touch edge to edge with no corner of either on the other (two bars crossed at 90 degrees,
+/// one lying on the other). For each pair of polyhedra of different elements, not excluded, at
+/// least one movable, whose boxes come within reach (below), each pair of their edges (where two
+/// faces meet at an angle) whose Gauss-map arcs intersect (Gregorius 2013) is a candidate with
+/// normal n = +-(da x db)/|da x db| out of B and gap n . (p_a - p_b) between the edges' closest
+/// points; it becomes a contact, by the same rule as a point's, when those points lie inside both
+/// edges by more than the margin (nearer an end, the corner is a point candidate) and it is not
+/// deeper than the pair's best face axis by more than the margin (the separating-axis theorem:
+/// a deeper pair is spurious). Its ends are the two edge points (weights 1 - s, s and 1 - t, t),
+/// thickness 0.
+///
 /// Broad phase: the candidates sorted along x once per step; each solid's box, grown by the
 /// margin, the largest candidate radius and the step's largest motion, selects a range of them
-/// by bisection and then by y and z. Not every pair is tested.
+/// by bisection and then by y and z. For edge contacts the polyhedra's boxes, each grown by half
+/// of that reach (the margin and the step's largest motion of both sides), sorted along x, are
+/// swept: a pair is tested when its boxes overlap. Not every pair is tested.
 ///
-/// Not found (documented limits): edge-edge contacts between two polyhedra (two boxes meeting
-/// edge to edge with no corner inside the other); a capsule's side against another capsule's side
-/// or a box's edge (only its axis ends are candidates); a deformable element's own surface as a
-/// solid (a rod against a shell: use imc_contact). Bodies held together by a joint or a clamp
-/// touch each other unless their pair is in `exclude`: otherwise their contacts fight the joint.
+/// Not found (documented limits): a capsule's side against another capsule's side or a box's
+/// edge (only its axis ends are candidates); edges shorter than twice the margin (no point of
+/// them is that far from both ends); a deformable element's own surface as a solid (a rod
+/// against a shell: use imc_contact). Bodies held together by a joint or a clamp touch each
+/// other unless their pair is in `exclude`: otherwise their contacts fight the joint.
 
 #include "contact_solids.hpp"
+#include "edge_contacts.hpp"
 
 #include "soma/contact_constraint.hpp"
 #include "soma/settings_errors.hpp"
 
+#include <array>
 #include <optional>
 #include <set>
 #include <utility>
@@ -53,6 +69,7 @@ struct ContactSettings {
     std::optional<FloorSettings> floor;
     double friction = 0.0;              ///< Coulomb coefficient mu
     double margin = 1e-3;               ///< detection distance (m)
+    bool edge_contacts = true;          ///< edge-edge contacts between polyhedra (false: corners only, for comparison)
 };
 
 class NcpContact final : public ContactConstraint {
@@ -74,12 +91,22 @@ private:
         ContactSolid solid;
         std::size_t element = 0;
         bool movable = false;
+        std::vector<PolyhedronEdge> edges;  ///< a polyhedron's edges (bind), for edge contacts
+        std::vector<Vec3> normals;          ///< a polyhedron's face normals (per step, sized once)
     };
+    /// Whether a contact of gap \p gap closing at \p relative_normal_speed is within the margin,
+    /// now or predicted over twice the step (gap + 2 h n . (xdot_a - xdot_b)).
+    bool within_margin(double gap, double relative_normal_speed, double dt) const;
+    /// Adds a contact of ends \p a, \p b (normal from b towards a) with the settings' friction.
+    void add_contact(const ContactEnd& a, const ContactEnd& b, const Vec3& normal, double thickness);
     /// Adds a contact when the gap (now or predicted) is within the margin. A rounded candidate
     /// (a sphere's centre, a capsule's axis end with radius r) touches at its surface point
     /// x - r n, fixed in its body's frame for the step, so that friction turns it.
     void consider(const Candidate& c, const ContactEnd& surface, const Vec3& normal, double gap, double relative_normal_speed,
                   double thickness, double dt, const VectorX& q);
+    /// The edge-edge contacts of the polyhedra (edge_contacts.hpp): a sweep along x over their
+    /// boxes grown by half of \p reach each, then supporting_edge_pairs and within_margin.
+    void detect_edge_contacts(double dt, double reach);
     /// A contact end at \p centre + \p arm of element \p e: the centre fixed in the frame that
     /// point \p point moves rigidly with (Element::rigid_frame_of_point: a rigid body's body
     /// frame) at configuration \p q, the arm fixed in the world; \p otherwise when there is none
@@ -97,6 +124,10 @@ private:
     std::vector<std::vector<Vec3>> positions_, velocities_;  ///< per element, per point: x(q), xdot(q, v + h a)
     std::vector<Vec3> centroids_;                            ///< per element, of its points
     std::vector<std::pair<double, std::size_t>> sorted_;      ///< candidates by x
+    std::vector<std::size_t> polyhedra_;                      ///< solids_ with edges (bind)
+    std::vector<std::array<Vec3, 2>> boxes_;                  ///< per polyhedra_: low, high corner
+    std::vector<std::pair<double, std::size_t>> polyhedra_by_x_;  ///< polyhedra_ by their boxes' low x
+    std::vector<EdgePair> edge_pairs_;                        ///< of one pair of polyhedra
     VectorX velocity_ahead_;
     FrameKinematics frame_;
 };

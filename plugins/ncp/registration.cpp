@@ -134,9 +134,11 @@ SOMA_PLUGIN("ncp") {
                       "(rod, shell and particle nodes; a rigid body's contact points: box corners, a sphere's centre "
                       "with its radius, a capsule's axis ends); they meet the floor and the solids of the other named "
                       "elements (a rigid body's closed convex mesh, sphere or capsule), found at each step's start by "
-                      "a sort-and-sweep broad phase. A candidate becomes a contact when its gap, now or predicted from "
-                      "twice the step's motion, is within `margin`. A sphere or capsule touches at its surface, so "
-                      "friction turns it (a ball rolls). Not found: edge-edge contacts between two polyhedra, a capsule's "
+                      "a sort-and-sweep broad phase. Two convex meshes also touch edge to edge (two bars crossed, one "
+                      "lying on the other): each pair of their edges whose Gauss-map arcs intersect (Gregorius 2013) "
+                      "and whose closest points lie inside both edges is a candidate. A candidate becomes a contact "
+                      "when its gap, now or predicted from twice the step's motion, is within `margin`. A sphere or "
+                      "capsule touches at its surface, so friction turns it (a ball rolls). Not found: a capsule's "
                       "side against another capsule's side or a box's edge, and deformable surfaces as solids "
                       "(imc_contact treats those). Bodies joined by a joint or clamp touch each other unless `exclude` "
                       "lists their pair.");
@@ -158,6 +160,10 @@ SOMA_PLUGIN("ncp") {
         .unit("m")
         .fallback(contact.margin)
         .positive();
+    c.boolean("edge_contacts", "edge-edge contacts between convex meshes, at the pairs of edges that cross (false: "
+                               "only the meshes' corners against the other solids, as before, for comparison: two "
+                               "bars crossed edge to edge then pass through each other)")
+        .fallback(contact.edge_contacts);
     registry.add_constraint(std::move(c), [](const Parameters& p) {
         ContactSettings settings;
         settings.elements = p.string_list("elements");
@@ -169,6 +175,7 @@ SOMA_PLUGIN("ncp") {
         }
         settings.friction = p.real("friction");
         settings.margin = p.real("margin");
+        settings.edge_contacts = p.boolean("edge_contacts");
         return std::make_unique<NcpContact>(std::move(settings), scene_errors(p));
     });
 }

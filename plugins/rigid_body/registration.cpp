@@ -14,8 +14,9 @@ using namespace soma::rigid_body;
 namespace {
 
 ParameterSchema shape_box() {
-    ParameterSchema s("box", "a box centred on the shape centre, edges along the body axes");
-    s.vec3("size", "edge lengths along body x, y, z").unit("m").require();
+    ParameterSchema s("box", "a box centred on the shape's centre, edges along the shape's axes (the body's for "
+                            "`shape`, the part's `orientation` in `shapes`)");
+    s.vec3("size", "edge lengths along the shape's x, y, z").unit("m").require();
     return s;
 }
 
@@ -26,15 +27,16 @@ ParameterSchema shape_sphere() {
 }
 
 ParameterSchema shape_cylinder() {
-    ParameterSchema s("cylinder", "a solid cylinder along the body z axis (contact: 32 points on each rim)");
+    ParameterSchema s("cylinder", "a solid cylinder along the shape's z axis (the body's for `shape`, the part's in "
+                                 "`shapes`; contact: 32 points on each rim)");
     s.real("radius", "radius").unit("m").require().positive();
-    s.real("length", "height along body z").unit("m").require().positive();
+    s.real("length", "height along the shape's z axis").unit("m").require().positive();
     return s;
 }
 
 ParameterSchema shape_capsule() {
-    ParameterSchema s("capsule", "a cylinder along the body z axis with hemispherical caps (contact: the caps' "
-                                 "centres with this radius, exact)");
+    ParameterSchema s("capsule", "a cylinder along the shape's z axis (the body's for `shape`, the part's in "
+                                 "`shapes`) with hemispherical caps (contact: the caps' centres with this radius, exact)");
     s.real("radius", "radius of the cylinder and the caps").unit("m").require().positive();
     s.real("length", "length of the cylindrical part (the capsule is length + 2 radius long)").unit("m").require().positive();
     return s;
@@ -43,7 +45,7 @@ ParameterSchema shape_capsule() {
 ParameterSchema shape_mesh() {
     ParameterSchema s("mesh", "a triangle mesh read from a Wavefront OBJ file (v and f lines; polygons are "
                               "fan-triangulated), its vertices scaled about the file's origin and then placed at "
-                              "`shape_center`. Contact and output points: its vertices (radius 0); its triangles are "
+                              "`shape_center` (a part's: turned by its `orientation` and placed at its `center`). Contact and output points: its vertices (radius 0); its triangles are "
                               "drawn. With `density` the mesh must be closed and oriented outwards (every edge shared "
                               "by two triangles that run it in opposite directions, positive volume) and the mass "
                               "properties are those of the solid it bounds, exact (divergence theorem over tetrahedra)");
@@ -53,6 +55,20 @@ ParameterSchema shape_mesh() {
         .max_value(1e6)
         .fallback(1.0);
     return s;
+}
+
+std::vector<ParameterSchema> shape_alternatives() {
+    return {shape_box(), shape_sphere(), shape_cylinder(), shape_capsule(), shape_mesh()};
+}
+
+/// A unit quaternion [w, x, y, z] typed by hand: unit to the digits written, so 1e-6 catches a
+/// wrong entry.
+Quaternion unit_quaternion(const Parameters& p, const std::string& key) {
+    const auto q = p.real_list(key);
+    const double norm = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    if (!(std::abs(norm - 1.0) <= 1e-6))
+        p.fail(key, "must be a unit quaternion [w, x, y, z]: its norm is " + std::to_string(norm));
+    return Quaternion(q[0], q[1], q[2], q[3]).normalized();
 }
 
 ParameterSchema rigid_body_schema() {
@@ -66,7 +82,7 @@ ParameterSchema rigid_body_schema() {
         "centre of mass). DOF group `nodes` has one node, the body frame's origin (fix it to pin the body "
         "there: a ball joint to the world). Points for forces and output: point 0 is the origin, point 1 the centre of mass (it carries "
         "the weight), then the markers, then the shape's points (box: 8 corners; cylinder: 2 x 32 rim points; sphere and capsule: centres with "
-        "their radius; mesh: its vertices). Forces that act on points (gravity, floor contact and friction, point loads) act through "
+        "their radius; mesh: its vertices), shape after shape for a compound body (`shapes`). Forces that act on points (gravity, floor contact and friction, point loads) act through "
         "the body's motion. The Jacobian is not symmetric: scenes with rigid bodies default to eigen_lu.");
     s.vec3("position", "initial position of the body frame's origin (world)").unit("m").require();
     s.real_list("orientation", "initial orientation, body to world, as a unit quaternion [w, x, y, z] "
@@ -78,12 +94,23 @@ ParameterSchema rigid_body_schema() {
     s.string("angular_velocity_frame", "coordinates of `angular_velocity`: world or body")
         .one_of_strings({"world", "body"})
         .fallback(std::string("world"));
-    s.one_of("shape", "geometry for contact and output (and mass properties with `density`)",
-             {shape_box(), shape_sphere(), shape_cylinder(), shape_capsule(), shape_mesh()});
-    s.vec3("shape_center", "position of the shape's centre in body coordinates").unit("m").fallback(Vec3(0, 0, 0));
-    s.real("density", "uniform density of the shape: mass properties from the shape (centre of mass at the shape's "
-                      "centre; a mesh's at the centroid of the solid it bounds); exclusive with mass, inertia and "
-                      "center_of_mass")
+    s.one_of("shape", "geometry for contact and output (and mass properties with `density`)", shape_alternatives());
+    s.vec3("shape_center", "position of the shape's centre in body coordinates (with `shape`)").unit("m").fallback(Vec3(0, 0, 0));
+    ParameterSchema part("part", "one convex part of a compound body");
+    part.one_of("shape", "the part's geometry", shape_alternatives()).require();
+    part.vec3("center", "position of the part's centre in body coordinates").unit("m").fallback(Vec3(0, 0, 0));
+    part.real_list("orientation", "the part's axes in body coordinates, a unit quaternion [w, x, y, z] (a cylinder "
+                                  "or capsule lies along the part's z axis)")
+        .exact_size(4)
+        .fallback(std::vector<double>{1.0, 0.0, 0.0, 0.0});
+    s.map_list("shapes", "instead of `shape`: a compound body made of several parts (a table's top and legs), each "
+                         "a convex solid for contact and drawn in the output; their contact and output points follow "
+                         "one another in this order. With `density` the parts' mass properties add up (parts must "
+                         "not overlap: a common volume counts twice); touching parts are fine",
+               std::move(part));
+    s.real("density", "uniform density of the shape or shapes: mass properties from them (centre of mass at a "
+                      "shape's centre; a mesh's at the centroid of the solid it bounds); exclusive with mass, inertia "
+                      "and center_of_mass")
         .unit("kg/m^3")
         .positive();
     s.real("mass", "mass (with inertia; instead of density)").unit("kg").positive();
@@ -100,11 +127,12 @@ ParameterSchema rigid_body_schema() {
     return s;
 }
 
-RigidShape shape_from(const Parameters& p) {
+/// The shape of key `shape` in \p p (a body's or a part's), centred at \p center.
+RigidShape shape_from(const Parameters& p, const Vec3& center) {
     RigidShape shape;
     const std::string kind = p.choice("shape");
     const Parameters b = p.choice_block("shape");
-    shape.center = p.vec3("shape_center");
+    shape.center = center;
     if (kind == "box") {
         shape.kind = ShapeKind::box;
         shape.size = b.vec3("size");
@@ -136,17 +164,25 @@ RigidShape shape_from(const Parameters& p) {
 std::unique_ptr<Element> make_rigid_body(const Parameters& p) {
     RigidBodyDescription d;
     d.position = p.vec3("position");
-    const auto q = p.real_list("orientation");
-    const double norm = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    // A quaternion typed by hand is unit to the digits written; 1e-6 catches a wrong entry.
-    if (!(std::abs(norm - 1.0) <= 1e-6))
-        p.fail("orientation", "must be a unit quaternion [w, x, y, z]: its norm is " + std::to_string(norm));
-    d.orientation = Quaternion(q[0], q[1], q[2], q[3]);
-    d.orientation.normalize();
+    d.orientation = unit_quaternion(p, "orientation");
     d.velocity = p.vec3("velocity");
     const Vec3 omega = p.vec3("angular_velocity");
     d.angular_velocity = p.string("angular_velocity_frame") == "world" ? Vec3(d.orientation.conjugate() * omega) : omega;
-    if (p.has("shape")) d.shape = shape_from(p);
+    if (p.has("shape") && p.has("shapes")) p.fail("shapes", "give either `shape` (one) or `shapes` (a list of parts), not both");
+    if (p.has("shapes") && p.has("shape_center"))
+        p.fail("shape_center", "a part of `shapes` has its own `center`; shape_center places the single `shape`");
+    // Where each shape's mesh file was given, for located errors about it.
+    std::vector<Parameters> shape_blocks;
+    if (p.has("shape")) {
+        d.shapes.push_back(shape_from(p, p.vec3("shape_center")));
+        shape_blocks.push_back(p);
+    }
+    for (const Parameters& part : p.blocks("shapes")) {
+        d.shapes.push_back(shape_from(part, part.vec3("center")));
+        d.shapes.back().orientation = unit_quaternion(part, "orientation");
+        shape_blocks.push_back(part);
+    }
+    if (p.has("shapes") && d.shapes.empty()) p.fail("shapes", "a compound body needs at least one part");
     for (const Parameters& marker : p.blocks("markers")) d.markers.push_back(marker.vec3("position"));
 
     const bool explicit_mass = p.has("mass") || p.has("inertia") || p.has("center_of_mass");
@@ -154,16 +190,17 @@ std::unique_ptr<Element> make_rigid_body(const Parameters& p) {
         if (explicit_mass)
             p.fail(p.has("mass") ? "mass" : p.has("inertia") ? "inertia" : "center_of_mass",
                    "give either density (mass properties from the shape) or mass and inertia, not both");
-        if (!d.shape) p.fail("density", "mass properties from a density need a shape");
-        if (d.shape->kind == ShapeKind::mesh) {
+        if (d.shapes.empty()) p.fail("density", "mass properties from a density need a shape");
+        for (std::size_t k = 0; k < d.shapes.size(); ++k) {
+            if (d.shapes[k].kind != ShapeKind::mesh) continue;
             try {
-                check_closed_mesh(d.shape->vertices, d.shape->triangles);
+                check_closed_mesh(d.shapes[k].vertices, d.shapes[k].triangles);
             } catch (const std::invalid_argument& error) {
-                p.choice_block("shape").fail("path", std::string("mass properties from a density need a closed solid: ") +
-                                                         error.what());
+                shape_blocks[k].choice_block("shape").fail(
+                    "path", std::string("mass properties from a density need a closed solid: ") + error.what());
             }
         }
-        d.mass = uniform_mass_properties(*d.shape, p.real("density"));
+        d.mass = compound_mass_properties(d.shapes, p.real("density"));
     } else {
         if (!p.has("mass") || !p.has("inertia"))
             p.fail(p.has("mass") ? "inertia" : "mass",

@@ -1,6 +1,8 @@
 #include "rigid_body.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -26,13 +28,22 @@ RigidBody::RigidBody(RigidBodyDescription description) : description_(std::move(
     body_points_ = {Vec3::Zero(), description_.mass.center_of_mass};
     body_points_.insert(body_points_.end(), description_.markers.begin(), description_.markers.end());
     std::vector<double> radii(body_points_.size(), 0.0);
-    if (description_.shape) {
-        const ShapeSurface surface = shape_surface(*description_.shape);
+    double volume = 0.0;  // of the shapes that enclose one (an open mesh does not: no buoyancy)
+    for (const RigidShape& shape : description_.shapes) {
+        const ShapeSurface surface = shape_surface(shape);
         const auto first = static_cast<Index>(body_points_.size());
         body_points_.insert(body_points_.end(), surface.points.begin(), surface.points.end());
         radii.insert(radii.end(), surface.radii.begin(), surface.radii.end());
         for (const auto& t : surface.triangles) geometry_.triangles.push_back({first + t[0], first + t[1], first + t[2]});
         for (const auto& e : surface.edges) geometry_.edges.push_back({first + e[0], first + e[1]});
+        if (shape.kind == ShapeKind::mesh) {
+            try {
+                check_closed_mesh(shape.vertices, shape.triangles);
+            } catch (const std::invalid_argument&) {
+                volume = -std::numeric_limits<double>::infinity();
+            }
+        }
+        volume += shape_volume(shape);
     }
     const std::size_t n = body_points_.size();
     geometry_.mapped_points = true;
@@ -41,15 +52,8 @@ RigidBody::RigidBody(RigidBodyDescription description) : description_(std::move(
     geometry_.point_mass[1] = description_.mass.mass;
     geometry_.point_length.assign(n, 0.0);
     geometry_.point_radius = radii;
-    geometry_.density = description_.shape ? description_.mass.mass / shape_volume(*description_.shape) : 0.0;
-    if (description_.shape && description_.shape->kind == ShapeKind::mesh) {
-        // An open mesh (allowed with given mass properties) encloses no volume: no buoyancy.
-        try {
-            check_closed_mesh(description_.shape->vertices, description_.shape->triangles);
-        } catch (const std::invalid_argument&) {
-            geometry_.density = 0.0;
-        }
-    }
+    // An open mesh (allowed with given mass properties) encloses no volume: no buoyancy.
+    geometry_.density = volume > 0.0 && std::isfinite(volume) ? description_.mass.mass / volume : 0.0;
 }
 
 void RigidBody::initial_state(VectorX& q, VectorX& v) const {

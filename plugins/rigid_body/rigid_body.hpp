@@ -21,14 +21,14 @@
 ///
 /// Points: point 0 is the origin (node 0 of group `nodes`), point 1 the centre of mass (it carries
 /// the mass for gravity), then the markers (points 2, 3, ...), then the shape's contact and output
-/// points (rigid_shape.hpp); x_i = p + R r_i.
+/// points (rigid_shape.hpp), shape after shape; x_i = p + R r_i.
 
 #include "rigid_shape.hpp"
 
 #include "soma/element.hpp"
 #include "soma/rotation.hpp"
 
-#include <optional>
+#include <vector>
 
 namespace soma::rigid_body {
 
@@ -37,7 +37,7 @@ struct RigidBodyDescription {
     Quaternion orientation = Quaternion::Identity();  ///< body to world
     Vec3 velocity = Vec3::Zero();         ///< of the origin (world)
     Vec3 angular_velocity = Vec3::Zero();  ///< body coordinates
-    std::optional<RigidShape> shape;      ///< none: a body with mass properties only
+    std::vector<RigidShape> shapes;       ///< none: a body with mass properties only; several: a compound body
     std::vector<Vec3> markers;            ///< extra body points (body coordinates) for joints, loads, probes
     MassProperties mass;
 };

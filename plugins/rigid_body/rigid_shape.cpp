@@ -90,8 +90,7 @@ void check_closed_mesh(const std::vector<Vec3>& vertices, const std::vector<std:
 }
 
 MassProperties uniform_mass_properties(const RigidShape& s, double density) {
-    MassProperties p;
-    p.center_of_mass = s.center;
+    MassProperties p;  // in the shape's axes about its centre, then turned and moved below
     const double r2 = s.radius * s.radius;
     switch (s.kind) {
         case ShapeKind::box: {
@@ -126,33 +125,52 @@ MassProperties uniform_mass_properties(const RigidShape& s, double density) {
         }
         case ShapeKind::mesh:
             p = polyhedron_mass_properties(s.vertices, s.triangles, density);
-            p.center_of_mass += s.center;
             break;
     }
+    const Mat3 R = s.orientation.toRotationMatrix();
+    p.center_of_mass = s.center + R * p.center_of_mass;
+    p.inertia = R * p.inertia * R.transpose();
     return p;
 }
 
+MassProperties compound_mass_properties(const std::vector<RigidShape>& shapes, double density) {
+    std::vector<MassProperties> parts;
+    MassProperties total;
+    for (const RigidShape& shape : shapes) {
+        parts.push_back(uniform_mass_properties(shape, density));
+        total.mass += parts.back().mass;
+        total.center_of_mass += parts.back().mass * parts.back().center_of_mass;
+    }
+    if (!(total.mass > 0.0)) return total;  // check_mass_properties refuses it with its message
+    total.center_of_mass /= total.mass;
+    for (const MassProperties& part : parts) {
+        const Vec3 d = part.center_of_mass - total.center_of_mass;
+        total.inertia += part.inertia + part.mass * (d.squaredNorm() * Mat3::Identity() - d * d.transpose());
+    }
+    return total;
+}
+
 ShapeSurface shape_surface(const RigidShape& s) {
-    ShapeSurface out;
+    ShapeSurface out;  // points in the shape's axes about its centre, placed at the end
     switch (s.kind) {
         case ShapeKind::mesh:
-            for (const Vec3& x : s.vertices) out.points.push_back(s.center + x);
+            out.points = s.vertices;
             out.radii.assign(out.points.size(), 0.0);
             out.triangles = s.triangles;
             break;
         case ShapeKind::sphere:
-            out.points = {s.center};
+            out.points = {Vec3::Zero()};
             out.radii = {s.radius};
             break;
         case ShapeKind::capsule:
-            out.points = {s.center - Vec3(0, 0, 0.5 * s.length), s.center + Vec3(0, 0, 0.5 * s.length)};
+            out.points = {Vec3(0, 0, -0.5 * s.length), Vec3(0, 0, 0.5 * s.length)};
             out.radii = {s.radius, s.radius};
             out.edges = {{0, 1}};
             break;
         case ShapeKind::box: {
             const Vec3 h = 0.5 * s.size;
             for (int k = 0; k < 8; ++k)  // corner k: bit 0 -> x, bit 1 -> y, bit 2 -> z
-                out.points.push_back(s.center + Vec3((k & 1) ? h.x() : -h.x(), (k & 2) ? h.y() : -h.y(), (k & 4) ? h.z() : -h.z()));
+                out.points.push_back(Vec3((k & 1) ? h.x() : -h.x(), (k & 2) ? h.y() : -h.y(), (k & 4) ? h.z() : -h.z()));
             out.radii.assign(8, 0.0);
             // Two triangles per face, counter-clockwise seen from outside.
             out.triangles = {{0, 2, 3}, {0, 3, 1}, {4, 5, 7}, {4, 7, 6}, {0, 1, 5}, {0, 5, 4},
@@ -163,8 +181,8 @@ ShapeSurface shape_surface(const RigidShape& s) {
             for (int end = 0; end < 2; ++end)
                 for (int k = 0; k < kRimPoints; ++k) {
                     const double phi = 2.0 * pi * k / kRimPoints;
-                    out.points.push_back(s.center + Vec3(s.radius * std::cos(phi), s.radius * std::sin(phi),
-                                                         (end == 0 ? -0.5 : 0.5) * s.length));
+                    out.points.push_back(Vec3(s.radius * std::cos(phi), s.radius * std::sin(phi),
+                                              (end == 0 ? -0.5 : 0.5) * s.length));
                 }
             out.radii.assign(out.points.size(), 0.0);
             for (int k = 0; k < kRimPoints; ++k) {
@@ -180,6 +198,8 @@ ShapeSurface shape_surface(const RigidShape& s) {
             break;
         }
     }
+    const Mat3 R = s.orientation.toRotationMatrix();
+    for (Vec3& x : out.points) x = s.center + R * x;
     return out;
 }
 

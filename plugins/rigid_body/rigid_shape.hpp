@@ -3,8 +3,10 @@
 /// \brief The shapes of rigid bodies: their mass properties at a uniform density, and the points
 /// and triangles they show to forces (floor contact) and to output.
 ///
-/// Every shape is centred on its own centre, which sits at `center` in body coordinates; a
-/// cylinder's and a capsule's axis is the body z axis. Contact points carry a radius: a sphere is
+/// Every shape is centred on its own centre, which sits at `center` in body coordinates, with its
+/// own axes turned by `orientation` from the body's; a cylinder's and a capsule's axis is the
+/// shape's z axis. A body may hold several shapes (a compound body: a table's top and legs), each
+/// a convex part for contact; their mass properties at one density add up (compound_mass_properties). Contact points carry a radius: a sphere is
 /// its centre with radius R, a capsule the centres of its two end caps with radius r, so that a
 /// smooth surface touches a plane exactly (and a capsule is the edge between them, so that
 /// contact with edges, imc_contact, sees its whole surface); a box is its 8 corners and a cylinder 2 x 32 points on
@@ -13,6 +15,7 @@
 /// (radius 0) and its triangles are drawn; its mass properties at a uniform density are exact
 /// for the closed polyhedron (polyhedron_mass_properties).
 
+#include "soma/rotation.hpp"
 #include "soma/types.hpp"
 
 #include <array>
@@ -29,8 +32,9 @@ struct RigidShape {
     double radius = 0.0;         ///< sphere, cylinder, capsule
     double length = 0.0;         ///< cylinder: height; capsule: length of its cylindrical part
     Vec3 center = Vec3::Zero();  ///< the shape's centre in body coordinates
-    /// mesh: vertices relative to `center` (scaled) and triangles (0-based, counter-clockwise
-    /// seen from outside when the mesh is closed)
+    Quaternion orientation = Quaternion::Identity();  ///< the shape's axes in body coordinates
+    /// mesh: vertices relative to `center` in the shape's axes (scaled) and triangles (0-based,
+    /// counter-clockwise seen from outside when the mesh is closed)
     std::vector<Vec3> vertices;
     std::vector<std::array<Index, 3>> triangles;
 };
@@ -46,6 +50,12 @@ struct MassProperties {
 /// box m/12 (b^2 + c^2, ...), sphere 2/5 m R^2, cylinder (m(3r^2 + L^2)/12, ..., m r^2/2), capsule
 /// with its hemispherical caps (each cap's centroid 3r/8 from its flat face).
 MassProperties uniform_mass_properties(const RigidShape& shape, double density);
+
+/// \brief Mass properties of the uniform solid made of the \p shapes at one \p density: masses
+/// add, the centre of mass is the mass-weighted mean, and each inertia is turned into body axes
+/// (R I R^T) and moved to the common centre of mass by the parallel-axis theorem,
+/// I += m_i (|d|^2 1 - d d^T). Overlapping shapes count their common volume twice.
+MassProperties compound_mass_properties(const std::vector<RigidShape>& shapes, double density);
 
 /// The shape's volume (m^3); a mesh's is its signed volume (that of the solid it encloses when
 /// it is closed and oriented outwards, see check_closed_mesh).

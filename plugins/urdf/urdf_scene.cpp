@@ -7,7 +7,6 @@
 #include <cctype>
 #include <cmath>
 #include <numbers>
-#include <optional>
 #include <stdexcept>
 
 namespace soma::urdf {
@@ -33,43 +32,23 @@ std::string vec(const Vec3& v) { return fmt::format("[{}, {}, {}]", num(v.x()), 
 
 [[noreturn]] void refuse(const std::string& message) { throw std::invalid_argument(message); }
 
-/// Body axes in the order the geometry's axes map onto them, when the geometry frame is the body
-/// frame with its axes permuted or reversed (a box turned by quarter turns is still a box along
-/// the body axes); empty otherwise.
-std::optional<Eigen::Matrix3i> signed_permutation(const Mat3& r) {
-    constexpr double tolerance = 1e-9;  // rotations written in a file as rpy of pi/2 round to ~1e-17
-    Eigen::Matrix3i p = Eigen::Matrix3i::Zero();
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) {
-            if (std::abs(std::abs(r(i, j)) - 1.0) < tolerance) p(i, j) = r(i, j) > 0 ? 1 : -1;
-            else if (std::abs(r(i, j)) > tolerance) return std::nullopt;
-        }
-    return p;
+/// A rotation as a unit quaternion [w, x, y, z], w >= 0 (q and -q are the same rotation).
+std::string quaternion(const Mat3& r) {
+    Eigen::Quaterniond q(r);
+    q.normalize();
+    if (q.w() < 0.0) q.coeffs() = -q.coeffs();
+    return fmt::format("[{}, {}, {}, {}]", num(q.w()), num(q.x()), num(q.y()), num(q.z()));
 }
 
-std::string shape_block(const RobotShape& shape) {
-    const Mat3 r = shape.placement.linear();
-    const std::string center = ", shape_center: " + vec(shape.placement.translation());
-    const std::string hint = "; import it with collision: false (and add the contact shapes as bodies of their own)";
+/// The geometry of a part, in the part's axes: a URDF box's edges, a cylinder's axis (its z) and
+/// a mesh's coordinates are those of its <collision> frame, as are a rigid_body part's.
+std::string part_geometry(const RobotShape& shape) {
+    const std::string hint = "; import it with collision: false";
     switch (shape.kind) {
-        case RobotShape::Kind::sphere:
-            return fmt::format(", shape: {{sphere: {{radius: {}}}}}{}", num(shape.radius), center);
-        case RobotShape::Kind::box: {
-            const auto p = signed_permutation(r);
-            if (!p)
-                refuse(fmt::format("link '{}': its collision box is turned other than by quarter turns from the body "
-                                   "axes, and a rigid_body's box lies along its body axes{}",
-                                   shape.link, hint));
-            const Vec3 size = p->cast<double>().cwiseAbs() * shape.size;
-            return fmt::format(", shape: {{box: {{size: {}}}}}{}", vec(size), center);
-        }
+        case RobotShape::Kind::sphere: return fmt::format("{{sphere: {{radius: {}}}}}", num(shape.radius));
+        case RobotShape::Kind::box: return fmt::format("{{box: {{size: {}}}}}", vec(shape.size));
         case RobotShape::Kind::cylinder:
-            if (std::abs(std::abs((r * Vec3::UnitZ()).z()) - 1.0) > 1e-9)
-                refuse(fmt::format("link '{}': its collision cylinder's axis is not along the body's z axis, where a "
-                                   "rigid_body's cylinder lies{}",
-                                   shape.link, hint));
-            return fmt::format(", shape: {{cylinder: {{radius: {}, length: {}}}}}{}", num(shape.radius),
-                               num(shape.length), center);
+            return fmt::format("{{cylinder: {{radius: {}, length: {}}}}}", num(shape.radius), num(shape.length));
         case RobotShape::Kind::mesh: {
             std::string extension = shape.mesh.extension().string();
             std::transform(extension.begin(), extension.end(), extension.begin(),
@@ -78,40 +57,37 @@ std::string shape_block(const RobotShape& shape) {
                 refuse(fmt::format("link '{}': its collision mesh '{}' is not a Wavefront OBJ file, the mesh format a "
                                    "rigid_body reads (convert it, e.g. with meshlab or blender){}",
                                    shape.link, shape.mesh.string(), hint));
-            if ((r - Mat3::Identity()).cwiseAbs().maxCoeff() > 1e-9)
-                refuse(fmt::format("link '{}': its collision mesh is turned from the body axes, and a rigid_body's "
-                                   "mesh is not{}",
-                                   shape.link, hint));
             if (std::abs(shape.scale.x() - shape.scale.y()) > 1e-12 * std::abs(shape.scale.x()) ||
                 std::abs(shape.scale.x() - shape.scale.z()) > 1e-12 * std::abs(shape.scale.x()) ||
                 !(shape.scale.x() > 0.0))
                 refuse(fmt::format("link '{}': its collision mesh's scale {} is not one positive factor for all "
                                    "three axes, the only scaling a rigid_body's mesh takes{}",
                                    shape.link, vec(shape.scale), hint));
-            return fmt::format(", shape: {{mesh: {{path: {}, scale: {}}}}}{}", quoted(shape.mesh.string()),
-                               num(shape.scale.x()), center);
+            return fmt::format("{{mesh: {{path: {}, scale: {}}}}}", quoted(shape.mesh.string()), num(shape.scale.x()));
         }
     }
     return {};
 }
 
+/// One part of a body's `shapes`: the geometry at its <collision> frame's origin, turned as that
+/// frame is from the body's.
+std::string part_block(const RobotShape& shape) {
+    return fmt::format("{{shape: {}, center: {}, orientation: {}}}", part_geometry(shape),
+                       vec(shape.placement.translation()), quaternion(shape.placement.linear()));
+}
+
 std::string body_block(const RobotBody& body, const SceneSettings& settings) {
-    const Eigen::Quaterniond q(body.pose.linear());
     const Mat3& i = body.inertia;
-    std::string shape;
-    if (settings.collision && body.shapes.size() > 1) {
-        std::string links;
-        for (const RobotShape& s : body.shapes) links += (links.empty() ? "'" : ", '") + s.link + "'";
-        refuse(fmt::format("link '{}' has {} collision geometries (of links {}), and a rigid_body takes one shape; "
-                           "import it with collision: false (and add the contact shapes as bodies of their own)",
-                           body.name, body.shapes.size(), links));
+    std::string shapes;
+    if (settings.collision && !body.shapes.empty()) {
+        for (const RobotShape& s : body.shapes) shapes += (shapes.empty() ? ", shapes: [" : ", ") + part_block(s);
+        shapes += "]";
     }
-    if (settings.collision && body.shapes.size() == 1) shape = shape_block(body.shapes.front());
-    return fmt::format("  - {{name: {}, type: rigid_body, position: {}, orientation: [{}, {}, {}, {}], mass: {}, "
+    return fmt::format("  - {{name: {}, type: rigid_body, position: {}, orientation: {}, mass: {}, "
                        "center_of_mass: {}, inertia: [{}, {}, {}, {}, {}, {}]{}}}\n",
-                       quoted(settings.prefix + "/" + body.name), vec(body.pose.translation()), num(q.w()), num(q.x()),
-                       num(q.y()), num(q.z()), num(body.mass), vec(body.center_of_mass), num(i(0, 0)), num(i(1, 1)),
-                       num(i(2, 2)), num(i(0, 1)), num(i(0, 2)), num(i(1, 2)), shape);
+                       quoted(settings.prefix + "/" + body.name), vec(body.pose.translation()),
+                       quaternion(body.pose.linear()), num(body.mass), vec(body.center_of_mass), num(i(0, 0)),
+                       num(i(1, 1)), num(i(2, 2)), num(i(0, 1)), num(i(0, 2)), num(i(1, 2)), shapes);
 }
 
 const char* joint_type(RobotJoint::Kind kind) {

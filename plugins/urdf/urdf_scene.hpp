@@ -1,7 +1,8 @@
 #pragma once
 /// \file urdf_scene.hpp
-/// \brief The scene blocks of a URDF robot: a rigid_body per body, a joint per moving joint, its
-/// range as a joint_limit and its damping as a joint_drive.
+/// \brief The scene blocks of a URDF robot: a rigid_body per body (its collision geometry as the
+/// parts of its `shapes`), a joint per moving joint, its range as a joint_limit and its damping as
+/// a joint_drive.
 
 #include "urdf_robot.hpp"
 
@@ -22,9 +23,11 @@ struct SceneSettings {
 };
 
 /// YAML text of `elements`, `constraints` and `forces` lists for the robot (one block per line).
+/// Each body with collision geometry (and `collision` set) gets `shapes:`, one part per <collision>
+/// of its links in the order read (the body's own link first, then the links fixed to it, depth
+/// first), at the collision frame's origin and turned as that frame is from the body's.
 /// Throws std::invalid_argument naming the link or joint when the robot cannot be written as it
-/// is: a collision geometry a rigid_body cannot hold (several on one body, turned other than about
-/// its symmetry, a mesh that is not OBJ or scaled unevenly), a range that excludes the zero
+/// is: a collision mesh that is not OBJ or is scaled unevenly, a range that excludes the zero
 /// configuration the robot is built in, joint friction (unless ignored), or a `coordinates` entry
 /// that names no revolute, continuous or prismatic joint.
 std::string robot_scene_text(const Robot& robot, const SceneSettings& settings);

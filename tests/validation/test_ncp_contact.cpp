@@ -31,6 +31,7 @@
 #include <numbers>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 using namespace soma;
 using namespace soma::validation;
@@ -592,4 +593,110 @@ TEST_CASE("ncp_newton: a two-finger gripper lifts a soft rod at mu 0.8 and loses
         // It slides out of the grip and falls.
         CHECK(node_position(*dropped, "rod", 19).z() < 0.04 - 0.5);
     }
+}
+
+namespace {
+
+/// The one ncp_contact term of a scene.
+const Constraint& contact_term(const Simulation& simulation) {
+    const std::vector<const Constraint*> terms = simulation.constraint_terms();
+    REQUIRE(terms.size() == 1);
+    return *terms[0];
+}
+
+}  // namespace
+
+TEST_CASE("ncp_contact: a bar dropped across a fixed bar at 90 degrees rests on it, edge on edge", "[ncp][validation]") {
+    // Two bars of 1 x 0.1 x 0.1 m crossed: no corner of either is over the other's face, so only
+    // the four crossings of the upper bar's bottom edges with the lower bar's top edges hold it
+    // (edge-edge contacts). The upper bar (5 kg) starts 5 cm above its resting height; at rest
+    // its centre is at 0.1 m (the lower bar's top at 0.05 m plus half its thickness) and the four
+    // contacts carry its weight. Also crossed at 60 degrees, 0.3 m along the lower bar (the
+    // edges then meet at angles that no axis aligns). Without edge contacts it falls through.
+    const auto scene = [](double turn, double along, const std::string& edge_contacts) {
+        return "simulation: {duration: 1.0}\n"
+               "integrator: {type: ncp_newton, dt: " + num(kH) + "}\n"
+               "elements:\n"
+               "  - {name: lower, type: rigid_body, position: [0, 0, 0], density: 500, shape: {box: {size: [0.1, 1, 0.1]}},\n"
+               "     fixed: {nodes: [0], rotations: [0]}}\n"
+               "  - {name: upper, type: rigid_body, position: [0, " + num(along) + ", 0.15], orientation: [" +
+               num(std::cos(turn / 2)) + ", 0, 0, " + num(std::sin(turn / 2)) + "], density: 500,\n"
+               "     shape: {box: {size: [1, 0.1, 0.1]}}}\n"
+               "forces:\n"
+               "  - {type: gravity, acceleration: [0, 0, " + num(-kG) + "]}\n"
+               "constraints:\n"
+               "  - {type: ncp_contact, friction: 0.5" + edge_contacts + "}\n";
+    };
+    for (const auto& [turn, along] : {std::pair{0.0, 0.0}, std::pair{std::numbers::pi / 6, 0.3}}) {
+        INFO("crossed at " << 90 - turn * 180 / std::numbers::pi << " degrees, " << along << " m along");
+        auto resting = build_scene(scene(turn, along, ""));
+        run_to_end(*resting);
+        const Vec3 centre = node_position(*resting, "upper", 0);
+        // Every step holds the gaps to the gap tolerance, 1e-9 m, at its end (position-level rows,
+        // no accumulation): 1e-8 m leaves a factor 10.
+        CHECK(centre.z() == Approx(0.1).margin(1e-8));
+        // Nothing pushes it sideways: it stays where it landed (friction 0.5 holds it; the sticking
+        // slip is bounded by the slip tolerance, 1e-6 m/s, times the second).
+        CHECK(std::hypot(centre.x(), centre.y() - along) < 1e-6);
+        CHECK(node_velocity(*resting, "upper", 0).norm() < 1e-6);
+        const Constraint& contacts = contact_term(*resting);
+        CHECK(contacts.statistic(0) == 4.0);  // the four crossings, no corner contact
+        CHECK(contacts.statistic(1) == 4.0);
+        // The weight, to the force tolerance: each DOF's balance within 1e-9 of the sum of its
+        // terms' sizes (weight, contact forces, inertia: a few m g); 1e-8 leaves room.
+        CHECK(contacts.statistic(2) == Approx(5.0 * kG).epsilon(1e-8));
+
+        auto corners_only = build_scene(scene(turn, along, ", edge_contacts: false"));
+        run_to_end(*corners_only);
+        // Free fall from 0.15 m for 1 s (implicit Euler: z = 0.15 - g h^2 N (N + 1) / 2 = -4.80 m).
+        CHECK(node_position(*corners_only, "upper", 0).z() < -4.0);
+    }
+}
+
+TEST_CASE("ncp_contact: a box standing edge down on a box's edge at 90 degrees carries its weight at one point",
+          "[ncp][validation]") {
+    // Two 0.2 m cubes (4 kg): the lower, fixed, turned 45 degrees about x (its top edge along x
+    // at z = 0.2/sqrt(2)); the upper turned 45 degrees about y (its bottom edge along y) placed
+    // on it. They touch at one point, the edges' crossing, whose one contact carries m g.
+    // (Balanced on a point above its centre of mass, the upper cube is an inverted pendulum; the
+    // placement is symmetric to round-off and 0.5 s is too short for round-off to grow.) Without
+    // edge contacts its corners, 0.07 m from the lower cube's faces, catch nothing and it falls.
+    const double c = std::cos(std::numbers::pi / 8), s = std::sin(std::numbers::pi / 8);
+    const double top = 0.2 / std::numbers::sqrt2;
+    const auto scene = [&](const std::string& edge_contacts) {
+        return "simulation: {duration: 0.5}\n"
+               "integrator: {type: ncp_newton, dt: " + num(kH) + "}\n"
+               "elements:\n"
+               "  - {name: lower, type: rigid_body, position: [0, 0, 0], orientation: [" + num(c) + ", " + num(s) +
+               ", 0, 0], density: 500,\n"
+               "     shape: {box: {size: [0.2, 0.2, 0.2]}}, fixed: {nodes: [0], rotations: [0]}}\n"
+               "  - {name: upper, type: rigid_body, position: [0, 0, " + num(2 * top) + "], orientation: [" + num(c) +
+               ", 0, " + num(s) + ", 0], density: 500,\n"
+               "     shape: {box: {size: [0.2, 0.2, 0.2]}}}\n"
+               "forces:\n"
+               "  - {type: gravity, acceleration: [0, 0, " + num(-kG) + "]}\n"
+               "constraints:\n"
+               "  - {name: contact, type: ncp_contact, friction: 0.5" + edge_contacts + "}\n"
+               "outputs:\n"
+               "  - type: csv\n"
+               "    name: forces\n"
+               "    probes:\n"
+               "      - {statistic: {term: contact, name: contacts}}\n"
+               "      - {statistic: {term: contact, name: normal_force}}\n";
+    };
+    auto balanced = build_scene(scene(""));
+    run_to_end(*balanced);
+    const Constraint& contact = contact_term(*balanced);
+    CHECK(contact.statistic(0) == 1.0);
+    CHECK(contact.statistic(1) == 1.0);
+    CHECK(contact.statistic(2) == Approx(4.0 * kG).epsilon(1e-8));  // the weight, to the force tolerance
+    CHECK(contact.statistic(3) < 1e-6);  // nothing to hold sideways
+    const Vec3 centre = node_position(*balanced, "upper", 0);
+    CHECK(centre.z() == Approx(2 * top).margin(1e-8));  // the gap tolerance, 1e-9 m, and a factor 10
+    CHECK(std::hypot(centre.x(), centre.y()) < 1e-9);
+    CHECK(node_velocity(*balanced, "upper", 0).norm() < 1e-6);
+
+    auto corners_only = build_scene(scene(", edge_contacts: false"));
+    run_to_end(*corners_only);
+    CHECK(node_position(*corners_only, "upper", 0).z() < 2 * top - 0.01);
 }

@@ -1,19 +1,29 @@
 // URDF robots imported into scenes (plugins/urdf): the spatial arm of configs/rigid/spatial_arm.urdf
 // held by prescribed coordinates against the holding torques of a recursive computation from the
 // file's numbers; the same arm released under ncp_newton, stopped by its joint ranges; and an
-// error in the blocks an import writes, located at the import's line (docs/validation.md 12.5).
+// error in the blocks an import writes, located at the import's line; a link with two collision
+// geometries, one a cylinder turned across the link, imported as a compound body whose contact
+// points are where the URDF's poses put them, resting on the floor on the turned cylinder's side
+// (docs/validation.md 12.5).
 #include "scene_runner.hpp"
 
+#include "soma/point_map.hpp"
 #include "soma/rotation.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <Eigen/Geometry>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <numbers>
 #include <string>
 #include <utility>
+#include <vector>
 
 using namespace soma;
 using namespace soma::validation;
@@ -186,4 +196,123 @@ TEST_CASE("urdf robots: an error in the blocks an import writes names the import
                                   "missing.yaml"),
                       Catch::StartsWith("missing.yaml:4:") && Catch::Contains("imports[0].file") &&
                           Catch::Contains("no_such.urdf"));
+}
+
+namespace {
+
+// A roller: one link holding a cylinder turned to lie along the link's x axis (rpy pi/2, p, pi/2
+// takes the cylinder's z to the link's x, and p rolls it about that axis: p = pi/32, half the
+// angle between two of the 32 rim points Soma puts on each end, lays a face of the rim polygon
+// flat under the link) and, beyond the cylinder's +x end, a box turned 0.3 rad about x. Its
+// half diagonal across y and z, 0.0354 m, clears the rim polygon's inner radius
+// 0.04 cos(pi/32) = 0.0398 m, so the roller rests on the cylinder alone.
+constexpr double kRadius = 0.04, kLength = 0.3, kRoll = std::numbers::pi / 32, kMass = 1.2;
+const Vec3 kBoxSize(0.06, 0.05, 0.05), kBoxCenter(0.18, 0, 0);
+constexpr double kBoxTurn = 0.3;
+
+std::string roller_file() {
+    const auto path = std::filesystem::temp_directory_path() / "soma_urdf_roller.urdf";
+    std::ofstream(path)
+        << "<?xml version=\"1.0\"?>\n<robot name=\"roller\">\n  <link name=\"drum\">\n"
+           "    <inertial><origin xyz=\"0.02 0 0\"/><mass value=\"" << num(kMass) << "\"/>"
+           "<inertia ixx=\"0.001\" ixy=\"0\" ixz=\"0\" iyy=\"0.01\" iyz=\"0\" izz=\"0.01\"/></inertial>\n"
+           "    <collision><origin rpy=\"" << num(std::numbers::pi / 2) << " " << num(kRoll) << " "
+        << num(std::numbers::pi / 2) << "\"/><geometry><cylinder radius=\"" << num(kRadius) << "\" length=\""
+        << num(kLength) << "\"/></geometry></collision>\n"
+           "    <collision><origin xyz=\"" << num(kBoxCenter.x()) << " 0 0\" rpy=\"" << num(kBoxTurn)
+        << " 0 0\"/><geometry><box size=\"" << num(kBoxSize.x()) << " " << num(kBoxSize.y()) << " "
+        << num(kBoxSize.z()) << "\"/></geometry></collision>\n  </link>\n</robot>\n";
+    return path.string();
+}
+
+/// The roller imported as a free body at \p position, turned by \p orientation, over a floor
+/// with ncp_contact, for \p duration seconds.
+std::string roller_scene(const Vec3& position, const Quaternion& orientation, double duration) {
+    return "simulation: {duration: " + num(duration) + "}\n"
+           "integrator: {type: ncp_newton, dt: 2.0e-3}\n"
+           "imports:\n"
+           "  - {type: urdf, name: r, file: '" + roller_file() + "', fixed_base: false, position: [" +
+           num(position.x()) + ", " + num(position.y()) + ", " + num(position.z()) + "], orientation: [" +
+           num(orientation.w()) + ", " + num(orientation.x()) + ", " + num(orientation.y()) + ", " +
+           num(orientation.z()) + "]}\n"
+           "constraints: [{name: contact, type: ncp_contact, floor: {}, friction: 0.5}]\n"
+           "forces: [{type: gravity, acceleration: [0, 0, -9.81]}]\n";
+}
+
+/// The contact points of the roller's body: its 2 x 32 cylinder rim points, then its box's 8
+/// corners (the parts in the URDF's order), world, from the URDF's poses alone: the link at
+/// \p link in the world, each <collision> origin's rpy composed by hand, the rim point k of an
+/// end at angle 2 pi k / 32 about the cylinder's own z, corner k's bits 0, 1, 2 the signs of x, y, z.
+std::vector<Vec3> roller_points(const Eigen::Isometry3d& link) {
+    std::vector<Vec3> points;
+    const Eigen::Isometry3d cylinder = link * pose(Vec3::Zero(), std::numbers::pi / 2, kRoll, std::numbers::pi / 2);
+    for (int end = 0; end < 2; ++end)
+        for (int k = 0; k < 32; ++k) {
+            const double phi = 2.0 * std::numbers::pi * k / 32;
+            points.push_back(cylinder * Vec3(kRadius * std::cos(phi), kRadius * std::sin(phi),
+                                             (end == 0 ? -0.5 : 0.5) * kLength));
+        }
+    const Eigen::Isometry3d box = link * pose(kBoxCenter, kBoxTurn, 0, 0);
+    for (int k = 0; k < 8; ++k) {
+        const Vec3 h = 0.5 * kBoxSize;
+        points.push_back(box * Vec3((k & 1) ? h.x() : -h.x(), (k & 2) ? h.y() : -h.y(), (k & 4) ? h.z() : -h.z()));
+    }
+    return points;
+}
+
+}  // namespace
+
+TEST_CASE("urdf robots: a link's two collision geometries, one turned across it, are a compound body whose points "
+          "are where the URDF puts them",
+          "[validation][urdf]") {
+    // The roller placed anywhere, turned 0.7 rad about (1, 2, 3): the body's points at the
+    // initial state against the URDF's poses composed independently.
+    const Vec3 position(0.3, -0.2, 0.5);
+    const Quaternion orientation(Eigen::AngleAxisd(0.7, Vec3(1, 2, 3).normalized()));
+    auto sim = build_scene(roller_scene(position, orientation, 0.1));
+    const Element* drum = sim->find_element("r/drum");
+    REQUIRE(drum != nullptr);
+    // Point 0 the origin, 1 the centre of mass, then the parts' points in the URDF's order.
+    REQUIRE(drum->geometry().point_radius.size() == 2 + 64 + 8);
+    Eigen::Isometry3d link = Eigen::Isometry3d::Identity();
+    link.linear() = orientation.toRotationMatrix();
+    link.translation() = position;
+    const std::vector<Vec3> expected = roller_points(link);
+    std::vector<Vec3> points;
+    for (std::size_t k = 0; k < expected.size(); ++k)
+        points.push_back(point_position(*drum, static_cast<Index>(2 + k), sim->state().q));
+    double largest = 0.0;
+    for (std::size_t k = 0; k < expected.size(); ++k) largest = std::max(largest, (points[k] - expected[k]).norm());
+    INFO("largest distance from the URDF's points " << largest << " m");
+    // Points 0.2 m from the origin through a few products of rotations, each rounding ~1e-16
+    // (the quaternion written to 17 digits reads back within one rounding): 1e-12 leaves room.
+    CHECK(largest < 1e-12);
+    // The body's cylinder lies along the link's x axis: opposite rim points of its two ends (k and
+    // k + 16) average to the end centres, 0.3 m apart along it.
+    const Vec3 axis = (points[32] + points[48] - points[0] - points[16]) / 2.0;
+    CHECK((axis - kLength * (link.linear() * Vec3::UnitX())).norm() < 1e-12);
+}
+
+TEST_CASE("urdf robots: the imported roller rests on the floor on its turned cylinder's side", "[validation][urdf]") {
+    // Dropped 2 mm onto the floor, axis level: it lands on the rim polygon's face under it (two
+    // points of each end, at the polygon's inner radius r cos(pi/32) below the axis) and stays.
+    const double rest = kRadius * std::cos(std::numbers::pi / 32);
+    auto sim = build_scene(roller_scene(Vec3(0, 0, rest + 2e-3), Quaternion::Identity(), 0.6));
+    run_to_end(*sim);
+    const Element* drum = sim->find_element("r/drum");
+    REQUIRE(drum != nullptr);
+    const Eigen::Isometry3d link = body_pose(*sim, "r/drum");
+    // The gaps hold to ncp_newton's gap tolerance, 1e-9 m: the axis at r cos(pi/32), level.
+    CHECK(link.translation().z() == Approx(rest).margin(1e-8));
+    CHECK(std::abs((link.linear() * Vec3::UnitX()).z()) < 1e-7);  // 1e-8 m over the 0.3 m length
+    CHECK(node_velocity(*sim, "r/drum", 0).norm() < 1e-6);
+    // Lowest points: the cylinder's, on the floor; the box's lowest corner, turned 0.3 rad about
+    // the axis, 0.025 (cos 0.3 + sin 0.3) = 0.031 m below the axis, so 8.5 mm above the floor.
+    double cylinder_low = std::numeric_limits<double>::infinity(), box_low = cylinder_low;
+    for (Index k = 2; k < 2 + 64; ++k) cylinder_low = std::min(cylinder_low, point_position(*drum, k, sim->state().q).z());
+    for (Index k = 2 + 64; k < 2 + 72; ++k) box_low = std::min(box_low, point_position(*drum, k, sim->state().q).z());
+    CHECK(std::abs(cylinder_low) < 1e-8);
+    CHECK(box_low == Approx(rest - 0.5 * kBoxSize.z() * (std::cos(kBoxTurn) + std::sin(kBoxTurn))).margin(1e-8));
+    // The floor carries the roller's weight, to the force tolerance (1e-8 relative).
+    CHECK(sim->constraint_terms().at(0)->statistic(2) == Approx(kMass * 9.81).epsilon(1e-7));
 }

@@ -109,7 +109,7 @@ rigid_body::RigidBodyDescription body_with(rigid_body::RigidShape shape) {
     d.mass.inertia = Mat3::Identity() * 1e-3;
     d.position = Vec3(0.001, -0.002, 0.0005);
     d.orientation = Quaternion(0.95, 0.1, -0.2, 0.15).normalized();
-    d.shape = std::move(shape);
+    d.shapes = {std::move(shape)};
     return d;
 }
 
@@ -230,7 +230,7 @@ TEST_CASE("IMC rigid surfaces: a box face's diagonal is not a contact edge and c
     rigid_body::RigidBodyDescription d;
     d.mass.mass = 1.0;
     d.mass.inertia = Mat3::Identity() * 1e-3;
-    d.shape = box;
+    d.shapes = {box};
     const double r = 1e-3;
     // Box corners: bit 0 -> x, bit 1 -> y; the top face (z = 0.01) is split along (-,-)..(+,+).
     Polyline rod = Polyline::chain("rod", {Vec3(-0.005, 0.005 - 0.004, 0.01 + r), Vec3(0.0, 0.0, 0.01 + r),

@@ -20,7 +20,7 @@ inline RigidBodyDescription lopsided_body() {
     box.kind = ShapeKind::box;
     box.size = Vec3(0.4, 0.3, 0.2);
     box.center = Vec3(0.05, 0.0, -0.1);
-    d.shape = box;
+    d.shapes = {box};
     d.orientation = Quaternion(0.9, 0.2, -0.3, 0.25).normalized();
     return d;
 }

@@ -111,3 +111,73 @@ TEST_CASE("rigid shapes: impossible mass properties are refused", "[rigid_shape]
     p.mass = 0.0;
     CHECK_THROWS_WITH(check_mass_properties(p), Catch::Contains("mass must be positive"));
 }
+
+TEST_CASE("rigid shapes: a turned shape's mass properties and points turn with it", "[rigid_shape]") {
+    // A capsule along the part's z axis, turned a quarter turn about body y, lies along body x:
+    // its inertia is the unturned one with the x and z moments swapped, its points on body x.
+    RigidShape capsule;
+    capsule.kind = ShapeKind::capsule;
+    capsule.radius = 0.1;
+    capsule.length = 0.6;
+    capsule.center = Vec3(0.2, -0.1, 0.3);
+    const MassProperties along_z = uniform_mass_properties(capsule, 1000.0);
+    capsule.orientation = Quaternion(Eigen::AngleAxisd(std::numbers::pi / 2, Vec3::UnitY()));
+    const MassProperties along_x = uniform_mass_properties(capsule, 1000.0);
+    CHECK(along_x.mass == along_z.mass);
+    CHECK((along_x.center_of_mass - capsule.center).norm() == 0.0);
+    // Round-off of the quarter-turn rotation matrix (cos(pi/2) ~ 6e-17) on moments ~1: 1e-15.
+    CHECK(along_x.inertia(0, 0) == Approx(along_z.inertia(2, 2)).epsilon(1e-14));
+    CHECK(along_x.inertia(2, 2) == Approx(along_z.inertia(0, 0)).epsilon(1e-14));
+    CHECK(std::abs(along_x.inertia(0, 2)) < 1e-15);
+    const ShapeSurface ends = shape_surface(capsule);
+    CHECK((ends.points[1] - (capsule.center + Vec3(0.3, 0, 0))).norm() < 1e-15);
+
+    // A mesh turned: its centre of mass (off the mesh's origin) turns about the shape's centre.
+    RigidShape wedge;
+    wedge.kind = ShapeKind::mesh;
+    wedge.vertices = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(0, 0, 1)};
+    wedge.triangles = {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}};
+    wedge.center = Vec3(1, 2, 3);
+    wedge.orientation = Quaternion(Eigen::AngleAxisd(std::numbers::pi / 2, Vec3::UnitZ()));
+    const MassProperties turned = uniform_mass_properties(wedge, 6.0);  // volume 1/6: mass 1
+    CHECK(turned.mass == Approx(1.0).epsilon(1e-15));
+    // The tetrahedron's centroid (1/4, 1/4, 1/4) turned a quarter about z: (-1/4, 1/4, 1/4).
+    CHECK((turned.center_of_mass - Vec3(0.75, 2.25, 3.25)).norm() < 1e-15);
+}
+
+TEST_CASE("rigid shapes: a compound body's mass properties are those of the solid its parts make", "[rigid_shape]") {
+    // An L-shaped prism (a non-convex solid) as two boxes, against its closed mesh integrated
+    // exactly by polyhedron_mass_properties: both exact, so they agree to round-off.
+    // L in the xz plane: [0, 2] x [0, 1] (the foot) and [0, 1] x [1, 3] (the upright), 0.5 deep.
+    RigidShape foot, upright;
+    foot.kind = upright.kind = ShapeKind::box;
+    foot.size = Vec3(2, 0.5, 1);
+    foot.center = Vec3(1, 0.25, 0.5);
+    upright.size = Vec3(1, 0.5, 2);
+    upright.center = Vec3(0.5, 0.25, 2);
+    const MassProperties parts = compound_mass_properties({foot, upright}, 700.0);
+
+    // The L's outline, counter-clockwise in x-z seen from -y, extruded over y in [0, 0.5].
+    const std::vector<Vec3> outline = {Vec3(0, 0, 0), Vec3(2, 0, 0), Vec3(2, 0, 1), Vec3(1, 0, 1), Vec3(1, 0, 3), Vec3(0, 0, 3)};
+    std::vector<Vec3> vertices = outline;
+    for (const Vec3& x : outline) vertices.push_back(x + Vec3(0, 0.5, 0));
+    std::vector<std::array<Index, 3>> triangles;
+    const Index n = 6;
+    for (Index k = 0; k < n; ++k) {  // the sides: each outline edge swept along y
+        const Index a = k, b = (k + 1) % n;
+        triangles.push_back({a, b + n, b});
+        triangles.push_back({a, a + n, b + n});
+    }
+    // The two L-shaped ends as fans from the inner corner (vertex 3 sees every other vertex).
+    for (const auto& [i, j] : std::vector<std::pair<Index, Index>>{{4, 5}, {5, 0}, {0, 1}, {1, 2}}) {
+        triangles.push_back({3, i, j});              // y = 0, normal -y
+        triangles.push_back({3 + n, j + n, i + n});  // y = 0.5, normal +y
+    }
+    check_closed_mesh(vertices, triangles);
+    const MassProperties mesh = polyhedron_mass_properties(vertices, triangles, 700.0);
+    CHECK(parts.mass == Approx(mesh.mass).epsilon(1e-14));
+    CHECK((parts.center_of_mass - mesh.center_of_mass).norm() < 1e-14);
+    CHECK((parts.inertia - mesh.inertia).norm() < 1e-12 * mesh.inertia.norm());
+    // And the L's centre of mass by hand: (2 * (1, 0.5) + 2 * (0.5, 2)) / 4 in (x, z).
+    CHECK((parts.center_of_mass - Vec3(0.75, 0.25, 1.25)).norm() < 1e-15);
+}

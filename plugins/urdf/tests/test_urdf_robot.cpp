@@ -8,9 +8,11 @@
 
 #include <Eigen/Geometry>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <numbers>
 #include <string>
 
 using namespace soma;
@@ -143,11 +145,29 @@ TEST_CASE("urdf: the scene text holds the bodies, joints, limits and dampers", "
     CHECK(upper["mass"].as<double>() == robot.bodies[1].mass);  // shortest round-trip text: the same double
     CHECK(upper["position"][0].as<double>() == robot.bodies[1].pose.translation().x());
     CHECK(upper["position"][0].as<double>() > 1.0);  // placed at `position`
-    // The box turned a quarter turn about z lies along the body's x axis.
-    CHECK(upper["shape"]["box"]["size"][0].as<double>() == 0.3);
-    CHECK(upper["shape"]["box"]["size"][1].as<double>() == 0.05);
-    CHECK(scene["elements"][0]["shape"]["cylinder"]["length"].as<double>() == 0.1);
-    CHECK(scene["elements"][2]["shape"]["sphere"]["radius"].as<double>() == 0.02);
+    // Each body's one collision geometry is its one part: the upper arm's box keeps the file's
+    // sizes and is turned a quarter turn about z, as its <collision> origin says (rpy 0 0 pi/2:
+    // the quaternion [cos(pi/4), 0, 0, sin(pi/4)], to the rounding of the rpy's conversions).
+    CHECK(!upper["shape"]);  // the single-shape form is no longer written
+    REQUIRE(upper["shapes"].size() == 1);
+    const YAML::Node box = upper["shapes"][0];
+    CHECK(box["shape"]["box"]["size"][0].as<double>() == 0.05);
+    CHECK(box["shape"]["box"]["size"][1].as<double>() == 0.3);
+    CHECK(box["center"][0].as<double>() == 0.15);
+    const double half = std::sqrt(0.5);
+    CHECK(std::abs(box["orientation"][0].as<double>() - half) < 1e-15);
+    CHECK(std::abs(box["orientation"][1].as<double>()) < 1e-15);
+    CHECK(std::abs(box["orientation"][2].as<double>()) < 1e-15);
+    CHECK(std::abs(box["orientation"][3].as<double>() - half) < 1e-15);
+    const YAML::Node turret = scene["elements"][0]["shapes"];
+    REQUIRE(turret.size() == 1);
+    CHECK(turret[0]["shape"]["cylinder"]["length"].as<double>() == 0.1);
+    CHECK(turret[0]["center"][2].as<double>() == 0.05);
+    // An origin without rpy is the identity, which converts to [1, 0, 0, 0] exactly.
+    CHECK(turret[0]["orientation"][0].as<double>() == 1.0);
+    CHECK(turret[0]["orientation"][3].as<double>() == 0.0);
+    CHECK(scene["elements"][2]["shapes"][0]["shape"]["sphere"]["radius"].as<double>() == 0.02);
+    CHECK(scene["elements"][2]["shapes"][0]["center"][0].as<double>() == 0.03);
 
     const YAML::Node constraints = scene["constraints"];
     REQUIRE(constraints.size() == 6);  // three joints, each with its range
@@ -178,6 +198,7 @@ TEST_CASE("urdf: the scene text holds the bodies, joints, limits and dampers", "
         const YAML::Node bare = YAML::Load(robot_scene_text(robot, settings));
         CHECK(bare["constraints"].size() == 3);
         CHECK(!bare["forces"]);
+        CHECK(!bare["elements"][1]["shapes"]);
         CHECK(!bare["elements"][1]["shape"]);
     }
 }
@@ -203,7 +224,7 @@ TEST_CASE("urdf: mesh names resolve against package_root and the URDF's folder",
                                                "<joint name=\"k\" type=\"continuous\"><parent link=\"l\"/><child "
                                                "link=\"n\"/><axis xyz=\"1 0 0\"/></joint>\n<link name=\"n\">" +
                                                kInertial +
-                                               "<collision><origin xyz=\"0 0 0.5\"/><geometry><mesh "
+                                               "<collision><origin xyz=\"0 0 0.5\" rpy=\"0 0.4 0\"/><geometry><mesh "
                                                "filename=\"parts/finger.OBJ\"/></geometry></collision></link>\n");
     ReadOptions options;
     options.package_root = "/opt/descriptions";
@@ -214,9 +235,119 @@ TEST_CASE("urdf: mesh names resolve against package_root and the URDF's folder",
     SceneSettings settings;
     settings.prefix = "r";
     const YAML::Node scene = YAML::Load(robot_scene_text(robot, settings));
-    CHECK(scene["elements"][0]["shape"]["mesh"]["path"].as<std::string>() == "/opt/descriptions/robo/m/hand.obj");
-    CHECK(scene["elements"][0]["shape"]["mesh"]["scale"].as<double>() == 0.001);
-    CHECK(scene["elements"][1]["shape_center"][2].as<double>() == 0.5);
+    CHECK(scene["elements"][0]["shapes"][0]["shape"]["mesh"]["path"].as<std::string>() ==
+          "/opt/descriptions/robo/m/hand.obj");
+    CHECK(scene["elements"][0]["shapes"][0]["shape"]["mesh"]["scale"].as<double>() == 0.001);
+    CHECK(scene["elements"][1]["shapes"][0]["center"][2].as<double>() == 0.5);
+    // A turned mesh is a turned part (its vertices in the part's axes): Ry(0.4) is the quaternion
+    // [cos 0.2, 0, sin 0.2, 0], to the roundings of rpy -> quaternion -> matrix -> quaternion.
+    const YAML::Node finger = scene["elements"][1]["shapes"][0]["orientation"];
+    CHECK(std::abs(finger[0].as<double>() - std::cos(0.2)) < 1e-15);
+    CHECK(std::abs(finger[2].as<double>() - std::sin(0.2)) < 1e-15);
+}
+
+namespace {
+
+/// The rotation of a written part's `orientation` [w, x, y, z].
+Mat3 part_rotation(const YAML::Node& part) {
+    const YAML::Node q = part["orientation"];
+    REQUIRE(q.size() == 4);
+    return Eigen::Quaterniond(q[0].as<double>(), q[1].as<double>(), q[2].as<double>(), q[3].as<double>())
+        .toRotationMatrix();
+}
+
+Vec3 part_center(const YAML::Node& part) {
+    return Vec3(part["center"][0].as<double>(), part["center"][1].as<double>(), part["center"][2].as<double>());
+}
+
+}  // namespace
+
+TEST_CASE("urdf: every collision geometry of a body is a part, placed and turned as the file says", "[urdf]") {
+    // Link l holds a box turned about z, a sphere and a cylinder turned to lie along -y; link m,
+    // fixed to l by a turned joint, holds a cylinder turned again by its own origin. One body,
+    // four parts: l's in file order, then m's.
+    const auto file = write_urdf(
+        "parts",
+        one_joint("continuous", "",
+                  "<collision><origin xyz=\"0.1 0.2 0.3\" rpy=\"0 0 0.3\"/><geometry><box size=\"1 2 3\"/></geometry>"
+                  "</collision>"
+                  "<collision><origin xyz=\"0 0 -0.4\"/><geometry><sphere radius=\"0.2\"/></geometry></collision>"
+                  "<collision><origin rpy=\"1.5707963267948966 0 0\"/><geometry><cylinder radius=\"0.05\" "
+                  "length=\"0.6\"/></geometry></collision>") +
+            "<joint name=\"mount\" type=\"fixed\"><parent link=\"l\"/><child link=\"m\"/>"
+            "<origin xyz=\"0.5 0 0\" rpy=\"0.2 0.1 -0.4\"/></joint>\n"
+            "<link name=\"m\"><collision><origin xyz=\"0 0 0.1\" rpy=\"0.3 0 0\"/><geometry><cylinder radius=\"0.02\" "
+            "length=\"0.2\"/></geometry></collision></link>\n");
+    const Robot robot = read_urdf(file, {});
+    REQUIRE(robot.bodies.size() == 1);
+    SceneSettings settings;
+    settings.prefix = "r";
+    const YAML::Node body = YAML::Load(robot_scene_text(robot, settings))["elements"][0];
+    CHECK(!body["shape"]);
+    CHECK(!body["shape_center"]);
+    const YAML::Node parts = body["shapes"];
+    REQUIRE(parts.size() == 4);
+
+    // The box: the file's sizes as written (not permuted), its origin's translation as the centre,
+    // and the quaternion of Rz(0.3), [cos 0.15, 0, 0, sin 0.15]. urdfdom turns rpy into a
+    // quaternion, the reader into a matrix, the writer back into a quaternion: a few roundings of
+    // numbers below 1, so 1e-15.
+    CHECK(parts[0]["shape"]["box"]["size"][0].as<double>() == 1.0);
+    CHECK(parts[0]["shape"]["box"]["size"][1].as<double>() == 2.0);
+    CHECK(parts[0]["shape"]["box"]["size"][2].as<double>() == 3.0);
+    CHECK(part_center(parts[0]) == Vec3(0.1, 0.2, 0.3));  // a translation times the identity: exact
+    CHECK(std::abs(parts[0]["orientation"][0].as<double>() - std::cos(0.15)) < 1e-15);
+    CHECK(std::abs(parts[0]["orientation"][1].as<double>()) < 1e-15);
+    CHECK(std::abs(parts[0]["orientation"][2].as<double>()) < 1e-15);
+    CHECK(std::abs(parts[0]["orientation"][3].as<double>() - std::sin(0.15)) < 1e-15);
+
+    // The sphere, second in the file, is the second part.
+    CHECK(parts[1]["shape"]["sphere"]["radius"].as<double>() == 0.2);
+    CHECK(part_center(parts[1]) == Vec3(0, 0, -0.4));
+
+    // The cylinder turned a quarter turn about x: its axis (the part's z) along the body's -y,
+    // as URDF's cylinder lies along its frame's z. pi/2 written to 17 digits: 1e-15.
+    CHECK(parts[2]["shape"]["cylinder"]["radius"].as<double>() == 0.05);
+    CHECK(parts[2]["shape"]["cylinder"]["length"].as<double>() == 0.6);
+    CHECK((part_rotation(parts[2]) * Vec3::UnitZ() - Vec3(0, -1, 0)).norm() < 1e-15);
+    CHECK((part_rotation(parts[2]) - rpy(std::numbers::pi / 2, 0, 0)).norm() < 1e-15);
+
+    // The merged link's cylinder: the fixed joint's placement composed with its own origin,
+    // computed here independently. Products of two rotations: 1e-15.
+    const Eigen::Isometry3d joint = Eigen::Translation3d(0.5, 0, 0) * Eigen::Isometry3d(rpy(0.2, 0.1, -0.4));
+    const Eigen::Isometry3d placement = joint * Eigen::Translation3d(0, 0, 0.1) * Eigen::Isometry3d(rpy(0.3, 0, 0));
+    CHECK(parts[3]["shape"]["cylinder"]["radius"].as<double>() == 0.02);
+    CHECK((part_center(parts[3]) - placement.translation()).norm() < 1e-15);
+    CHECK((part_rotation(parts[3]) - placement.linear()).norm() < 1e-15);
+    // The case tells composition from its shortcuts: the joint's turn moves the centre from the
+    // translations' sum and turns the part from its own origin's rpy.
+    CHECK((placement.translation() - Vec3(0.5, 0, 0.1)).norm() > 0.01);
+    CHECK((placement.linear() - rpy(0.3, 0, 0)).norm() > 0.1);
+
+    // Written as shortest round-trip numbers: the scene reads back the reader's doubles exactly.
+    for (std::size_t k = 0; k < 4; ++k) {
+        INFO("part " << k);
+        CHECK(part_center(parts[k]) == robot.bodies[0].shapes[k].placement.translation());
+    }
+
+    SECTION("a turn the matrix conversion gives with w < 0 is written with w >= 0") {
+        // Rz(-3): the quaternion [cos 1.5, 0, 0, -sin 1.5] (-q is the same turn; Eigen's
+        // conversion from this matrix gives the one with w < 0, and the writer flips it).
+        const Robot turned = read_urdf(
+            write_urdf("yaw3", one_joint("continuous", "",
+                                         "<collision><origin rpy=\"0 0 -3\"/><geometry><box size=\"1 2 3\"/></geometry>"
+                                         "</collision>")),
+            {});
+        const YAML::Node part = YAML::Load(robot_scene_text(turned, settings))["elements"][0]["shapes"][0];
+        CHECK(std::abs(part["orientation"][0].as<double>() - std::cos(1.5)) < 1e-15);
+        CHECK(std::abs(part["orientation"][3].as<double>() + std::sin(1.5)) < 1e-15);
+    }
+    SECTION("collision: false writes no parts") {
+        settings.collision = false;
+        const YAML::Node bare = YAML::Load(robot_scene_text(robot, settings))["elements"][0];
+        CHECK(!bare["shapes"]);
+        CHECK(!bare["shape"]);
+    }
 }
 
 TEST_CASE("urdf: a floating base is a free body and needs a mass", "[urdf]") {
@@ -263,19 +394,14 @@ TEST_CASE("urdf: refusals name the link or joint and the way out", "[urdf]") {
     settings.ignore_joint_friction = true;
     CHECK(refusal(write_urdf("friction", one_joint("continuous", "<dynamics friction=\"0.3\"/>", "")), settings) ==
           "(accepted)");
-    CHECK_THAT(link_refusal("two_shapes", "<collision><geometry><sphere radius=\"0.1\"/></geometry></collision>"
-                                            "<collision><geometry><sphere radius=\"0.2\"/></geometry></collision>", settings),
-               Catch::Contains("link 'l' has 2 collision geometries") && Catch::Contains("collision: false"));
-    CHECK_THAT(link_refusal("turned_box", "<collision><origin rpy=\"0 0 0.3\"/><geometry><box "
-                                                          "size=\"1 1 1\"/></geometry></collision>", settings),
-               Catch::Contains("link 'l': its collision box is turned"));
-    CHECK_THAT(link_refusal("turned_cylinder", "<collision><origin rpy=\"1.5707963 0 0\"/><geometry>"
-                                                               "<cylinder radius=\"1\" length=\"1\"/></geometry>"
-                                                               "</collision>", settings),
-               Catch::Contains("link 'l': its collision cylinder's axis is not along the body's z axis"));
     CHECK_THAT(link_refusal("stl", "<collision><geometry><mesh filename=\"hand.stl\"/></geometry>"
                                                    "</collision>", settings),
-               Catch::Contains("link 'l': its collision mesh") && Catch::Contains("hand.stl' is not a Wavefront OBJ"));
+               Catch::Contains("link 'l': its collision mesh") && Catch::Contains("hand.stl' is not a Wavefront OBJ") &&
+                   Catch::Contains("collision: false"));
+    CHECK_THAT(link_refusal("uneven_scale", "<collision><geometry><mesh filename=\"hand.obj\" scale=\"1 2 1\"/>"
+                                            "</geometry></collision>", settings),
+               Catch::Contains("link 'l': its collision mesh's scale [1, 2, 1] is not one positive factor") &&
+                   Catch::Contains("collision: false"));
     CHECK_THAT(link_refusal("package", "<collision><geometry><mesh filename=\"package://robo/m.obj\"/>"
                                                        "</geometry></collision>", settings),
                Catch::Contains("give the import a package_root, the folder that holds the package 'robo'"));

@@ -1,0 +1,139 @@
+// Edge-edge contacts between convex polyhedra (edge_contacts.hpp).
+#include "edge_contacts.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <utility>
+
+namespace soma::ncp {
+
+Vec3 triangle_normal(const std::vector<Vec3>& positions, const std::array<Index, 3>& face) {
+    const Vec3& x0 = positions[static_cast<std::size_t>(face[0])];
+    const Vec3 n = (positions[static_cast<std::size_t>(face[1])] - x0).cross(positions[static_cast<std::size_t>(face[2])] - x0);
+    const double length = n.norm();
+    return length > 0.0 ? Vec3(n / length) : Vec3::Zero();
+}
+
+std::vector<PolyhedronEdge> polyhedron_edges(const std::vector<std::array<Index, 3>>& faces,
+                                             const std::vector<Vec3>& positions, double flat_angle) {
+    // Each undirected edge with the triangles on either side (bind-time only).
+    std::map<std::pair<Index, Index>, std::vector<std::size_t>> sides;
+    for (std::size_t f = 0; f < faces.size(); ++f)
+        for (std::size_t k = 0; k < 3; ++k) {
+            const Index i = faces[f][k], j = faces[f][(k + 1) % 3];
+            sides[std::minmax(i, j)].push_back(f);
+        }
+    std::vector<PolyhedronEdge> edges;
+    for (const auto& [ends, triangles] : sides) {
+        if (triangles.size() != 2) continue;  // not a closed mesh's edge (element_solids refuses those)
+        const Vec3 n0 = triangle_normal(positions, faces[triangles[0]]);
+        const Vec3 n1 = triangle_normal(positions, faces[triangles[1]]);
+        // One face split in two (a box face's diagonal): the same normal, to round-off.
+        if (n0.cross(n1).norm() <= flat_angle && n0.dot(n1) > 0.0) continue;
+        edges.push_back({{ends.first, ends.second}, {triangles[0], triangles[1]}});
+    }
+    return edges;
+}
+
+void face_normals(const std::vector<std::array<Index, 3>>& faces, const std::vector<Vec3>& positions,
+                  std::vector<Vec3>& normals) {
+    normals.resize(faces.size());
+    for (std::size_t f = 0; f < faces.size(); ++f) normals[f] = triangle_normal(positions, faces[f]);
+}
+
+bool in_edge_cone(const Vec3& n, const Vec3& n0, const Vec3& n1, double tolerance) {
+    const Vec3 along = n0.cross(n1);
+    const double length = along.norm();
+    if (!(length > 0.0)) return false;  // a flat edge has no cone (polyhedron_edges skips those)
+    const Vec3 e = along / length;
+    return n0.cross(n).dot(e) >= -tolerance && n.cross(n1).dot(e) >= -tolerance;
+}
+
+bool supporting_edge_normal(const Vec3& da, const Vec3& na0, const Vec3& na1, const Vec3& db, const Vec3& nb0,
+                            const Vec3& nb1, Vec3& normal) {
+    const Vec3 c = da.cross(db);
+    const double length = c.norm();
+    if (!(length > kParallelTolerance * da.norm() * db.norm())) return false;
+    normal = c / length;
+    // Out of B: the sign whose direction lies in b's cone (at most one of them can: the cone is
+    // narrower than 180 degrees). Then -n must lie in a's cone (Gregorius 2013: the arc of a and
+    // the negated arc of b intersect).
+    if (!in_edge_cone(normal, nb0, nb1)) {
+        normal = -normal;
+        if (!in_edge_cone(normal, nb0, nb1)) return false;
+    }
+    return in_edge_cone(-normal, na0, na1);
+}
+
+void segment_closest_points(const Vec3& a0, const Vec3& a1, const Vec3& b0, const Vec3& b1, double& s, double& t) {
+    // Ericson 2005, section 5.1.9: minimise |a0 + s da - b0 - t db|^2 over the square [0, 1]^2.
+    const Vec3 da = a1 - a0, db = b1 - b0, r = a0 - b0;
+    const double aa = da.dot(da), bb = db.dot(db), ab = da.dot(db), ar = da.dot(r), br = db.dot(r);
+    const double denominator = aa * bb - ab * ab;  // |da x db|^2 >= 0
+    // The lines' closest point on a, clamped (any point of a for parallel segments: s = 0).
+    s = denominator > 0.0 ? std::clamp((ab * br - ar * bb) / denominator, 0.0, 1.0) : 0.0;
+    // b's point nearest to a(s); if it leaves b, clamp it and recompute a's nearest to b's end.
+    t = (ab * s + br) / bb;
+    if (t < 0.0) {
+        t = 0.0;
+        s = std::clamp(-ar / aa, 0.0, 1.0);
+    } else if (t > 1.0) {
+        t = 1.0;
+        s = std::clamp((ab - ar) / aa, 0.0, 1.0);
+    }
+}
+
+double face_separation(const std::vector<std::array<Index, 3>>& faces_a, const std::vector<Vec3>& normals_a,
+                       const std::vector<Vec3>& positions_a, const std::vector<Index>& vertices_b,
+                       const std::vector<Vec3>& positions_b) {
+    double best = -std::numeric_limits<double>::infinity();
+    for (std::size_t f = 0; f < faces_a.size(); ++f) {
+        const Vec3& n = normals_a[f];
+        const double plane = n.dot(positions_a[static_cast<std::size_t>(faces_a[f][0])]);
+        double deepest = std::numeric_limits<double>::infinity();
+        for (const Index v : vertices_b) deepest = std::min(deepest, n.dot(positions_b[static_cast<std::size_t>(v)]) - plane);
+        best = std::max(best, deepest);
+    }
+    return best;
+}
+
+void supporting_edge_pairs(const PolyhedronFeatures& a, const PolyhedronFeatures& b, double margin, double reach,
+                           std::vector<EdgePair>& pairs) {
+    const auto at = [](const PolyhedronFeatures& p, Index i) -> const Vec3& { return p.positions[static_cast<std::size_t>(i)]; };
+    // The pair's best face axis, computed when a first edge pair needs it.
+    double face_axis = std::numeric_limits<double>::quiet_NaN();
+    for (std::size_t i = 0; i < a.edges.size(); ++i) {
+        const PolyhedronEdge& ea = a.edges[i];
+        const Vec3 &a0 = at(a, ea.points[0]), &a1 = at(a, ea.points[1]);
+        const Vec3 da = a1 - a0;
+        const double length_a = da.norm();
+        const Vec3 &na0 = a.normals[ea.faces[0]], &na1 = a.normals[ea.faces[1]];
+        for (std::size_t j = 0; j < b.edges.size(); ++j) {
+            const PolyhedronEdge& eb = b.edges[j];
+            const Vec3 &b0 = at(b, eb.points[0]), &b1 = at(b, eb.points[1]);
+            const Vec3 db = b1 - b0;
+            Vec3 n;
+            if (!supporting_edge_normal(da, na0, na1, db, b.normals[eb.faces[0]], b.normals[eb.faces[1]], n)) continue;
+            // n is normal to both edges: every point of a is n . (a0 - b0) from b's line along n.
+            if (n.dot(a0 - b0) > reach) continue;
+            double s = 0.0, t = 0.0;
+            segment_closest_points(a0, a1, b0, b1, s, t);
+            const double length_b = db.norm();
+            // Inside both edges: near an end, that corner is the vertex-face search's (within the margin).
+            if (s * length_a <= margin || (1.0 - s) * length_a <= margin || t * length_b <= margin ||
+                (1.0 - t) * length_b <= margin)
+                continue;
+            const double gap = n.dot((a0 + s * da) - (b0 + t * db));
+            if (std::isnan(face_axis))
+                face_axis = std::max(face_separation(a.solid.faces, a.normals, a.positions, b.solid.vertices, b.positions),
+                                     face_separation(b.solid.faces, b.normals, b.positions, a.solid.vertices, a.positions));
+            // The separating-axis theorem: the contact axis is the shallowest; a deeper edge pair is spurious.
+            if (gap < face_axis - margin) continue;
+            pairs.push_back({i, j, s, t, n, gap});
+        }
+    }
+}
+
+}  // namespace soma::ncp

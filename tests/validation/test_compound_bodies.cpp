@@ -1,0 +1,268 @@
+// Validation: compound rigid bodies (`rigid_body` with `shapes`, a list of convex parts) in
+// contact through ncp_contact and ncp_newton. A table (a top on four legs) is not convex: what
+// stands between its legs must not be pushed out, and what it lands on must meet the right part.
+//
+// References are statics: at rest the contacts carry the weights exactly (the floor's normal
+// forces sum to m g to ncp_newton's force tolerance), and a body held by hard contacts stays where
+// its geometry puts it (gaps held to gap_tolerance, 1e-9 m).
+#include "scene_runner.hpp"
+
+#include "soma/point_map.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <string>
+#include <vector>
+
+using namespace soma;
+using namespace soma::validation;
+
+namespace {
+
+constexpr double kG = 9.81;
+
+// The table of scripts/make_table_pile.py: a 0.6 x 0.4 x 0.025 m top on four 0.03 x 0.03 x
+// 0.475 m legs, 0.5 m tall; here its body frame is at the legs' feet.
+constexpr double kLegLength = 0.475, kDensity = 600.0;
+constexpr double kTableVolume = 0.6 * 0.4 * 0.025 + 4 * 0.03 * 0.03 * 0.475;
+
+std::string table(const std::string& name, const std::string& position) {
+    return "  - name: " + name + "\n"
+           "    type: rigid_body\n"
+           "    position: " + position + "\n"
+           "    density: " + num(kDensity) + "\n"
+           "    shapes:\n"
+           "      - {shape: {box: {size: [0.6, 0.4, 0.025]}}, center: [0, 0, 0.4875]}\n"
+           "      - {shape: {box: {size: [0.03, 0.03, 0.475]}}, center: [0.27, 0.17, 0.2375]}\n"
+           "      - {shape: {box: {size: [0.03, 0.03, 0.475]}}, center: [-0.27, 0.17, 0.2375]}\n"
+           "      - {shape: {box: {size: [0.03, 0.03, 0.475]}}, center: [0.27, -0.17, 0.2375]}\n"
+           "      - {shape: {box: {size: [0.03, 0.03, 0.475]}}, center: [-0.27, -0.17, 0.2375]}\n";
+}
+
+std::string scene(const std::string& elements, double duration) {
+    return "simulation: {duration: " + num(duration) + "}\n"
+           "integrator: {type: ncp_newton, dt: 0.0083}\n"
+           "elements:\n" + elements +
+           "forces:\n"
+           "  - {type: gravity, acceleration: [0, 0, " + num(-kG) + "]}\n"
+           "constraints:\n"
+           "  - {name: contact, type: ncp_contact, floor: {}, friction: 0.7}\n";
+}
+
+std::string error_of(const std::string& yaml) {
+    try {
+        build_scene(yaml);
+    } catch (const InputError& error) {
+        return error.what();
+    }
+    return "";
+}
+
+// ---- the table pile's oracle ----
+struct Box {
+    Vec3 centre;
+    std::array<Vec3, 3> axis;  ///< unit
+    Vec3 half;                 ///< half extents along the axes
+};
+
+constexpr int kParts = 5;
+
+/// The box parts of every table at the current state.
+std::vector<std::array<Box, kParts>> table_boxes(const Simulation& simulation) {
+    std::vector<std::array<Box, kParts>> out;
+    for (const auto& element : simulation.elements()) {
+        std::array<Box, kParts> boxes;
+        for (int k = 0; k < kParts; ++k) {
+            std::array<Vec3, 8> c;
+            for (int i = 0; i < 8; ++i) c[static_cast<std::size_t>(i)] = point_position(*element, 2 + 8 * k + i, simulation.state().q);
+            Box& b = boxes[static_cast<std::size_t>(k)];
+            b.centre = Vec3::Zero();
+            for (const Vec3& x : c) b.centre += x / 8.0;
+            for (int a = 0; a < 3; ++a) {
+                const Vec3 edge = c[static_cast<std::size_t>(1 << a)] - c[0];  // corner bit a: + along axis a
+                b.half[a] = 0.5 * edge.norm();
+                b.axis[static_cast<std::size_t>(a)] = edge.normalized();
+            }
+        }
+        out.push_back(boxes);
+    }
+    return out;
+}
+
+/// Penetration depth of two boxes: 0 when some axis separates them, else the smallest overlap.
+double penetration(const Box& a, const Box& b) {
+    const Vec3 d = b.centre - a.centre;
+    double depth = std::numeric_limits<double>::infinity();
+    const auto test = [&](const Vec3& axis) {
+        const double length = axis.norm();
+        if (length < 1e-9) return;  // parallel edges: their cross product is no axis
+        const Vec3 l = axis / length;
+        double reach = 0.0;
+        for (int i = 0; i < 3; ++i)
+            reach += a.half[i] * std::abs(a.axis[static_cast<std::size_t>(i)].dot(l)) +
+                     b.half[i] * std::abs(b.axis[static_cast<std::size_t>(i)].dot(l));
+        depth = std::min(depth, reach - std::abs(d.dot(l)));
+    };
+    for (const Vec3& axis : a.axis) test(axis);
+    for (const Vec3& axis : b.axis) test(axis);
+    for (const Vec3& u : a.axis)
+        for (const Vec3& v : b.axis) test(u.cross(v));
+    return std::max(depth, 0.0);
+}
+
+}  // namespace
+
+TEST_CASE("compound bodies: a table stands on its legs over a box between them, and its weight is its parts' volume "
+          "times the density",
+          "[compound][ncp][validation]") {
+    // The box (0.1 m cube, 0.1 m tall) stands under the top (its underside 0.475 m up) between the
+    // legs: inside the table's convex hull, outside every part. A convex hull would push it out.
+    auto simulation = build_scene(scene(table("table", "[0, 0, 0]") +
+                                            "  - {name: box, type: rigid_body, position: [0.05, -0.02, 0.05], density: 500, "
+                                            "shape: {box: {size: [0.1, 0.1, 0.1]}}}\n",
+                                        0.5));
+    run_to_end(*simulation);
+    // Resting contacts hold their gaps to gap_tolerance (1e-9 m): the bodies stay where they were.
+    CHECK(std::abs(node_position(*simulation, "table", 0).z()) < 1e-8);
+    CHECK((node_position(*simulation, "box", 0) - Vec3(0.05, -0.02, 0.05)).norm() < 1e-8);
+    CHECK(node_velocity(*simulation, "box", 0).norm() < 1e-8);
+    // The floor carries both: the table's mass is its parts' volume times the density (the parts
+    // touch and do not overlap). The balance holds to the force tolerance (1e-8 relative).
+    const Constraint& contact = *simulation->constraint_terms().at(0);
+    const double weight = (kDensity * kTableVolume + 500.0 * 1e-3) * kG;
+    CHECK(contact.statistic(2) == Approx(weight).epsilon(1e-7));
+}
+
+TEST_CASE("compound bodies: a table dropped onto a pillar lands on its top's underside, legs in the air",
+          "[compound][ncp][validation]") {
+    // A 0.6 m pillar under the table's centre: the top (underside 0.475 m above the feet) lands on
+    // it before the 0.475 m legs reach the floor, so the table rests with its feet 0.125 m up.
+    const double pillar = 0.6;
+    auto simulation = build_scene(
+        scene(table("table", "[0, 0, 0.2]") +
+                  "  - {name: pillar, type: rigid_body, position: [0, 0, 0.3], density: 2000, "
+                  "shape: {box: {size: [0.1, 0.1, " + num(pillar) + "]}}}\n",
+              1.0));
+    run_to_end(*simulation);
+    CHECK(node_position(*simulation, "table", 0).z() == Approx(pillar - kLegLength).margin(1e-8));
+    CHECK(node_velocity(*simulation, "table", 0).norm() < 1e-6);
+    // Centred: it landed flat, and nothing pushed it sideways (symmetric to round-off).
+    const Vec3 feet = node_position(*simulation, "table", 0);
+    CHECK(std::hypot(feet.x(), feet.y()) < 1e-9);
+    // The statistic sums every contact's normal force: the floor carries the pillar and the table
+    // on it, and the pillar's top carries the table once more.
+    const Constraint& contact = *simulation->constraint_terms().at(0);
+    const double table_weight = kDensity * kTableVolume * kG, pillar_weight = 2000.0 * 0.1 * 0.1 * pillar * kG;
+    CHECK(contact.statistic(2) == Approx(pillar_weight + 2.0 * table_weight).epsilon(1e-7));
+}
+
+TEST_CASE("compound bodies: located errors for shapes given wrongly", "[compound][validation]") {
+    const std::string body = "  - {name: b, type: rigid_body, position: [0, 0, 1], density: 1000, ";
+    CHECK_THAT(error_of(scene(body + "shape: {sphere: {radius: 0.1}}, shapes: [{shape: {sphere: {radius: 0.1}}}]}\n", 0.1)),
+               Catch::Contains("elements[0].shapes") && Catch::Contains("not both"));
+    CHECK_THAT(error_of(scene(body + "shape_center: [0, 0, 1], shapes: [{shape: {sphere: {radius: 0.1}}}]}\n", 0.1)),
+               Catch::Contains("elements[0].shape_center") && Catch::Contains("its own `center`"));
+    CHECK_THAT(error_of(scene(body + "shapes: []}\n", 0.1)), Catch::Contains("elements[0].shapes"));
+    CHECK_THAT(error_of(scene(body + "shapes: [{shape: {sphere: {radius: 0.1}}, orientation: [1, 0, 0.5, 0]}]}\n", 0.1)),
+               Catch::Contains("elements[0].shapes[0].orientation") && Catch::Contains("unit quaternion"));
+    CHECK_THAT(error_of(scene(body + "shapes: [{center: [0, 0, 1]}]}\n", 0.1)),
+               Catch::Contains("elements[0].shapes[0]") && Catch::Contains("shape"));
+
+    // A part that is not convex is refused at the contact, naming the part.
+    const auto dir = std::filesystem::temp_directory_path() / "soma_compound_meshes";
+    std::filesystem::create_directories(dir);
+    {
+        // An L-shaped prism (closed, outward, not convex); the fans start at the reflex corner.
+        std::ofstream l(dir / "l_shape.obj");
+        l << "v 1 1 0\nv 1 2 0\nv 0 2 0\nv 0 0 0\nv 2 0 0\nv 2 1 0\n"
+             "v 1 1 1\nv 1 2 1\nv 0 2 1\nv 0 0 1\nv 2 0 1\nv 2 1 1\n"
+             "f 1 6 5 4 3 2\nf 7 8 9 10 11 12\n"
+             "f 1 2 8 7\nf 2 3 9 8\nf 3 4 10 9\nf 4 5 11 10\nf 5 6 12 11\nf 6 1 7 12\n";
+        std::ofstream open(dir / "open.obj");
+        open << "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\n";
+    }
+    const std::string concave = error_of(scene(body + "shapes: [{shape: {box: {size: [1, 1, 1]}}, center: [5, 0, 0]}, "
+                                                      "{shape: {mesh: {path: " + (dir / "l_shape.obj").string() + "}}}]}\n",
+                                               0.1));
+    CHECK_THAT(concave, Catch::Contains("constraints[0]") && Catch::Contains("'b': its triangle mesh (part 1 of 2) is not convex"));
+    // A part's open mesh cannot give mass properties from a density: located at that part's path.
+    CHECK_THAT(error_of(scene(body + "shapes: [{shape: {box: {size: [1, 1, 1]}}}, "
+                                     "{shape: {mesh: {path: " + (dir / "open.obj").string() + "}}}]}\n",
+                              0.1)),
+               Catch::Contains("elements[0].shapes[1].shape.mesh.path") && Catch::Contains("closed solid"));
+}
+
+// The table pile of Macklin et al. 2019 (section 10, Table 2: 54 tables of 4.7 kg,
+// mu = 0.7, h = 8.3 ms; scripts/make_table_pile.py says how the paper's unpublished tables and drop
+// were chosen). The paper's claim: Krylov-solved non-smooth Newton "forms stable piles" without
+// interpenetration.
+//
+// NOT YET PASSING, so hidden (tag [.]; run it with `validation_compound_bodies "[table_pile]"`):
+// the paper's 54 tables stop ncp_newton after about 0.2 s, and the first two layers
+// (tests/validation/table_pile/table_pile.yaml, 18 tables) run to the end but interpenetrate by
+// 1.5 mm (a leg's tip pressing into a tilted top near its end meets the top's end face, the
+// nearest, instead of its underside): docs/validation.md 11.6.
+//
+// The oracle is independent of the contact generation: every pair of box parts of two tables is
+// tested for overlap by the separating-axis theorem over their 15 axes (3 + 3 face normals, 9 edge
+// cross products), which for two boxes gives the exact penetration depth (the smallest overlap
+// over the axes; Gottschalk et al. 1996), and every corner against the floor. The boxes are
+// rebuilt from each table's corner points (rigid_body's documented point order: the origin, the
+// centre of mass, then each part's 8 corners), so the oracle reads what the element shows, not
+// its internals.
+TEST_CASE("ncp_newton: the paper's table pile (its first 18 tables) comes to rest without interpenetration",
+          "[.][table_pile][ncp][compound][validation]") {
+    const std::filesystem::path scene = std::filesystem::path(std::getenv("SOMA_SOURCE_DIR")) / "tests/validation/table_pile/table_pile.yaml";
+    std::ifstream file(scene);
+    REQUIRE(file);
+    const std::string yaml((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    auto simulation = build_scene(yaml, scene.string());
+    const auto tables = static_cast<int>(simulation->elements().size());
+    REQUIRE(tables == 18);
+
+    RunOptions options;
+    options.progress = false;
+    options.observe = false;
+    TimeLoop loop(*simulation, options);
+    double deepest_between = 0.0, deepest_floor = 0.0;
+    int steps = 0;
+    while (!loop.at_end()) {
+        INFO("t = " << simulation->state().t << ": " << loop.diagnosis());
+        REQUIRE(loop.step());
+        if (++steps % 6 != 0) continue;
+        const auto boxes = table_boxes(*simulation);
+        for (std::size_t i = 0; i < boxes.size(); ++i) {
+            for (const Box& b : boxes[i])
+                for (int k = 0; k < 8; ++k) {
+                    Vec3 corner = b.centre;
+                    for (int a = 0; a < 3; ++a) corner += ((k >> a) & 1 ? 1.0 : -1.0) * b.half[a] * b.axis[static_cast<std::size_t>(a)];
+                    deepest_floor = std::max(deepest_floor, -corner.z());
+                }
+            for (std::size_t j = i + 1; j < boxes.size(); ++j)
+                for (const Box& a : boxes[i])
+                    for (const Box& b : boxes[j])
+                        if ((a.centre - b.centre).norm() < a.half.norm() + b.half.norm())
+                            deepest_between = std::max(deepest_between, penetration(a, b));
+        }
+    }
+    const RunSummary summary = loop.summary();
+    UNSCOPED_INFO("steps " << summary.steps << ", Newton " << summary.newton_iterations << ", retries "
+                           << summary.retries << "; deepest between tables " << deepest_between
+                           << " m, into the floor " << deepest_floor << " m");
+    // The paper's bound for the heavy stack, 1 % of the thinnest size (a leg's 0.03 m: 3e-4 m).
+    CHECK(deepest_between < 3e-4);
+    CHECK(deepest_floor < 3e-4);
+    // At rest by the end: every table's speed (its origin's) below 1 mm/s.
+    double fastest = 0.0;
+    for (int t = 0; t < tables; ++t)
+        fastest = std::max(fastest, node_velocity(*simulation, "table_" + std::string(t < 10 ? "0" : "") + std::to_string(t), 0).norm());
+    CHECK(fastest < 1e-3);
+}
