@@ -26,13 +26,6 @@ bool is_closed(const std::vector<std::array<Index, 3>>& triangles) {
     return true;
 }
 
-Vec3 face_normal(const std::vector<Vec3>& x, const std::array<Index, 3>& f) {
-    const Vec3 n = (x[static_cast<std::size_t>(f[1])] - x[static_cast<std::size_t>(f[0])])
-                       .cross(x[static_cast<std::size_t>(f[2])] - x[static_cast<std::size_t>(f[0])]);
-    const double length = n.norm();
-    return length > 0.0 ? Vec3(n / length) : Vec3::Zero();
-}
-
 /// The triangles grouped by connected component (triangles sharing a point are connected):
 /// each closed component is one convex solid (a compound body's parts, an OBJ file of pieces).
 std::vector<std::vector<std::array<Index, 3>>> connected_parts(const std::vector<std::array<Index, 3>>& triangles) {
@@ -65,6 +58,13 @@ std::vector<Vec3> positions_of(const Element& element, const VectorX& q) {
 }
 
 }  // namespace
+
+Vec3 triangle_normal(const std::vector<Vec3>& positions, const std::array<Index, 3>& face) {
+    const Vec3& x0 = positions[static_cast<std::size_t>(face[0])];
+    const Vec3 n = (positions[static_cast<std::size_t>(face[1])] - x0).cross(positions[static_cast<std::size_t>(face[2])] - x0);
+    const double length = n.norm();
+    return length > 0.0 ? Vec3(n / length) : Vec3::Zero();
+}
 
 std::vector<Index> surface_points(const Element& element) {
     const Geometry& g = element.geometry();
@@ -131,13 +131,14 @@ std::vector<ContactSolid> element_solids(const Element& element, const VectorX& 
             throw std::invalid_argument(what + " is wound inwards (negative volume): its faces' normals must "
                                                "point out of the body (counter-clockwise seen from outside)");
         for (const auto& f : solid.faces) {
-            const Vec3 n = face_normal(x, f);
+            const Vec3 n = triangle_normal(x, f);
             for (const Index v : solid.vertices)
                 if (n.dot(x[static_cast<std::size_t>(v)] - x[static_cast<std::size_t>(f[0])]) > 1e-9 * size)
                     throw std::invalid_argument(what + " is not convex, and contacts with it are solved against its "
                                                        "faces' planes; use its convex hull, or convex parts that do not "
                                                        "overlap (a rigid body's `shapes` list, or an OBJ file of separate "
-                                                       "closed convex pieces)");
+                                                       "closed convex pieces that share no vertex: pieces joined at a "
+                                                       "vertex are one part)");
         }
         solids.push_back(std::move(solid));
     }
@@ -174,11 +175,11 @@ SolidProximity solid_proximity(const ContactSolid& solid, const std::vector<Vec3
             // The face whose plane is farthest from x: the separating plane of a point outside,
             // the nearest face of a point inside.
             double farthest = -std::numeric_limits<double>::infinity();  // two passes: fine for convex shapes of few faces
-            for (const auto& f : solid.faces) farthest = std::max(farthest, face_normal(positions, f).dot(x - at(f[0])));
+            for (const auto& f : solid.faces) farthest = std::max(farthest, triangle_normal(positions, f).dot(x - at(f[0])));
             double best = 0.0, alignment = -std::numeric_limits<double>::infinity();
             const std::array<Index, 3>* face = nullptr;
             for (const auto& f : solid.faces) {
-                const Vec3 n = face_normal(positions, f);
+                const Vec3 n = triangle_normal(positions, f);
                 const double d = n.dot(x - at(f[0]));
                 if (d < farthest - tie) continue;
                 const double a = n.dot(approach);

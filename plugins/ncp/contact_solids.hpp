@@ -31,6 +31,9 @@ struct ContactSolid {
     double radius = 0.0;                      ///< sphere, capsule
 };
 
+/// The unit outward normal of triangle \p face (counter-clockwise seen from outside) at \p positions; zero if degenerate.
+Vec3 triangle_normal(const std::vector<Vec3>& positions, const std::array<Index, 3>& face);
+
 /// \brief The solids of \p element (none for an element with identity points: rods, shells,
 /// particles deform and have no solid to enter). \p q: the configuration to check the mesh in.
 /// Each connected part of the triangle mesh is its own solid.

@@ -9,13 +9,6 @@
 
 namespace soma::ncp {
 
-Vec3 triangle_normal(const std::vector<Vec3>& positions, const std::array<Index, 3>& face) {
-    const Vec3& x0 = positions[static_cast<std::size_t>(face[0])];
-    const Vec3 n = (positions[static_cast<std::size_t>(face[1])] - x0).cross(positions[static_cast<std::size_t>(face[2])] - x0);
-    const double length = n.norm();
-    return length > 0.0 ? Vec3(n / length) : Vec3::Zero();
-}
-
 std::vector<PolyhedronEdge> polyhedron_edges(const std::vector<std::array<Index, 3>>& faces,
                                              const std::vector<Vec3>& positions, double flat_angle) {
     // Each undirected edge with the triangles on either side (bind-time only).
@@ -48,7 +41,9 @@ bool in_edge_cone(const Vec3& n, const Vec3& n0, const Vec3& n1, double toleranc
     const double length = along.norm();
     if (!(length > 0.0)) return false;  // a flat edge has no cone (polyhedron_edges skips those)
     const Vec3 e = along / length;
-    return n0.cross(n).dot(e) >= -tolerance && n.cross(n1).dot(e) >= -tolerance;
+    // The hemisphere test keeps the tolerance from admitting the antipodal direction at a nearly
+    // flat edge (both sine tests pass near -n0 when the dihedral angle is below twice it).
+    return n.dot(n0 + n1) > 0.0 && n0.cross(n).dot(e) >= -tolerance && n.cross(n1).dot(e) >= -tolerance;
 }
 
 bool supporting_edge_normal(const Vec3& da, const Vec3& na0, const Vec3& na1, const Vec3& db, const Vec3& nb0,
@@ -102,8 +97,11 @@ double face_separation(const std::vector<std::array<Index, 3>>& faces_a, const s
 void supporting_edge_pairs(const PolyhedronFeatures& a, const PolyhedronFeatures& b, double margin, double reach,
                            std::vector<EdgePair>& pairs) {
     const auto at = [](const PolyhedronFeatures& p, Index i) -> const Vec3& { return p.positions[static_cast<std::size_t>(i)]; };
-    // The pair's best face axis, computed when a first edge pair needs it.
+    // The pair's best face axis, computed when a first edge pair needs it, and its best edge axis:
+    // the largest n . (a0 - b0) over every supporting pair (their separating-axis values).
     double face_axis = std::numeric_limits<double>::quiet_NaN();
+    double edge_axis = -std::numeric_limits<double>::infinity();
+    const std::size_t first = pairs.size();
     for (std::size_t i = 0; i < a.edges.size(); ++i) {
         const PolyhedronEdge& ea = a.edges[i];
         const Vec3 &a0 = at(a, ea.points[0]), &a1 = at(a, ea.points[1]);
@@ -117,7 +115,9 @@ void supporting_edge_pairs(const PolyhedronFeatures& a, const PolyhedronFeatures
             Vec3 n;
             if (!supporting_edge_normal(da, na0, na1, db, b.normals[eb.faces[0]], b.normals[eb.faces[1]], n)) continue;
             // n is normal to both edges: every point of a is n . (a0 - b0) from b's line along n.
-            if (n.dot(a0 - b0) > reach) continue;
+            const double separation = n.dot(a0 - b0);
+            edge_axis = std::max(edge_axis, separation);
+            if (separation > reach) continue;
             double s = 0.0, t = 0.0;
             segment_closest_points(a0, a1, b0, b1, s, t);
             const double length_b = db.norm();
@@ -129,11 +129,16 @@ void supporting_edge_pairs(const PolyhedronFeatures& a, const PolyhedronFeatures
             if (std::isnan(face_axis))
                 face_axis = std::max(face_separation(a.solid.faces, a.normals, a.positions, b.solid.vertices, b.positions),
                                      face_separation(b.solid.faces, b.normals, b.positions, a.solid.vertices, a.positions));
-            // The separating-axis theorem: the contact axis is the shallowest; a deeper edge pair is spurious.
-            if (gap < face_axis - margin) continue;
             pairs.push_back({i, j, s, t, n, gap});
         }
     }
+    // The separating-axis theorem: the contact axis is the shallowest of all, faces' and edges';
+    // a pair deeper than it by more than the margin is spurious.
+    if (pairs.size() == first) return;
+    const double axis = std::max(face_axis, edge_axis) - margin;
+    pairs.erase(std::remove_if(pairs.begin() + static_cast<std::ptrdiff_t>(first), pairs.end(),
+                               [&](const EdgePair& p) { return p.gap < axis; }),
+                pairs.end());
 }
 
 }  // namespace soma::ncp

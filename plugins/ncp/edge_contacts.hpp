@@ -29,8 +29,8 @@
 /// boxes stacked exactly (they coincide, and are skipped as parallel, or meet at corners). In a
 /// penetrating configuration every edge axis and face axis has a negative value, and the true
 /// contact axis is the shallowest (the separating-axis theorem: the penetration depth is the
-/// largest axis value): a pair deeper than the best face axis by more than the margin is
-/// spurious and is dropped.
+/// largest axis value): a pair deeper than the best axis, faces' or edges', by more than the
+/// margin is spurious and is dropped.
 
 #include "contact_solids.hpp"
 
@@ -65,8 +65,6 @@ struct PolyhedronEdge {
     std::array<std::size_t, 2> faces{};     ///< the triangles on either side (indices into ContactSolid::faces)
 };
 
-/// The unit outward normal of triangle \p face (counter-clockwise seen from outside) at \p positions; zero if degenerate.
-Vec3 triangle_normal(const std::vector<Vec3>& positions, const std::array<Index, 3>& face);
 
 /// \brief The edges of a closed convex triangle mesh: its unique undirected triangle edges whose
 /// two triangles are not coplanar (a box's 12, not its faces' diagonals). Topology, computed once
@@ -132,8 +130,8 @@ struct EdgePair {
 /// \brief The edge-edge contact candidates of polyhedra \p a and \p b (appended to \p pairs): every
 /// supporting pair (supporting_edge_normal) whose closest points (segment_closest_points) are
 /// inside both edges by more than \p margin from every end, whose gap is at most \p reach, and
-/// which is not deeper than the pair's best face axis (the larger face_separation of A against B
-/// and of B against A) by more than \p margin.
+/// which is not deeper than the pair's best axis by more than \p margin: the largest of
+/// face_separation of A against B, of B against A, and n . (a0 - b0) over every supporting pair.
 /// \param[in] margin the contact margin (m): the ends' clearance and the depth allowance
 /// \param[in] reach largest gap kept (m): the margin plus the motion the caller's prediction may close
 void supporting_edge_pairs(const PolyhedronFeatures& a, const PolyhedronFeatures& b, double margin, double reach,

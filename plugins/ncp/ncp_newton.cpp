@@ -95,6 +95,14 @@ StepReport NcpNewton::step(System& system, double h) {
     const auto free = static_cast<Index>(system.free_dofs().size());
     const Index unknowns = system.unknown_count();
     const double t = settings_.damping;
+    gap_shift_.setZero(contacts);
+    if (settings_.start != StartingIterate::zero_velocity && std::isfinite(settings_.max_depenetration_speed) &&
+        contacts > 0) {
+        // The start's gaps, for the depenetration limit: the rows at v = 0 (q = q0).
+        work_x_ = -s.v / h;
+        system.evaluate(step_, work_x_, lambda_b_, true, false);
+        gap_shift_ = system.contact_rows().gap;
+    }
 
     for (int iteration = 0;; ++iteration) {
         const SystemEvaluation e = system.evaluate(step_, x_, lambda_b_, true, true);
@@ -102,6 +110,12 @@ StepReport NcpNewton::step(System& system, double h) {
         const ContactRows& rows = system.contact_rows();
         gather_contact_rows(rows);
         if (iteration == 0) {
+            // The gaps at the step's start (the first iterate is the start's configuration when
+            // the iteration starts from v = 0; otherwise they were read before the loop).
+            for (Index i = 0; i < contacts; ++i) {
+                const double start_gap = settings_.start == StartingIterate::zero_velocity ? rows.gap[i] : gap_shift_[i];
+                gap_shift_[i] = std::max(0.0, -start_gap - settings_.max_depenetration_speed * h);
+            }
             // The effective masses of eq. 66 from A's diagonal (A = M + h D + h^2 K over the
             // free DOFs); a DOF without a positive diagonal counts as immovable.
             const SparseMatrix& a = system.jacobian();
@@ -168,7 +182,10 @@ StepReport NcpNewton::step(System& system, double h) {
         const double h2 = h * h;
         for (Index i = 0; i < contacts; ++i) {
             const double r_n = r_normal_[i];
-            const NcpValue normal = evaluate_ncp(settings_.function, rows.gap[i], r_n * lambda_n_[i]);  // eq. 93 / 96
+            // A contact that starts the step deeper than max_depenetration_speed h is pushed out
+            // by that much this step, not all at once (its gap is shifted by the rest).
+            const double gap = rows.gap[i] + gap_shift_[i];
+            const NcpValue normal = evaluate_ncp(settings_.function, gap, r_n * lambda_n_[i]);  // eq. 93 / 96
             phi_hat_[i] = normal.value / h2;
             row_scale_[i] = normal.d_first;                                          // eq. 94 / 97
             compliance_[i] = normal.d_second * r_n / h2 + settings_.regularization;  // eq. 95 / 98, 54

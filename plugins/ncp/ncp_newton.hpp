@@ -60,6 +60,7 @@
 #include <Eigen/LU>
 #include <Eigen/SparseCore>
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -98,6 +99,11 @@ struct NcpNewtonSettings {
     /// Project each friction force onto its cone after every update (the departure above);
     /// false: the paper's iteration as printed.
     bool project_friction = true;
+    /// The largest speed (m/s) at which a contact that starts a step penetrated is pushed out:
+    /// a step closes at most this speed times h of the penetration (PhysX's maximum
+    /// depenetration velocity). Infinite: all of it in one step, as the paper, which at a step
+    /// retried small after an accepted penetration asks for enormous forces.
+    double max_depenetration_speed = std::numeric_limits<double>::infinity();
     double regularization = 1e-6;      ///< epsilon added to the Schur complement's diagonal (1/kg; section 8.4)
     int max_iterations = 100;
     /// The paper's mode (Table 2: 4 to 8 Newton iterations a step): accept the step after this
@@ -148,6 +154,7 @@ private:
     NcpNewtonSettings settings_;
     AffineStep step_;
     VectorX x_, lambda_b_, lambda_n_, lambda_f_, v_iterate_;
+    VectorX gap_shift_, work_x_;  ///< per contact: the penetration left for later steps (m)
     NcpStepStatistics statistics_;
 
     // ---- per step: the contact rows over the unknowns ----

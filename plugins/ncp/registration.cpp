@@ -67,6 +67,11 @@ SOMA_PLUGIN("ncp") {
                                   "paper's iteration as printed, which lets redundant sticking contacts pass their load "
                                   "back and forth without converging)")
         .fallback(defaults.project_friction);
+    s.real("max_depenetration_speed", "the largest speed at which a contact that starts a step penetrated is pushed "
+                                      "out (a step closes at most this speed times dt of it; PhysX's maximum "
+                                      "depenetration velocity); absent: all of it in one step, as the paper")
+        .unit("m/s")
+        .positive();
     s.real("regularization", "epsilon added to the Schur complement's diagonal: redundant contacts (section 8.4)")
         .unit("1/kg")
         .fallback(defaults.regularization)
@@ -113,6 +118,7 @@ SOMA_PLUGIN("ncp") {
         settings.linear_tolerance = p.real("linear_tolerance");
         settings.damping = p.real("damping");
         settings.project_friction = p.boolean("project_friction");
+        if (p.has("max_depenetration_speed")) settings.max_depenetration_speed = p.real("max_depenetration_speed");
         settings.regularization = p.real("regularization");
         settings.max_iterations = static_cast<int>(p.integer("max_iterations"));
         settings.fixed_iterations = static_cast<int>(p.integer("fixed_iterations"));
@@ -133,10 +139,10 @@ SOMA_PLUGIN("ncp") {
                       "force, sticking or opposing the slip. Candidates are the surface points of the named elements "
                       "(rod, shell and particle nodes; a rigid body's contact points: box corners, a sphere's centre "
                       "with its radius, a capsule's axis ends); they meet the floor and the solids of the other named "
-                      "elements (a rigid body's closed convex mesh, sphere or capsule), found at each step's start by "
+                      "elements (each closed convex part of a rigid body's mesh, a sphere or a capsule), found at each step's start by "
                       "a sort-and-sweep broad phase. Two convex meshes also touch edge to edge (two bars crossed, one "
                       "lying on the other): each pair of their edges whose Gauss-map arcs intersect (Gregorius 2013) "
-                      "and whose closest points lie inside both edges is a candidate. A candidate becomes a contact "
+                      "and whose closest points lie inside both edges by more than the margin is a candidate (edges shorter than twice the margin give none). A candidate becomes a contact "
                       "when its gap, now or predicted from twice the step's motion, is within `margin`. A sphere or "
                       "capsule touches at its surface, so friction turns it (a ball rolls). Not found: a capsule's "
                       "side against another capsule's side or a box's edge, and deformable surfaces as solids "

@@ -106,7 +106,8 @@ ParameterSchema rigid_body_schema() {
     s.map_list("shapes", "instead of `shape`: a compound body made of several parts (a table's top and legs), each "
                          "a convex solid for contact and drawn in the output; their contact and output points follow "
                          "one another in this order. With `density` the parts' mass properties add up (parts must "
-                         "not overlap: a common volume counts twice); touching parts are fine",
+                         "not overlap: a common volume counts twice, there and in the volume that buoyancy, "
+                         "`gravity`'s medium_density, displaces); touching parts are fine",
                std::move(part));
     s.real("density", "uniform density of the shape or shapes: mass properties from them (centre of mass at a "
                       "shape's centre; a mesh's at the centroid of the solid it bounds); exclusive with mass, inertia "

@@ -206,10 +206,9 @@ TEST_CASE("compound bodies: located errors for shapes given wrongly", "[compound
 // interpenetration.
 //
 // NOT YET PASSING, so hidden (tag [.]; run it with `validation_compound_bodies "[table_pile]"`):
-// the paper's 54 tables stop ncp_newton after about 0.2 s, and the first two layers
-// (tests/validation/table_pile/table_pile.yaml, 18 tables) run to the end but interpenetrate by
-// 1.5 mm (a leg's tip pressing into a tilted top near its end meets the top's end face, the
-// nearest, instead of its underside): docs/validation.md 11.6.
+// the pile runs its 4 s, but contacts found only at a step's start miss a table slammed into the
+// floor within a step (2.1 cm deep), and at the end tables interpenetrate by 7.5 mm and still
+// move at 7 cm/s: docs/validation.md 11.6.
 //
 // The oracle is independent of the contact generation: every pair of box parts of two tables is
 // tested for overlap by the separating-axis theorem over their 15 axes (3 + 3 face normals, 9 edge
@@ -218,7 +217,7 @@ TEST_CASE("compound bodies: located errors for shapes given wrongly", "[compound
 // rebuilt from each table's corner points (rigid_body's documented point order: the origin, the
 // centre of mass, then each part's 8 corners), so the oracle reads what the element shows, not
 // its internals.
-TEST_CASE("ncp_newton: the paper's table pile (its first 18 tables) comes to rest without interpenetration",
+TEST_CASE("ncp_newton: the paper's table pile of 54 tables comes to rest without interpenetration",
           "[.][table_pile][ncp][compound][validation]") {
     const std::filesystem::path scene = std::filesystem::path(std::getenv("SOMA_SOURCE_DIR")) / "tests/validation/table_pile/table_pile.yaml";
     std::ifstream file(scene);
@@ -226,7 +225,7 @@ TEST_CASE("ncp_newton: the paper's table pile (its first 18 tables) comes to res
     const std::string yaml((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
     auto simulation = build_scene(yaml, scene.string());
     const auto tables = static_cast<int>(simulation->elements().size());
-    REQUIRE(tables == 18);
+    REQUIRE(tables == 54);
 
     RunOptions options;
     options.progress = false;
@@ -253,6 +252,25 @@ TEST_CASE("ncp_newton: the paper's table pile (its first 18 tables) comes to res
                             deepest_between = std::max(deepest_between, penetration(a, b));
         }
     }
+    // The pile at rest: the same measures on the final state alone.
+    double final_between = 0.0, final_floor = 0.0;
+    {
+        const auto boxes = table_boxes(*simulation);
+        for (std::size_t i = 0; i < boxes.size(); ++i) {
+            for (const Box& b : boxes[i])
+                for (int k = 0; k < 8; ++k) {
+                    Vec3 corner = b.centre;
+                    for (int a = 0; a < 3; ++a) corner += ((k >> a) & 1 ? 1.0 : -1.0) * b.half[a] * b.axis[static_cast<std::size_t>(a)];
+                    final_floor = std::max(final_floor, -corner.z());
+                }
+            for (std::size_t j = i + 1; j < boxes.size(); ++j)
+                for (const Box& a : boxes[i])
+                    for (const Box& b : boxes[j])
+                        if ((a.centre - b.centre).norm() < a.half.norm() + b.half.norm())
+                            final_between = std::max(final_between, penetration(a, b));
+        }
+    }
+    UNSCOPED_INFO("final: between " << final_between << " m, floor " << final_floor << " m");
     const RunSummary summary = loop.summary();
     UNSCOPED_INFO("steps " << summary.steps << ", Newton " << summary.newton_iterations << ", retries "
                            << summary.retries << "; deepest between tables " << deepest_between
@@ -264,5 +282,6 @@ TEST_CASE("ncp_newton: the paper's table pile (its first 18 tables) comes to res
     double fastest = 0.0;
     for (int t = 0; t < tables; ++t)
         fastest = std::max(fastest, node_velocity(*simulation, "table_" + std::string(t < 10 ? "0" : "") + std::to_string(t), 0).norm());
+    UNSCOPED_INFO("fastest " << fastest);
     CHECK(fastest < 1e-3);
 }

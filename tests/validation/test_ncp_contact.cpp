@@ -700,3 +700,38 @@ TEST_CASE("ncp_contact: a box standing edge down on a box's edge at 90 degrees c
     run_to_end(*corners_only);
     CHECK(node_position(*corners_only, "upper", 0).z() < 2 * top - 0.01);
 }
+
+TEST_CASE("ncp_newton: max_depenetration_speed pushes a penetrated box out at that speed, not in one step",
+          "[ncp][validation]") {
+    // A 0.1 m cube starting 1 cm into the floor, at rest. Without a limit the first step closes
+    // the whole penetration (the paper's position-level rows): it rises 1 cm and leaves at
+    // 1 cm / h. With the limit v, a step closes v h of it: it rises v h a step at speed v, until
+    // the last step closes the rest. Gravity keeps the floor's rows loaded (a contact whose gap
+    // and force are both zero is the NCP functions' kink, where Newton stalls).
+    const double h = kH, depth = 0.01;  // one_step takes steps of kH
+    const auto scene = [&](const std::string& keys) {
+        return "simulation: {duration: " + num(h) + "}\n"
+               "integrator: {type: ncp_newton, dt: " + num(h) + keys + "}\n"
+               "elements:\n"
+               "  - {name: b, type: rigid_body, position: [0, 0, " + num(0.05 - depth) +
+               "], density: 1000, shape: {box: {size: [0.1, 0.1, 0.1]}}}\n"
+               "forces:\n"
+               "  - {type: gravity, acceleration: [0, 0, " + num(-kG) + "]}\n"
+               "constraints:\n"
+               "  - {type: ncp_contact, floor: {}, friction: 0.5}\n";
+    };
+    auto all_at_once = build_scene(scene(""));
+    REQUIRE(one_step(*all_at_once) > 0);
+    // The gap tolerance (1e-9 m) bounds the position; the speed is that over h.
+    CHECK(node_position(*all_at_once, "b", 0).z() == Approx(0.05).margin(1e-8));
+    CHECK(node_velocity(*all_at_once, "b", 0).z() == Approx(depth / h).margin(1e-6));
+
+    const double limit = 0.1;  // m/s: 0.83 mm a step
+    auto limited = build_scene(scene(", max_depenetration_speed: " + num(limit)));
+    for (int k = 1; k <= 3; ++k) {
+        REQUIRE(one_step(*limited) > 0);
+        CHECK(node_position(*limited, "b", 0).z() == Approx(0.05 - depth + k * limit * h).margin(1e-8));
+        CHECK(node_velocity(*limited, "b", 0).z() == Approx(limit).margin(1e-6));
+        CHECK(std::abs(node_position(*limited, "b", 0).x()) < 1e-12);  // straight up: nothing turns it
+    }
+}

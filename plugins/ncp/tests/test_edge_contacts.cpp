@@ -13,8 +13,11 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <limits>
 #include <numbers>
+#include <random>
 #include <vector>
 
 namespace {
@@ -259,4 +262,78 @@ TEST_CASE("edge contacts: a deep pair along an edge axis is spurious when a face
     CHECK(spurious == 8);  // four vertical edges x their nearest top edge, four bottom edges x a vertical edge
     CHECK(pairs_of(small, large).empty());
     CHECK(pairs_of(large, small).empty());
+}
+
+namespace {
+
+/// The separating-axis value of two boxes over their 15 axes (3 + 3 face normals, 9 edge cross
+/// products), from their corners alone: the largest separation of their projections, which for
+/// boxes is the distance apart or, negative, the penetration depth (Gottschalk et al. 1996).
+double box_separation(const Box& a, const Box& b) {
+    const auto axes_of = [](const Box& box) {
+        return std::array<Vec3, 3>{(box.x[1] - box.x[0]).normalized(), (box.x[2] - box.x[0]).normalized(),
+                                   (box.x[4] - box.x[0]).normalized()};
+    };
+    const auto ua = axes_of(a), ub = axes_of(b);
+    std::vector<Vec3> axes(ua.begin(), ua.end());
+    axes.insert(axes.end(), ub.begin(), ub.end());
+    for (const Vec3& u : ua)
+        for (const Vec3& v : ub)
+            if (u.cross(v).norm() > 1e-9) axes.push_back(u.cross(v).normalized());
+    double best = -std::numeric_limits<double>::infinity();
+    for (const Vec3& l : axes) {
+        double a_low = std::numeric_limits<double>::infinity(), a_high = -a_low, b_low = a_low, b_high = -a_low;
+        for (const Vec3& p : a.x) {
+            a_low = std::min(a_low, l.dot(p));
+            a_high = std::max(a_high, l.dot(p));
+        }
+        for (const Vec3& p : b.x) {
+            b_low = std::min(b_low, l.dot(p));
+            b_high = std::max(b_high, l.dot(p));
+        }
+        best = std::max(best, std::max(b_low - a_high, a_low - b_high));
+    }
+    return best;
+}
+
+}  // namespace
+
+TEST_CASE("edge contacts: no kept pair is deeper than the two boxes' penetration (random boxes, exact depth by the "
+          "separating-axis theorem)",
+          "[edge_contacts]") {
+    // Random sizes, turns and directions; the second box slid along its direction until the
+    // boxes overlap by a chosen depth (bisection on the 15-axis value). The rule keeps a pair only
+    // if it is not deeper than the shallowest axis by more than the margin, faces' and edges'
+    // alike (with the face axes alone, about 1 in 120 kept pairs was spurious at depths up to
+    // 2 cm, up to 2.7 mm deeper than the boxes' penetration).
+    std::mt19937 random(20261129);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0), size(0.1, 1.0), depth(0.0, 0.02);
+    const auto direction = [&] {
+        Vec3 v;
+        do v = Vec3(unit(random), unit(random), unit(random));
+        while (v.norm() < 0.1 || v.norm() > 1.0);
+        return Vec3(v.normalized());
+    };
+    int kept = 0;
+    for (int trial = 0; trial < 2000; ++trial) {
+        const Box a = make_box(Vec3(size(random), size(random), size(random)), rotation(3.0 * unit(random), direction()), Vec3::Zero());
+        const Vec3 b_size(size(random), size(random), size(random));
+        const Eigen::Matrix3d b_turn = rotation(3.0 * unit(random), direction());
+        const Vec3 along = direction();
+        const double target = -depth(random);
+        double near = 0.0, far = 3.0;  // at 0 they overlap deeply, at 3 m they are apart
+        for (int k = 0; k < 60; ++k) {
+            const double mid = 0.5 * (near + far);
+            (box_separation(a, make_box(b_size, b_turn, mid * along)) < target ? near : far) = mid;
+        }
+        const Box b = make_box(b_size, b_turn, far * along);
+        const double separation = box_separation(a, b);
+        for (const EdgePair& pair : pairs_of(a, b, 0.05)) {
+            ++kept;
+            INFO("trial " << trial << ": pair gap " << pair.gap << ", boxes' separation " << separation);
+            // Round-off of O(1) m coordinates: 1e-12.
+            CHECK(pair.gap >= separation - kMargin - 1e-12);
+        }
+    }
+    CHECK(kept > 1000);  // the check saw pairs (measured: see the docs' section 11.5)
 }

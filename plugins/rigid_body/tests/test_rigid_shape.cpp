@@ -180,4 +180,20 @@ TEST_CASE("rigid shapes: a compound body's mass properties are those of the soli
     CHECK((parts.inertia - mesh.inertia).norm() < 1e-12 * mesh.inertia.norm());
     // And the L's centre of mass by hand: (2 * (1, 0.5) + 2 * (0.5, 2)) / 4 in (x, z).
     CHECK((parts.center_of_mass - Vec3(0.75, 0.25, 1.25)).norm() < 1e-15);
+
+    // The same L turned as a whole (each part turned and its centre moved), against its turned
+    // mesh: covers R I R^T and the parallel-axis shift of turned, off-centre parts together.
+    const Quaternion turn(Eigen::AngleAxisd(0.7, Vec3(1, 2, 3).normalized()));
+    for (RigidShape* part : {&foot, &upright}) {
+        part->orientation = turn;
+        part->center = turn * part->center;
+    }
+    const MassProperties turned_parts = compound_mass_properties({foot, upright}, 700.0);
+    for (Vec3& v : vertices) v = turn * v;
+    const MassProperties turned_mesh = polyhedron_mass_properties(vertices, triangles, 700.0);
+    CHECK(turned_parts.mass == Approx(turned_mesh.mass).epsilon(1e-14));
+    CHECK((turned_parts.center_of_mass - turned_mesh.center_of_mass).norm() < 1e-14);
+    CHECK((turned_parts.inertia - turned_mesh.inertia).norm() < 1e-12 * turned_mesh.inertia.norm());
+    // Not the unturned inertia (the turn matters: this could not pass by ignoring orientations).
+    CHECK((turned_parts.inertia - parts.inertia).norm() > 1e-2 * parts.inertia.norm());
 }
