@@ -463,16 +463,8 @@ TEST_CASE("ncp_contact: a ball sliding on the floor rolls at 5/7 of its speed; s
 }
 
 TEST_CASE("ncp_contact refuses meshes it cannot keep points out of, and ncp_newton a newton block", "[ncp][validation]") {
-    const auto dir = std::filesystem::temp_directory_path() / "soma_ncp_meshes";
-    std::filesystem::create_directories(dir);
-    {
-        // An L-shaped prism (closed, outward, not convex); the fans start at the reflex corner.
-        std::ofstream l(dir / "l_shape.obj");
-        l << "v 1 1 0\nv 1 2 0\nv 0 2 0\nv 0 0 0\nv 2 0 0\nv 2 1 0\n"
-             "v 1 1 1\nv 1 2 1\nv 0 2 1\nv 0 0 1\nv 2 0 1\nv 2 1 1\n"
-             "f 1 6 5 4 3 2\nf 7 8 9 10 11 12\n"
-             "f 1 2 8 7\nf 2 3 9 8\nf 3 4 10 9\nf 4 5 11 10\nf 5 6 12 11\nf 6 1 7 12\n";
-    }
+    // An L-shaped prism (closed, outward, not convex).
+    const auto l_shape = std::filesystem::path(std::getenv("SOMA_SOURCE_DIR")) / "tests/validation/meshes/l_shape.obj";
     const auto scene = [&](const std::string& shape, const std::string& integrator_extra) {
         return "simulation: {duration: 0.1}\n"
                "integrator: {type: ncp_newton, dt: 0.01" + integrator_extra + "}\n"
@@ -489,7 +481,7 @@ TEST_CASE("ncp_contact refuses meshes it cannot keep points out of, and ncp_newt
         }
         return "";
     };
-    const std::string concave = error_of(scene("{mesh: {path: " + (dir / "l_shape.obj").string() + "}}", ""));
+    const std::string concave = error_of(scene("{mesh: {path: " + l_shape.string() + "}}", ""));
     INFO(concave);
     CHECK(concave.find("elements") != std::string::npos);
     CHECK(concave.find("'body': its triangle mesh is not convex") != std::string::npos);
