@@ -15,10 +15,10 @@ void ContactSet::add(std::unique_ptr<ContactConstraint> constraint, Parameters p
     parameters_.push_back(std::move(parameters));
 }
 
-void ContactSet::detect(const SceneView& scene, double dt, Index dof_count) {
+void ContactSet::detect(const SceneView& scene, double dt, std::span<const SolvedStep> solved, Index dof_count) {
     contacts_.clear();
     for (const auto& constraint : constraints_) {
-        constraint->detect(scene, dt);
+        constraint->detect(scene, dt, solved);
         for (const UnilateralContact& contact : constraint->contacts()) {
             LaidOutContact c;
             c.contact = contact;

@@ -27,9 +27,9 @@ public:
     const std::vector<std::unique_ptr<ContactConstraint>>& constraints() const { return constraints_; }
     const Parameters& parameters(std::size_t i) const { return parameters_[i]; }
 
-    /// \brief Every constraint's detect(scene, dt), then the rows' layout over \p dof_count
-    /// global DOF columns (allocates: once per step).
-    void detect(const SceneView& scene, double dt, Index dof_count);
+    /// \brief Every constraint's detect(scene, dt, solved), then the rows' layout over \p dof_count
+    /// global DOF columns (allocates: once per step, again on a second look).
+    void detect(const SceneView& scene, double dt, std::span<const SolvedStep> solved, Index dof_count);
     /// Contacts of the current step.
     Index count() const { return static_cast<Index>(contacts_.size()); }
     /// \brief Fills rows() at the iterate of \p context (q; the kernel's evaluation point).

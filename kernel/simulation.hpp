@@ -110,7 +110,7 @@ public:
     std::string linear_solver_error() const override { return solver_->last_error(); }
     const ConstraintRows& constraint_rows() override { return constraints_.rows(); }
     Index contact_count() const override { return contacts_.count(); }
-    void detect_contacts(double dt) override;
+    void detect_contacts(double dt, std::span<const SolvedStep> solved = {}) override;
     const ContactRows& contact_rows() const override { return contacts_.rows(); }
     void set_contact_forces(const VectorX& normal, const VectorX& friction) override;
     std::string diagnose(const AffineStep& step, const std::string& what) override;

@@ -120,9 +120,9 @@ void Simulation::begin_attempt() {
     if (!pattern_changed_.empty()) redeclare_changed_stencils();
 }
 
-void Simulation::detect_contacts(double dt) {
+void Simulation::detect_contacts(double dt, std::span<const SolvedStep> solved) {
     const auto start = Clock::now();
-    contacts_.detect(*this, dt, dofs_.global_count());
+    contacts_.detect(*this, dt, solved, dofs_.global_count());
     timings_.step_start += seconds_since(start);
 }
 

@@ -22,12 +22,14 @@
 
 #include "soma/constraint.hpp"
 #include "soma/element.hpp"
+#include "soma/system.hpp"
 
 #include <Eigen/Geometry>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <span>
 #include <stdexcept>
 #include <vector>
 
@@ -95,8 +97,16 @@ public:
     ~ContactConstraint() override;  // out of line in the kernel: one type identity across plugins
     ConstraintKind kind() const final { return ConstraintKind::inequality; }
     /// \brief Finds the contacts of a step of size \p dt from scene.state() (q, v at its start):
-    /// fills contacts(). Called by the kernel before each step's solve (System::detect_contacts).
-    virtual void detect(const SceneView& scene, double dt) = 0;
+    /// fills contacts(). Called through System::detect_contacts by the integrator, before each
+    /// step's solve and, for later looks, after it.
+    ///
+    /// \p solved is empty on a step's first look. An integrator may look again after solving the
+    /// step, passing the ends of its solves so far (one per earlier look, in order): the contacts
+    /// are then the first look's, followed by those within reach at each solved end that the
+    /// looks before did not have (a body knocked into another during the step, a plate slammed
+    /// flat whose far edge the start's geometry did not pair). A look is a function of its
+    /// arguments: looking again with fewer solved ends finds the contacts of that earlier look.
+    virtual void detect(const SceneView& scene, double dt, std::span<const SolvedStep> solved) = 0;
     /// True when some contact may carry friction (the integrator must treat ConstraintKind::friction).
     virtual bool has_friction() const = 0;
     /// The contacts of the current step, in row order.

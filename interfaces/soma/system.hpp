@@ -23,10 +23,18 @@
 #include "soma/api.hpp"
 #include "soma/assembly.hpp"
 
+#include <span>
 #include <string>
 #include <vector>
 
 namespace soma {
+
+/// \brief The end of a step an integrator solved, for another look at its contacts
+/// (ContactConstraint::detect, System::detect_contacts).
+struct SolvedStep {
+    const VectorX* q = nullptr;  ///< the configuration at the step's end (laid out as State::q)
+    const VectorX* v = nullptr;  ///< the velocity at the step's end (one per DOF)
+};
 
 /// \brief One Newton solve's evaluation point as an affine function of the unknown x.
 ///
@@ -206,7 +214,10 @@ public:
     /// \brief Collision detection for a step of size \p dt from state(): every contact constraint
     /// lists the contacts of the step, and contact_rows() is laid out for them (allocates: once per
     /// step). An integrator that treats inequality constraints calls it before its iteration.
-    virtual void detect_contacts(double dt) { (void)dt; }
+    /// With \p solved (the ends of the step's solves so far), another look that adds the contacts
+    /// within reach at those ends (ContactConstraint::detect); the integrator then solves the step
+    /// again when it ends through one of them.
+    virtual void detect_contacts(double dt, std::span<const SolvedStep> solved = {}) { (void)dt, (void)solved; }
     /// The contact rows at the last evaluate() (empty without contact constraints).
     virtual const ContactRows& contact_rows() const;
     /// \brief The contact forces of the step being committed, in contact_rows() order: the normal

@@ -91,7 +91,7 @@ UnilateralContact JointLimit::stop(double bound, double sign, const EvalContext&
     return c;
 }
 
-void JointLimit::detect(const SceneView& scene, double dt) {
+void JointLimit::detect(const SceneView& scene, double dt, std::span<const SolvedStep> solved) {
     contacts_.clear();
     EvalContext context;
     context.t = scene.state().t;
@@ -111,10 +111,19 @@ void JointLimit::detect(const SceneView& scene, double dt) {
     } else {
         turned_ = coordinate_.value;
     }
-    const double later = turned_ + 2.0 * dt * rate + 2.0 * dt * dt * acceleration;
+    double later = turned_ + 2.0 * dt * rate + 2.0 * dt * dt * acceleration;
+    double lowest = std::min(turned_, later), highest = std::max(turned_, later);
+    for (const SolvedStep& end : solved) {  // another look: also where each solve's rate takes the joint
+        EvalContext at_solved_rate = context;
+        at_solved_rate.v = end.v;
+        joint_->evaluate_coordinate(at_solved_rate, 0.0, coordinate_);
+        later = turned_ + 2.0 * dt * coordinate_.rate;
+        lowest = std::min(lowest, later);
+        highest = std::max(highest, later);
+    }
     const double reach = settings_.margin;
-    if (has_lower_ && std::min(turned_, later) - lower_ <= reach) contacts_.push_back(stop(lower_, 1.0, context));
-    if (has_upper_ && upper_ - std::max(turned_, later) <= reach) contacts_.push_back(stop(upper_, -1.0, context));
+    if (has_lower_ && lowest - lower_ <= reach) contacts_.push_back(stop(lower_, 1.0, context));
+    if (has_upper_ && upper_ - highest <= reach) contacts_.push_back(stop(upper_, -1.0, context));
 }
 
 void JointLimit::save_checkpoint(CheckpointWriter& out) const {

@@ -46,7 +46,7 @@ public:
     JointLimit(JointLimitSettings settings, SettingsErrors errors);
 
     void bind(const SceneView& scene) override;
-    void detect(const SceneView& scene, double dt) override;
+    void detect(const SceneView& scene, double dt, std::span<const SolvedStep> solved) override;
     bool has_friction() const override { return false; }
     void save_checkpoint(CheckpointWriter& out) const override;
     void restore_checkpoint(CheckpointReader& in) override;

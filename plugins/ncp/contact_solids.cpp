@@ -165,8 +165,90 @@ std::vector<ContactSolid> element_solids(const Element& element, const VectorX& 
     return solids;
 }
 
+namespace {
+
+/// The barycentric weights (of a, b, c) of the point of triangle abc nearest to \p x (Ericson,
+/// Real-Time Collision Detection, 2005, section 5.1.5: by the Voronoi regions of its features).
+std::array<double, 3> nearest_on_triangle(const Vec3& x, const Vec3& a, const Vec3& b, const Vec3& c) {
+    const Vec3 ab = b - a, ac = c - a, ap = x - a;
+    const double d1 = ab.dot(ap), d2 = ac.dot(ap);
+    if (d1 <= 0.0 && d2 <= 0.0) return {1.0, 0.0, 0.0};
+    const Vec3 bp = x - b;
+    const double d3 = ab.dot(bp), d4 = ac.dot(bp);
+    if (d3 >= 0.0 && d4 <= d3) return {0.0, 1.0, 0.0};
+    const double vc = d1 * d4 - d3 * d2;
+    if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) {
+        const double v = d1 / (d1 - d3);
+        return {1.0 - v, v, 0.0};
+    }
+    const Vec3 cp = x - c;
+    const double d5 = ab.dot(cp), d6 = ac.dot(cp);
+    if (d6 >= 0.0 && d5 <= d6) return {0.0, 0.0, 1.0};
+    const double vb = d5 * d2 - d1 * d6;
+    if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) {
+        const double w = d2 / (d2 - d6);
+        return {1.0 - w, 0.0, w};
+    }
+    const double va = d3 * d6 - d5 * d4;
+    if (va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0) {
+        const double w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        return {0.0, 1.0 - w, w};
+    }
+    const double denominator = 1.0 / (va + vb + vc);
+    const double v = vb * denominator, w = vc * denominator;
+    return {1.0 - v - w, v, w};
+}
+
+}  // namespace
+
+std::vector<Index> spanning_vertices(const std::vector<Index>& vertices, const std::vector<Vec3>& positions) {
+    if (vertices.empty()) return {};
+    const auto at = [&](Index i) -> const Vec3& { return positions[static_cast<std::size_t>(i)]; };
+    std::vector<Index> chosen{vertices[0]};
+    // Each next vertex maximises its distance from the span of those chosen (a point, a line, a plane).
+    const auto farthest = [&](const auto& distance) {
+        Index best = -1;
+        double largest = 0.0;
+        for (const Index v : vertices)
+            if (const double d = distance(at(v)); d > largest) {
+                largest = d;
+                best = v;
+            }
+        return std::make_pair(best, largest);
+    };
+    const Vec3 o = at(vertices[0]);
+    const auto [second, extent] = farthest([&](const Vec3& x) { return (x - o).norm(); });
+    if (second < 0) return chosen;
+    chosen.push_back(second);
+    const Vec3 axis = (at(second) - o).normalized();
+    const auto [third, off_line] = farthest([&](const Vec3& x) { return ((x - o) - (x - o).dot(axis) * axis).norm(); });
+    if (off_line <= 1e-9 * extent) return chosen;
+    chosen.push_back(third);
+    const Vec3 normal = axis.cross(at(third) - o).normalized();
+    const auto [fourth, off_plane] = farthest([&](const Vec3& x) { return std::abs((x - o).dot(normal)); });
+    if (off_plane <= 1e-9 * extent) return chosen;
+    chosen.push_back(fourth);
+    return chosen;
+}
+
+std::pair<int, double> best_separating_face(const ContactSolid& solid, const std::vector<Vec3>& positions,
+                                            const std::vector<Index>& vertices, const std::vector<Vec3>& vertex_positions) {
+    std::pair<int, double> best{-1, -std::numeric_limits<double>::infinity()};
+    for (std::size_t f = 0; f < solid.faces.size(); ++f) {
+        const Vec3 n = triangle_normal(positions, solid.faces[f]);
+        const Vec3& on_plane = positions[static_cast<std::size_t>(solid.faces[f][0])];
+        double deepest = std::numeric_limits<double>::infinity();
+        for (const Index v : vertices) deepest = std::min(deepest, n.dot(vertex_positions[static_cast<std::size_t>(v)] - on_plane));
+        if (deepest > best.second) best = {static_cast<int>(f), deepest};
+    }
+    return best;
+}
+
 SolidProximity solid_proximity(const ContactSolid& solid, const std::vector<Vec3>& positions, const Vec3& x,
-                               const Vec3& approach, double tie) {
+                               const FaceChoice& choice) {
+    const Vec3& approach = choice.approach;
+    const Vec3& motion = choice.motion;
+    const double tie = choice.tie;
     const auto at = [&](Index i) -> const Vec3& { return positions[static_cast<std::size_t>(i)]; };
     SolidProximity p;
     p.surface.element = solid.element;
@@ -178,7 +260,74 @@ SolidProximity solid_proximity(const ContactSolid& solid, const std::vector<Vec3
             for (const auto& f : solid.faces) farthest = std::max(farthest, triangle_normal(positions, f).dot(x - at(f[0])));
             double best = 0.0, alignment = -std::numeric_limits<double>::infinity();
             const std::array<Index, 3>* face = nullptr;
+            // The entry face of the relative motion (Cyrus-Beck clipping of x + sigma motion).
+            double enter = -1.0, leave = 1.0;
+            bool misses = false;
             for (const auto& f : solid.faces) {
+                const Vec3 n = triangle_normal(positions, f);
+                const double d = n.dot(x - at(f[0])), rate = n.dot(motion);
+                if (rate == 0.0) {
+                    misses = misses || d > 0.0;
+                } else if (rate < 0.0) {  // inside this plane for sigma >= -d / rate
+                    if (-d / rate > enter) {
+                        enter = -d / rate;
+                        face = &f;
+                        best = d;
+                        p.normal = n;
+                    }
+                } else {
+                    leave = std::min(leave, -d / rate);
+                }
+            }
+            // A motion below the tie is no direction: round-off of a point at rest on an edge.
+            if (misses || enter > leave || motion.norm() <= tie) face = nullptr;
+            if (choice.reference >= 0) {
+                // The pair's contact face, before all, where x lies over it (within the tie): one of
+                // the coplanar triangles of the reference's face. Farther out, x is no corner of
+                // that contact (the clipping of contact manifolds keeps it out).
+                const Vec3 n = triangle_normal(positions, solid.faces[static_cast<std::size_t>(choice.reference)]);
+                const double d = n.dot(x - at(solid.faces[static_cast<std::size_t>(choice.reference)][0]));
+                const Vec3 foot = x - d * n;
+                const auto over = [&](const std::array<Index, 3>& f) {
+                    for (std::size_t k = 0; k < 3; ++k) {
+                        const Vec3& a = at(f[k]);
+                        const Vec3 outward = (at(f[(k + 1) % 3]) - a).cross(n).normalized();  // in the plane, out of the triangle
+                        if (outward.dot(foot - a) > tie) return false;
+                    }
+                    return true;
+                };
+                for (const auto& f : solid.faces)
+                    if (triangle_normal(positions, f).dot(n) > 1.0 - 1e-9 && over(f)) {
+                        face = &f;
+                        p.normal = n;
+                        best = d;
+                        break;
+                    }
+            }
+            const bool entered = face != nullptr;
+            if (!entered && farthest > tie) {
+                // Outside by more than the tie: the nearest point of the surface, which beyond an
+                // edge or a corner is on it, not on a face's plane (a ball passing a box's edge
+                // clears it by more than the plane's distance, and is pushed along the line to it).
+                double nearest = std::numeric_limits<double>::infinity();
+                for (const auto& f : solid.faces) {
+                    const std::array<double, 3> w = nearest_on_triangle(x, at(f[0]), at(f[1]), at(f[2]));
+                    const Vec3 on = w[0] * at(f[0]) + w[1] * at(f[1]) + w[2] * at(f[2]);
+                    if (const double d = (x - on).norm(); d < nearest) {
+                        nearest = d;
+                        p.surface.points = f;
+                        p.surface.weights = w;
+                        // Over the face's inside: its plane's normal and distance, exactly.
+                        const bool inside = w[0] > 0.0 && w[1] > 0.0 && w[2] > 0.0;
+                        p.normal = inside ? triangle_normal(positions, f) : Vec3((x - on) / d);  // d >= farthest > tie > 0
+                        p.distance = inside ? p.normal.dot(x - at(f[0])) : d;
+                    }
+                }
+                p.surface.count = 3;
+                return p;
+            }
+            for (const auto& f : solid.faces) {
+                if (entered) break;
                 const Vec3 n = triangle_normal(positions, f);
                 const double d = n.dot(x - at(f[0]));
                 if (d < farthest - tie) continue;

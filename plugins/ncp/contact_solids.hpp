@@ -17,6 +17,7 @@
 #include "soma/element.hpp"
 
 #include <array>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -55,14 +56,44 @@ struct SolidProximity {
     Index vertex = -1;      ///< the point nearest on a sphere (its centre) or a capsule's axis end, else -1
 };
 
+/// \brief Four of \p vertices (indices into \p positions) that span a tetrahedron of nearly the
+/// largest volume, greedily: the first, the farthest from it, the farthest from their line, the
+/// farthest from their plane. Fewer when the vertices are collinear or coplanar (to 1e-9 of
+/// their extent). A rigid solid's velocity field is fitted to these four's velocities.
+std::vector<Index> spanning_vertices(const std::vector<Index>& vertices, const std::vector<Vec3>& positions);
+
+/// \brief How solid_proximity chooses a polyhedron's face for a point, first rule first.
+struct FaceChoice {
+    /// The face of the pair's contact (index into ContactSolid::faces), -1 for none: a corner of
+    /// a polyhedron meets the face of the other that separates the two best (their separating
+    /// axis), as every corner of that pair does.
+    int reference = -1;
+    /// The point's displacement relative to the solid over the time looked back and ahead: the
+    /// face by which the line x + sigma motion, -1 <= sigma <= 1, enters the solid (clipped by the
+    /// faces' planes: Cyrus and Beck), the face whose plane it crosses last on the way in. A rod's
+    /// node driven into a plate near its end meets the face it came through, not the end face it
+    /// is nearer to. Unused when the line does not enter within that span (it misses the solid, or
+    /// is inside all along: a point sliding on a face), or when the motion is within the `tie`
+    /// (a point at rest: its motion is round-off, and on an edge it would pick either face).
+    Vec3 motion = Vec3::Zero();
+    /// Else the faces whose planes lie within `tie` of the farthest one compete, and the one whose
+    /// normal points most along `approach` (the direction the point's body comes from) wins: a
+    /// box's corner resting exactly on the edge of another box's top face (two equal boxes
+    /// stacked) is 0 from the side planes and slightly below the top plane, and must meet the top.
+    Vec3 approach = Vec3::Zero();
+    double tie = 0.0;
+};
+
 /// \brief The proximity of the world point \p x to \p solid, whose points are at \p positions
-/// (world, indexed by point). \p positions must hold every point of the solid's element.
-///
-/// On a polyhedron, the faces whose planes lie within \p tie of the farthest one compete, and the
-/// one whose normal points most along \p approach (the direction the point's body comes from)
-/// wins: a box's corner resting exactly on the edge of another box's top face (two equal boxes
-/// stacked) is 0 from the side planes and slightly below the top plane, and must meet the top.
+/// (world, indexed by point). \p positions must hold every point of the solid's element. On a
+/// polyhedron, the face is chosen by \p choice; without one, the farthest plane's.
 SolidProximity solid_proximity(const ContactSolid& solid, const std::vector<Vec3>& positions, const Vec3& x,
-                               const Vec3& approach = Vec3::Zero(), double tie = 0.0);
+                               const FaceChoice& choice = {});
+
+/// \brief The face of polyhedron \p solid (index into its faces) whose plane separates the points
+/// \p vertices best: the largest over faces of the smallest signed distance of a vertex to its
+/// plane (the separating-axis value of the faces), with that value.
+std::pair<int, double> best_separating_face(const ContactSolid& solid, const std::vector<Vec3>& positions,
+                                            const std::vector<Index>& vertices, const std::vector<Vec3>& vertex_positions);
 
 }  // namespace soma::ncp

@@ -94,8 +94,56 @@ double face_separation(const std::vector<std::array<Index, 3>>& faces_a, const s
     return best;
 }
 
+namespace {
+
+/// Whether the points at s along a and t along b lie within \p margin of an end of either edge.
+bool near_an_end(double s, double length_a, double t, double length_b, double margin) {
+    return s * length_a <= margin || (1.0 - s) * length_a <= margin || t * length_b <= margin || (1.0 - t) * length_b <= margin;
+}
+
+}  // namespace
+
+void face_crossing_pairs(const PolyhedronFeatures& a, const PolyhedronFeatures& b, double margin, double reach,
+                         std::vector<EdgePair>& pairs) {
+    const auto at = [](const PolyhedronFeatures& p, Index i) -> const Vec3& { return p.positions[static_cast<std::size_t>(i)]; };
+    const double opposed = -std::cos(kOpposedFaceAngle);
+    for (std::size_t i = 0; i < a.edges.size(); ++i) {
+        const PolyhedronEdge& ea = a.edges[i];
+        const Vec3 &a0 = at(a, ea.points[0]), &a1 = at(a, ea.points[1]);
+        const Vec3 da = a1 - a0;
+        const double length_a = da.norm();
+        for (std::size_t j = 0; j < b.edges.size(); ++j) {
+            const PolyhedronEdge& eb = b.edges[j];
+            // Once per edge pair: a supporting pair (found before) or an earlier face of a.
+            const auto same = [&](const EdgePair& p) { return p.edge_a == i && p.edge_b == j; };
+            if (std::any_of(pairs.begin(), pairs.end(), same)) continue;
+            const Vec3 &b0 = at(b, eb.points[0]), &b1 = at(b, eb.points[1]);
+            const Vec3 db = b1 - b0;
+            const double length_b = db.norm();
+            for (const std::size_t fa : ea.faces) {
+                const Vec3& na = a.normals[fa];
+                if (std::none_of(eb.faces.begin(), eb.faces.end(), [&](std::size_t fb) { return na.dot(b.normals[fb]) <= opposed; }))
+                    continue;
+                // b's edge projected onto a's face plane, crossed with a's edge there (both lines lie
+                // in the plane; s along a, t along b): a0 + s da = b0' + t db', db' = db - (na . db) na.
+                const Vec3 db_in = db - na.dot(db) * na;
+                const Vec3 r = (b0 - na.dot(b0 - a0) * na) - a0;
+                const double denominator = da.cross(db_in).dot(na);
+                if (!(std::abs(denominator) > kParallelTolerance * length_a * length_b)) continue;
+                const double s = r.cross(db_in).dot(na) / denominator, t = r.cross(da).dot(na) / denominator;
+                if (s <= 0.0 || s >= 1.0 || t <= 0.0 || t >= 1.0) continue;
+                // b's point against a's face: out of B is -na.
+                const double gap = na.dot((b0 + t * db) - (a0 + s * da));
+                if (gap > reach || near_an_end(s, length_a, t, length_b, margin)) continue;
+                pairs.push_back({i, j, s, t, Vec3(-na), gap});
+                break;
+            }
+        }
+    }
+}
+
 void supporting_edge_pairs(const PolyhedronFeatures& a, const PolyhedronFeatures& b, double margin, double reach,
-                           std::vector<EdgePair>& pairs) {
+                           std::vector<EdgePair>& pairs, bool face_crossings) {
     const auto at = [](const PolyhedronFeatures& p, Index i) -> const Vec3& { return p.positions[static_cast<std::size_t>(i)]; };
     // The pair's best face axis, computed when a first edge pair needs it, and its best edge axis:
     // the largest n . (a0 - b0) over every supporting pair (their separating-axis values).
@@ -122,9 +170,7 @@ void supporting_edge_pairs(const PolyhedronFeatures& a, const PolyhedronFeatures
             segment_closest_points(a0, a1, b0, b1, s, t);
             const double length_b = db.norm();
             // Inside both edges: near an end, that corner is the vertex-face search's (within the margin).
-            if (s * length_a <= margin || (1.0 - s) * length_a <= margin || t * length_b <= margin ||
-                (1.0 - t) * length_b <= margin)
-                continue;
+            if (near_an_end(s, length_a, t, length_b, margin)) continue;
             const double gap = n.dot((a0 + s * da) - (b0 + t * db));
             if (std::isnan(face_axis))
                 face_axis = std::max(face_separation(a.solid.faces, a.normals, a.positions, b.solid.vertices, b.positions),
@@ -132,9 +178,13 @@ void supporting_edge_pairs(const PolyhedronFeatures& a, const PolyhedronFeatures
             pairs.push_back({i, j, s, t, n, gap});
         }
     }
+    if (face_crossings) face_crossing_pairs(a, b, margin, reach, pairs);
     // The separating-axis theorem: the contact axis is the shallowest of all, faces' and edges';
     // a pair deeper than it by more than the margin is spurious.
     if (pairs.size() == first) return;
+    if (std::isnan(face_axis))
+        face_axis = std::max(face_separation(a.solid.faces, a.normals, a.positions, b.solid.vertices, b.positions),
+                             face_separation(b.solid.faces, b.normals, b.positions, a.solid.vertices, a.positions));
     const double axis = std::max(face_axis, edge_axis) - margin;
     pairs.erase(std::remove_if(pairs.begin() + static_cast<std::ptrdiff_t>(first), pairs.end(),
                                [&](const EdgePair& p) { return p.gap < axis; }),

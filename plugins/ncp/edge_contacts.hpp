@@ -31,6 +31,18 @@
 /// contact axis is the shallowest (the separating-axis theorem: the penetration depth is the
 /// largest axis value): a pair deeper than the best axis, faces' or edges', by more than the
 /// margin is spurious and is dropped.
+///
+/// Face crossings. Two faces that meet flat (a plate dropped onto another across it, a table's
+/// top on another's) touch over the polygon where they overlap. Its corners are the corners of
+/// either face inside the other (vertex candidates) and the points where an edge of one face
+/// crosses an edge of the other, seen along the face normal (the clipping points of the box-box
+/// contact manifolds of game physics). Those edges are no supporting pair while the faces are not
+/// exactly parallel, so the Gauss-map test misses them; a plate hitting another corner first
+/// then turns flat within the step with no row at its far side. So for each face a of A and
+/// face b of B that are nearly opposed (their normals within kOpposedFaceAngle of antiparallel),
+/// each edge of b that crosses an edge of a in a's plane, inside both by more than the margin,
+/// is a candidate too: b's edge point against a's face, normal out of a's face (-n_a out of B),
+/// gap n_a . (p_b - p_a), under the same depth rule.
 
 #include "contact_solids.hpp"
 
@@ -58,6 +70,11 @@ inline constexpr double kConeTolerance = 1e-6;
 /// parallel edges in contact meet through their ends, which the vertex-face search finds). At
 /// 1e-6 the normal's round-off is ~1e-10.
 inline constexpr double kParallelTolerance = 1e-6;
+
+/// \brief Angle (radians) within which two faces of two polyhedra count as nearly opposed for face
+/// crossings: 30 degrees, well above the turn of a plate slammed flat within a step (about 5
+/// degrees in the table pile) and far from the right angles of faces that cannot meet flat.
+inline constexpr double kOpposedFaceAngle = 0.5235987755982988;
 
 /// An edge where two faces of a convex polyhedron meet at an angle.
 struct PolyhedronEdge {
@@ -118,7 +135,7 @@ struct PolyhedronFeatures {
     const std::vector<Vec3>& normals;       ///< of solid.faces, unit, outward
 };
 
-/// A supporting edge pair of two polyhedra A, B that may touch.
+/// An edge pair of two polyhedra A, B that may touch: a supporting pair or a face crossing.
 struct EdgePair {
     std::size_t edge_a = 0, edge_b = 0;  ///< indices into A's and B's edges
     double s = 0.0;                      ///< the point on a: (1 - s) a0 + s a1
@@ -133,8 +150,17 @@ struct EdgePair {
 /// which is not deeper than the pair's best axis by more than \p margin: the largest of
 /// face_separation of A against B, of B against A, and n . (a0 - b0) over every supporting pair.
 /// \param[in] margin the contact margin (m): the ends' clearance and the depth allowance
+/// With \p face_crossings, also the face crossings of face_crossing_pairs, under the same depth rule.
 /// \param[in] reach largest gap kept (m): the margin plus the motion the caller's prediction may close
 void supporting_edge_pairs(const PolyhedronFeatures& a, const PolyhedronFeatures& b, double margin, double reach,
-                           std::vector<EdgePair>& pairs);
+                           std::vector<EdgePair>& pairs, bool face_crossings = false);
+
+/// \brief The face crossings of polyhedra \p a and \p b (appended to \p pairs, before the depth
+/// rule): for each edge a of A on a face with normal n_a and edge b of B on a face nearly opposed
+/// to it (n_a . n_b <= -cos kOpposedFaceAngle), not already in \p pairs, the point where b, projected
+/// onto a's face plane, crosses a, when it is inside both by more than \p margin: normal -n_a,
+/// gap n_a . (p_b - p_a) (kept when at most \p reach). One per edge pair.
+void face_crossing_pairs(const PolyhedronFeatures& a, const PolyhedronFeatures& b, double margin, double reach,
+                         std::vector<EdgePair>& pairs);
 
 }  // namespace soma::ncp

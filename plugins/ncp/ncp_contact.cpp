@@ -7,6 +7,7 @@
 #include "soma/scene_view.hpp"
 
 #include <algorithm>
+#include <map>
 #include <cmath>
 #include <iterator>
 #include <limits>
@@ -74,9 +75,22 @@ void NcpContact::bind(const SceneView& scene) {
                 edges = polyhedron_edges(solid.faces, x);
             }
             if (!edges.empty()) polyhedra_.push_back(solids_.size());
-            solids_.push_back({std::move(solid), e, can_move, std::move(edges), {}});
+            std::vector<Index> spanning;
+            if (solid.kind == ContactSolid::Kind::polyhedron) {
+                std::vector<Vec3> x(g.point_dofs.size());
+                for (std::size_t i = 0; i < x.size(); ++i) x[i] = point_position(element, static_cast<Index>(i), q);
+                spanning = spanning_vertices(solid.vertices, x);
+            }
+            solids_.push_back({std::move(solid), e, can_move, std::move(edges), {}, std::move(spanning)});
         }
     }
+    // Each corner of a polyhedron knows it (its face choice against another polyhedron).
+    std::map<std::pair<std::size_t, Index>, std::size_t> polyhedron_of;
+    for (std::size_t k = 0; k < solids_.size(); ++k)
+        if (solids_[k].solid.kind == ContactSolid::Kind::polyhedron)
+            for (const Index v : solids_[k].solid.vertices) polyhedron_of[{solids_[k].element, v}] = k;
+    for (Candidate& c : candidates_)
+        if (const auto it = polyhedron_of.find({c.element, c.point}); it != polyhedron_of.end()) c.solid = it->second;
     if (!settings_.floor && solids_.empty())
         errors_.fail("elements", "there is nothing to touch: no `floor`, and none of the elements is a solid (a rigid "
                                  "body with a closed convex mesh, a sphere or a capsule)");
@@ -104,11 +118,28 @@ ContactEnd NcpContact::frame_point(const Element& e, Index point, const Vec3& ce
 }
 
 bool NcpContact::within_margin(double gap, double relative_normal_speed, double dt) const {
+    if (at_solved_end_) return gap <= settings_.margin;  // the solved end itself: nothing to predict
     const double predicted = gap + 2.0 * dt * relative_normal_speed;
     return std::min(gap, predicted) <= settings_.margin;
 }
 
-void NcpContact::add_contact(const ContactEnd& a, const ContactEnd& b, const Vec3& normal, double thickness) {
+void NcpContact::add_contact(const ContactEnd& a, const ContactEnd& b, const Vec3& normal, double thickness,
+                             const ContactKey& key, double gap) {
+    // At a solved end, a pair found before keeps its row, unless the start found it and it ends
+    // penetrated by more than a tenth of the margin: then the start's row (its normal and material
+    // points fixed while the bodies turned and slid) did not describe it, and the end's geometry
+    // adds one that does (once).
+    if (at_solved_end_) {
+        if (std::binary_search(end_keys_.begin(), end_keys_.end(), key)) return;
+        const auto start = std::lower_bound(start_found_.begin(), start_found_.end(), std::make_pair(key, -kInfinity));
+        // Found at the start: again only when it ends deeper than there by a tenth of the margin (not
+        // a penetration max_depenetration_speed closes over several steps).
+        if (start != start_found_.end() && start->first == key && gap >= std::min(-0.1 * settings_.margin, start->second - 0.1 * settings_.margin))
+            return;
+        new_keys_.push_back(key);
+    } else {
+        start_found_.emplace_back(key, gap);
+    }
     UnilateralContact contact;
     contact.a = a;
     contact.b = b;
@@ -119,7 +150,8 @@ void NcpContact::add_contact(const ContactEnd& a, const ContactEnd& b, const Vec
 }
 
 void NcpContact::consider(const Candidate& c, const ContactEnd& surface, const Vec3& normal, double gap,
-                          double relative_normal_speed, double thickness, double dt, const VectorX& q) {
+                          double relative_normal_speed, double thickness, double dt, const VectorX& q,
+                          const ContactKey& key) {
     if (!within_margin(gap, relative_normal_speed, dt)) return;
     const Element& element = *elements_[c.element];
     ContactEnd a = ContactEnd::at_point(&element, c.point);
@@ -127,7 +159,7 @@ void NcpContact::consider(const Candidate& c, const ContactEnd& surface, const V
         a = frame_point(element, c.point, positions_[c.element][static_cast<std::size_t>(c.point)], -c.radius * normal, a, q);
         if (a.frame >= 0) thickness -= c.radius;
     }
-    add_contact(a, surface, normal, thickness);
+    add_contact(a, surface, normal, thickness, key, gap);
 }
 
 void NcpContact::detect_edge_contacts(double dt, double reach) {
@@ -148,19 +180,23 @@ void NcpContact::detect_edge_contacts(double dt, double reach) {
     std::sort(polyhedra_by_x_.begin(), polyhedra_by_x_.end());
     for (auto first = polyhedra_by_x_.begin(); first != polyhedra_by_x_.end(); ++first) {
         const std::array<Vec3, 2>& box_a = boxes_[first->second];
-        const Solid& a = solids_[polyhedra_[first->second]];
         for (auto second = std::next(first); second != polyhedra_by_x_.end() && second->first <= box_a[1].x(); ++second) {
             const std::array<Vec3, 2>& box_b = boxes_[second->second];
             if (box_b[0].y() > box_a[1].y() || box_a[0].y() > box_b[1].y() || box_b[0].z() > box_a[1].z() ||
                 box_a[0].z() > box_b[1].z())
                 continue;
-            const Solid& b = solids_[polyhedra_[second->second]];
+            // A is the solid listed first whatever the boxes' order along x, so that a pair is
+            // the same (its key, its face crossings' reference faces) at every look.
+            const auto [index_a, index_b] = std::minmax(polyhedra_[first->second], polyhedra_[second->second]);
+            const Solid& a = solids_[index_a];
+            const Solid& b = solids_[index_b];
             if (a.element == b.element || (!a.movable && !b.movable)) continue;
             if (excluded_.count(std::minmax(a.element, b.element))) continue;
             edge_pairs_.clear();
             supporting_edge_pairs({a.solid, a.edges, positions_[a.element], a.normals},
-                                  {b.solid, b.edges, positions_[b.element], b.normals}, settings_.margin, reach, edge_pairs_);
-            // The edge's material point's velocity, at v + h a like the point candidates'.
+                                  {b.solid, b.edges, positions_[b.element], b.normals}, settings_.margin, reach, edge_pairs_,
+                                  /*face_crossings=*/true);
+            // The edge's material point's velocity (like the point candidates').
             const auto velocity_at = [&](const Solid& solid, const PolyhedronEdge& edge, double w) {
                 const std::vector<Vec3>& v = velocities_[solid.element];
                 return Vec3((1.0 - w) * v[static_cast<std::size_t>(edge.points[0])] + w * v[static_cast<std::size_t>(edge.points[1])]);
@@ -179,18 +215,17 @@ void NcpContact::detect_edge_contacts(double dt, double reach) {
                     e.count = 2;
                     return e;
                 };
-                add_contact(end(elements_[a.element], ea, pair.s), end(elements_[b.element], eb, pair.t), pair.normal, 0.0);
+                add_contact(end(elements_[a.element], ea, pair.s), end(elements_[b.element], eb, pair.t), pair.normal, 0.0,
+                            {1, index_a, pair.edge_a, index_b, pair.edge_b}, pair.gap);
             }
         }
     }
 }
 
-void NcpContact::detect(const SceneView& scene, double dt) {
-    const State& s = scene.state();
-    velocity_ahead_ = s.v + dt * s.a;
+double NcpContact::evaluate_points(const VectorX& q, const VectorX& velocity) {
     EvalContext context;
-    context.q = &s.q;
-    context.v = &velocity_ahead_;
+    context.q = &q;
+    context.v = &velocity;
     PointKinematics k;
     double fastest = 0.0;
     for (std::size_t e = 0; e < elements_.size(); ++e) {
@@ -210,7 +245,56 @@ void NcpContact::detect(const SceneView& scene, double dt) {
         for (const Vec3& x : positions_[e]) centroids_[e] += x;
         centroids_[e] /= static_cast<double>(std::max<std::size_t>(positions_[e].size(), 1));
     }
+    // Each solid's velocity field from its spanning vertices: v(x) = v_0 + G (x - x_0), with
+    // G [x_k - x_0] = [v_k - v_0], k = 1..3.
+    for (Solid& solid : solids_) {
+        const std::vector<Vec3>& x = positions_[solid.element];
+        const std::vector<Vec3>& v = velocities_[solid.element];
+        const auto at = [](const std::vector<Vec3>& values, Index i) -> const Vec3& { return values[static_cast<std::size_t>(i)]; };
+        const Index first = solid.spanning.empty() ? solid.solid.vertices[0] : solid.spanning[0];
+        solid.base = at(x, first);
+        solid.base_velocity = at(v, first);
+        solid.velocity_gradient.setZero();
+        if (solid.spanning.size() < 4) continue;
+        Mat3 span, change;
+        for (int k = 0; k < 3; ++k) {
+            span.col(k) = at(x, solid.spanning[static_cast<std::size_t>(k) + 1]) - solid.base;
+            change.col(k) = at(v, solid.spanning[static_cast<std::size_t>(k) + 1]) - solid.base_velocity;
+        }
+        solid.velocity_gradient = change * span.inverse();
+    }
+    return fastest;
+}
+
+void NcpContact::detect(const SceneView& scene, double dt, std::span<const SolvedStep> solved) {
+    const State& s = scene.state();
     contacts_.clear();
+    start_found_.clear();
+    end_keys_.clear();
+    at_solved_end_ = false;
+    velocity_ahead_ = s.v + dt * s.a;
+    find_contacts(s.q, dt, evaluate_points(s.q, velocity_ahead_));
+    if (solved.empty()) return;
+    // Each solved end in turn: what is within the margin there, from the end's geometry (its
+    // faces, its supporting edges), without prediction, but for what the looks before found
+    // (add_contact). The solved velocity still tells the faces points entered by.
+    std::sort(start_found_.begin(), start_found_.end());
+    at_solved_end_ = true;
+    for (const SolvedStep& end : solved) {
+        new_keys_.clear();
+        evaluate_points(*end.q, *end.v);
+        find_contacts(*end.q, dt, 0.0);
+        end_keys_.insert(end_keys_.end(), new_keys_.begin(), new_keys_.end());
+        std::sort(end_keys_.begin(), end_keys_.end());
+    }
+    at_solved_end_ = false;
+}
+
+Vec3 NcpContact::solid_velocity(const Solid& solid, const Vec3& x) const {
+    return solid.base_velocity + solid.velocity_gradient * (x - solid.base);
+}
+
+void NcpContact::find_contacts(const VectorX& q, double dt, double fastest) {
     const auto x_of = [&](const Candidate& c) -> const Vec3& { return positions_[c.element][static_cast<std::size_t>(c.point)]; };
     const auto v_of = [&](const Candidate& c) -> const Vec3& { return velocities_[c.element][static_cast<std::size_t>(c.point)]; };
 
@@ -219,7 +303,8 @@ void NcpContact::detect(const SceneView& scene, double dt) {
         for (const Candidate& c : candidates_) {
             if (!c.movable) continue;  // the floor cannot push a point that cannot move
             const double gap = n.dot(x_of(c)) - settings_.floor->height - c.radius;
-            consider(c, ContactEnd::at_world(settings_.floor->height * n), n, gap, n.dot(v_of(c)), c.radius, dt, s.q);
+            consider(c, ContactEnd::at_world(settings_.floor->height * n), n, gap, n.dot(v_of(c)), c.radius, dt, q,
+                     {0, static_cast<std::size_t>(&c - candidates_.data()), kFloor, 0, 0});
         }
     }
     if (solids_.empty()) return;
@@ -234,6 +319,7 @@ void NcpContact::detect(const SceneView& scene, double dt) {
     std::sort(sorted_.begin(), sorted_.end());
     const double reach = settings_.margin + largest_radius + 4.0 * dt * fastest;  // both sides' motion, twice
     for (const Solid& solid : solids_) {
+        const auto solid_index = static_cast<std::size_t>(&solid - solids_.data());
         const std::vector<Vec3>& x = positions_[solid.element];
         Vec3 low = Vec3::Constant(std::numeric_limits<double>::infinity()), high = -low;
         for (const Index v : solid.solid.vertices) {
@@ -249,9 +335,23 @@ void NcpContact::detect(const SceneView& scene, double dt) {
             if (excluded_.count(std::minmax(c.element, solid.element))) continue;
             const Vec3& p = x_of(c);
             if (p.y() < low.y() || p.y() > high.y() || p.z() < low.z() || p.z() > high.z()) continue;
-            // The candidate's body comes from its centroid's side (contact_solids.hpp).
-            const Vec3 approach = (centroids_[c.element] - centroids_[solid.element]).normalized();
-            const SolidProximity near = solid_proximity(solid.solid, x, p, approach, settings_.margin);
+            // The candidate enters by the face its motion relative to the solid crosses over the
+            // step before and after now, else it comes from its centroid's side (contact_solids.hpp).
+            FaceChoice choice;
+            choice.approach = (centroids_[c.element] - centroids_[solid.element]).normalized();
+            choice.tie = settings_.margin;
+            choice.motion = 2.0 * dt * (v_of(c) - solid_velocity(solid, p));
+            if (c.solid != kNone && solid.solid.kind == ContactSolid::Kind::polyhedron) {
+                // Two polyhedra: the contact face is this solid's face that separates the corner's
+                // polyhedron best, when no face of that polyhedron separates them better (then
+                // its own corners are not the contact's; the other's corners against it are).
+                const Solid& own = solids_[c.solid];
+                const auto [face, separation] = best_separating_face(solid.solid, x, own.solid.vertices, positions_[own.element]);
+                const double own_separation =
+                    best_separating_face(own.solid, positions_[own.element], solid.solid.vertices, x).second;
+                if (separation >= own_separation) choice.reference = face;
+            }
+            const SolidProximity near = solid_proximity(solid.solid, x, p, choice);
             // Two rounded points (sphere centres, capsule ends) meet once: the pair is found both
             // ways, and the lower element's candidate keeps it.
             const auto& radii = elements_[solid.element]->geometry().point_radius;
@@ -271,14 +371,15 @@ void NcpContact::detect(const SceneView& scene, double dt) {
                     centre += near.surface.weights[static_cast<std::size_t>(j)] *
                               x[static_cast<std::size_t>(near.surface.points[static_cast<std::size_t>(j)])];
                 const ContactEnd on_surface = frame_point(*elements_[solid.element], solid.solid.vertices[0], centre,
-                                                          near.thickness * near.normal, near.surface, s.q);
+                                                          near.thickness * near.normal, near.surface, q);
                 if (on_surface.frame >= 0) {
                     surface = on_surface;
                     thickness -= near.thickness;
                 }
             }
-            consider(c, surface, near.normal, near.distance - c.radius, near.normal.dot(v_of(c) - surface_velocity),
-                     thickness, dt, s.q);
+            consider(c, surface, near.normal, near.distance - c.radius,
+                     near.normal.dot(v_of(c) - surface_velocity), thickness, dt, q,
+                     {0, it->second, solid_index, 0, 0});
         }
     }
     // Edge against edge: the same reach without the candidates' radii (polyhedra have none).

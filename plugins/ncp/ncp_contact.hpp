@@ -1,8 +1,8 @@
 #pragma once
 /// \file ncp_contact.hpp
 /// \brief `ncp_contact`: the contacts of elements with each other and with a floor, found at
-/// each step's start, as inequality rows with Coulomb friction for `ncp_newton`
-/// (contact_constraint.hpp; Macklin et al. 2019, eqs. 9-16).
+/// each step's start and at the ends of its solves, as inequality rows with Coulomb friction for
+/// `ncp_newton` (contact_constraint.hpp; Macklin et al. 2019, eqs. 9-16).
 ///
 /// Candidates are the surface points of the named elements (contact_solids.hpp): rod, shell and
 /// particle nodes, a rigid body's contact points (a box's corners, a sphere's centre with its
@@ -10,13 +10,29 @@
 /// - the floor (optional), n . x = height: gap = n . x - height - radius;
 /// - the solids of the other named elements (a rigid body's convex mesh, sphere or capsule):
 ///   gap = the point's signed distance to the solid's surface minus its radius, with the
-///   surface's material point nearest to it and the normal there fixed for the step.
+///   surface's material point and the normal there fixed for the step. On a polyhedron the face
+///   is chosen by contact_solids.hpp's FaceChoice, first rule first: a corner of another
+///   polyhedron meets the face of this one that separates the two best (their contact face,
+///   where the corner lies over it); a point whose motion relative to the solid (its velocity
+///   against the solid's, fitted to four of its vertices, over 2 h back and ahead) enters the
+///   solid meets the face it enters by; a point outside by more than the margin meets the
+///   surface's nearest point (beyond an edge, on the edge, with the normal along the line to it);
+///   else the farthest face plane, ties within the margin going to the face turned towards the
+///   point's body.
 /// A candidate becomes a contact when its gap, now or predicted over twice the step's motion at
 /// the start's velocity and acceleration (gap + 2 h n . (xdot_a - xdot_b) at v + h a), is within
 /// `margin`. The margin catches what the prediction cannot see: a point resting on the floor has
 /// no acceleration at the step's start (its contact force balanced its weight), and a gap of
 /// +1e-16 m would otherwise let it fall through one step unchecked. A contact farther than its
 /// gap costs an inactive row, nothing more (lambda_n = 0).
+///
+/// Later looks (ContactConstraint::detect with the ends of the step's solves): the same search
+/// at each solved end in turn, from that end's geometry, without prediction (gap within the
+/// margin there), adds the contacts the looks before did not have: a table knocked into the
+/// floor by another within the step, a plate slammed flat whose far edge the start did not pair.
+/// A pair the start found is added again, from the end's geometry, only when it ends penetrated
+/// by more than a tenth of the margin (the start's row, its normal and points fixed while the
+/// bodies turned and slid, did not describe it).
 ///
 /// Edge-edge contacts (edge_contacts.hpp, `edge_contacts`, on by default): two convex polyhedra
 /// can touch edge to edge with no corner of either on the other (two bars crossed at 90 degrees,
@@ -28,9 +44,11 @@
 /// edges by more than the margin (nearer an end, the corner is a point candidate) and it is not
 /// deeper than the pair's best face axis by more than the margin (the separating-axis theorem:
 /// a deeper pair is spurious). Its ends are the two edge points (weights 1 - s, s and 1 - t, t),
-/// thickness 0.
+/// thickness 0. Face crossings (edge_contacts.hpp) add, for nearly opposed faces, the points
+/// where an edge of one crosses an edge of the other, by the same rules: the corners of the
+/// polygon where two faces lying flat on each other overlap.
 ///
-/// Broad phase: the candidates sorted along x once per step; each solid's box, grown by the
+/// Broad phase: the candidates sorted along x once per look; each solid's box, grown by the
 /// margin, the largest candidate radius and the step's largest motion, selects a range of them
 /// by bisection and then by y and z. For edge contacts the polyhedra's boxes, each grown by half
 /// of that reach (the margin and the step's largest motion of both sides), sorted along x, are
@@ -49,6 +67,7 @@
 #include "soma/settings_errors.hpp"
 
 #include <array>
+#include <limits>
 #include <optional>
 #include <set>
 #include <utility>
@@ -77,7 +96,7 @@ public:
     NcpContact(ContactSettings settings, SettingsErrors errors);
 
     void bind(const SceneView& scene) override;
-    void detect(const SceneView& scene, double dt) override;
+    void detect(const SceneView& scene, double dt, std::span<const SolvedStep> solved) override;
     bool has_friction() const override { return settings_.friction > 0.0; }
 
 private:
@@ -86,24 +105,48 @@ private:
         Index point = 0;
         double radius = 0.0;
         bool movable = false;     ///< some DOF of the point is free
+        std::size_t solid = kNone; ///< the polyhedron (index into solids_) it is a corner of, if any
     };
+    static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
     struct Solid {
         ContactSolid solid;
         std::size_t element = 0;
         bool movable = false;
         std::vector<PolyhedronEdge> edges;  ///< a polyhedron's edges (bind), for edge contacts
         std::vector<Vec3> normals;          ///< a polyhedron's face normals (per step, sized once)
+        /// Four vertices spanning a polyhedron (bind): its velocity field, affine as it moves
+        /// rigidly, is fitted to theirs. Fewer than four for a flat one, a sphere or a capsule.
+        std::vector<Index> spanning;
+        Vec3 base = Vec3::Zero(), base_velocity = Vec3::Zero();  ///< per look: spanning[0]'s position and velocity
+        Mat3 velocity_gradient = Mat3::Zero();                   ///< per look: d(velocity)/d(position)
     };
     /// Whether a contact of gap \p gap closing at \p relative_normal_speed is within the margin,
-    /// now or predicted over twice the step (gap + 2 h n . (xdot_a - xdot_b)).
+    /// now or predicted over twice the step (gap + 2 h n . (xdot_a - xdot_b)); at a solved end,
+    /// now only.
     bool within_margin(double gap, double relative_normal_speed, double dt) const;
-    /// Adds a contact of ends \p a, \p b (normal from b towards a) with the settings' friction.
-    void add_contact(const ContactEnd& a, const ContactEnd& b, const Vec3& normal, double thickness);
+    /// The velocity of \p solid's material point at \p x (its fitted affine field; a solid
+    /// without four spanning vertices: its first vertex's velocity).
+    Vec3 solid_velocity(const Solid& solid, const Vec3& x) const;
+    /// What a contact is between, to find it again: {0, candidate, solid or kFloor, 0, 0} for a
+    /// point, {1, solid a, edge of a, solid b, edge of b} for an edge pair.
+    using ContactKey = std::array<std::size_t, 5>;
+    static constexpr std::size_t kFloor = static_cast<std::size_t>(-1);
+    /// Adds a contact of ends \p a, \p b (normal from b towards a) with the settings' friction,
+    /// unless, at a solved end, an earlier look found \p key (the start, unless \p gap is below
+    /// a tenth of the margin).
+    void add_contact(const ContactEnd& a, const ContactEnd& b, const Vec3& normal, double thickness, const ContactKey& key,
+                     double gap);
     /// Adds a contact when the gap (now or predicted) is within the margin. A rounded candidate
     /// (a sphere's centre, a capsule's axis end with radius r) touches at its surface point
     /// x - r n, fixed in its body's frame for the step, so that friction turns it.
     void consider(const Candidate& c, const ContactEnd& surface, const Vec3& normal, double gap, double relative_normal_speed,
-                  double thickness, double dt, const VectorX& q);
+                  double thickness, double dt, const VectorX& q, const ContactKey& key);
+    /// Every point's position and velocity at configuration \p q and \p velocity, each element's
+    /// centroid and each solid's velocity field; returns the fastest speed.
+    double evaluate_points(const VectorX& q, const VectorX& velocity);
+    /// The contacts at the points evaluated (configuration \p q): the floor, the solids, the edges,
+    /// within the margin now or predicted by the points' speeds (at most \p fastest) over 2 dt.
+    void find_contacts(const VectorX& q, double dt, double fastest);
     /// The edge-edge contacts of the polyhedra (edge_contacts.hpp): a sweep along x over their
     /// boxes grown by half of \p reach each, then supporting_edge_pairs and within_margin.
     void detect_edge_contacts(double dt, double reach);
@@ -120,8 +163,16 @@ private:
     std::vector<Candidate> candidates_;
     std::vector<Solid> solids_;
     std::set<std::pair<std::size_t, std::size_t>> excluded_;  ///< element indices, smaller first
-    // Per step (kept: sized once).
-    std::vector<std::vector<Vec3>> positions_, velocities_;  ///< per element, per point: x(q), xdot(q, v + h a)
+    // Per look (kept: sized once).
+    /// Per element, per point, at the look's configuration: x(q), xdot(q, v) (the start's v + h a,
+    /// or a solved end's v+).
+    std::vector<std::vector<Vec3>> positions_, velocities_;
+    /// The keys of the contacts found at the start with their gaps (sorted once the start is
+    /// done), and of those found at the solved ends before (sorted) and at the one being looked at.
+    std::vector<std::pair<ContactKey, double>> start_found_;
+    std::vector<ContactKey> end_keys_, new_keys_;
+    static constexpr double kInfinity = std::numeric_limits<double>::infinity();
+    bool at_solved_end_ = false;  ///< looking at a solved end (no prediction)
     std::vector<Vec3> centroids_;                            ///< per element, of its points
     std::vector<std::pair<double, std::size_t>> sorted_;      ///< candidates by x
     std::vector<std::size_t> polyhedra_;                      ///< solids_ with edges (bind)

@@ -81,28 +81,107 @@ StepReport NcpNewton::step(System& system, double h) {
     step_.coefficients = {h * h, h, 1.0};
     x_ = settings_.start == StartingIterate::zero_velocity ? VectorX(-s.v / h) : s.a;
     v_iterate_.resize(n);
+    statistics_ = {};
+    multipliers_at_start_ = system.multipliers();
 
     system.detect_contacts(h);
     if (const std::string why = system.begin_solve(step_, x_); !why.empty()) {
         report.diagnosis = why;
         return report;
     }
+    x_start_ = x_;  // with the fixed and prescribed DOFs' entries begin_solve set
+    lambda_b_ = multipliers_at_start_;
+    if (std::string why = iterate(system, h, settings_.start == StartingIterate::zero_velocity); !why.empty()) {
+        report.diagnosis = std::move(why);
+        report.newton_iterations = statistics_.newton_iterations;
+        return report;
+    }
+    // Another look with the motion found (ContactConstraint::detect): a contact the step's own
+    // motion reaches, unforeseen at its start, is solved again with it when the step ends through
+    // it, until a solve ends through none or the looks run out.
+    const auto looks = static_cast<std::size_t>(settings_.max_contact_looks);
+    if (solved_ends_.size() < looks) solved_ends_.resize(looks);  // once: the buffers are kept
+    solved_.clear();
+    solved_.reserve(looks);
+    for (std::size_t look = 1; look < looks; ++look) {
+        const Index before = system.contact_count();
+        SolvedEnd& end = solved_ends_[look - 1];
+        end.v = s.v + h * x_;
+        work_x_ = h * end.v;
+        system.integrate(s.q, work_x_, end.q);
+        solved_.push_back({&end.q, &end.v});
+        system.detect_contacts(h, solved_);
+        if (system.contact_count() == before) break;  // nothing more within reach
+        if (!ends_through_a_contact(system, h)) {
+            solved_.pop_back();
+            system.detect_contacts(h, solved_);  // the contacts of the last solve, whose forces were found
+            break;
+        }
+        ++statistics_.contact_looks;
+        x_ = x_start_;
+        lambda_b_ = multipliers_at_start_;
+        if (std::string why = iterate(system, h, settings_.start == StartingIterate::zero_velocity); !why.empty()) {
+            report.diagnosis = std::move(why);
+            report.newton_iterations = statistics_.newton_iterations;
+            return report;
+        }
+    }
+
+    if (std::string refusal = system.check_solution(step_, x_); !refusal.empty()) {
+        report.diagnosis = std::move(refusal);
+        return report;
+    }
+    State next;
+    next.t = s.t + h;
+    next.a = x_;
+    next.v = s.v + h * x_;
+    next.q = s.q;
+    next.q.head(n) += h * next.v;  // eq. 45
+    system.multipliers() = lambda_b_;
+    system.set_contact_forces(lambda_n_, lambda_f_);
+    system.commit(std::move(next));
+    report.converged = true;
+    report.newton_iterations = statistics_.newton_iterations;
+    return report;
+}
+
+double NcpNewton::depenetration_shift(double start_gap, double h) const {
+    return std::max(0.0, -start_gap - settings_.max_depenetration_speed * h);
+}
+
+bool NcpNewton::ends_through_a_contact(System& system, double h) {
+    // The rows of the look's contacts at the step's end (x_) and at its start (v = 0), each
+    // shifted as the iteration shifts it for the depenetration limit.
+    const Index contacts = system.contact_count();
+    gap_shift_.setZero(contacts);
+    if (std::isfinite(settings_.max_depenetration_speed)) {
+        work_x_ = -system.state().v / h;
+        system.evaluate(step_, work_x_, lambda_b_, false, false);
+        gap_shift_ = system.contact_rows().gap;
+    }
+    system.evaluate(step_, x_, lambda_b_, false, false);
+    for (Index i = 0; i < contacts; ++i) {
+        if (system.contact_rows().gap[i] + depenetration_shift(gap_shift_[i], h) < -settings_.gap_tolerance) return true;
+    }
+    return false;
+}
+
+std::string NcpNewton::iterate(System& system, double h, bool starts_at_rest) {
+    const State& s = system.state();
     prepare_contacts(system);
-    lambda_b_ = system.multipliers();
-    statistics_ = {};
     statistics_.contacts = static_cast<int>(system.contact_count());
     const Index contacts = system.contact_count();
     const auto free = static_cast<Index>(system.free_dofs().size());
     const Index unknowns = system.unknown_count();
     const double t = settings_.damping;
     gap_shift_.setZero(contacts);
-    if (settings_.start != StartingIterate::zero_velocity && std::isfinite(settings_.max_depenetration_speed) &&
-        contacts > 0) {
+    if (!starts_at_rest && std::isfinite(settings_.max_depenetration_speed) && contacts > 0) {
         // The start's gaps, for the depenetration limit: the rows at v = 0 (q = q0).
         work_x_ = -s.v / h;
         system.evaluate(step_, work_x_, lambda_b_, true, false);
         gap_shift_ = system.contact_rows().gap;
     }
+    const int iterations_before = statistics_.newton_iterations;
 
     for (int iteration = 0;; ++iteration) {
         const SystemEvaluation e = system.evaluate(step_, x_, lambda_b_, true, true);
@@ -113,8 +192,8 @@ StepReport NcpNewton::step(System& system, double h) {
             // The gaps at the step's start (the first iterate is the start's configuration when
             // the iteration starts from v = 0; otherwise they were read before the loop).
             for (Index i = 0; i < contacts; ++i) {
-                const double start_gap = settings_.start == StartingIterate::zero_velocity ? rows.gap[i] : gap_shift_[i];
-                gap_shift_[i] = std::max(0.0, -start_gap - settings_.max_depenetration_speed * h);
+                const double start_gap = starts_at_rest ? rows.gap[i] : gap_shift_[i];
+                gap_shift_[i] = depenetration_shift(start_gap, h);
             }
             // The effective masses of eq. 66 from A's diagonal (A = M + h D + h^2 K over the
             // free DOFs); a DOF without a positive diagonal counts as immovable.
@@ -221,29 +300,22 @@ StepReport NcpNewton::step(System& system, double h) {
                               worst_gap <= settings_.gap_tolerance &&
                               e.constraint_violation <= settings_.constraint_tolerance;
         if (converged || accepted) {
-            statistics_.newton_iterations = iteration;
-            break;
+            statistics_.newton_iterations = iterations_before + iteration;
+            return {};
         }
         if (iteration == settings_.max_iterations) {
-            report.newton_iterations = iteration;
-            report.diagnosis = system.diagnose(
+            statistics_.newton_iterations = iterations_before + iteration;
+            return system.diagnose(
                 step_, fmt::format("ncp_newton did not converge in {} iterations ({} contacts): the largest force "
                                    "residual is {:.3g} times its tolerance, |phi_n| {:.3g} m (gap_tolerance {:.3g}), "
                                    "|phi_f| {:.3g} m/s (slip_tolerance {:.3g}); the residuals below leave out the "
                                    "contact forces",
                                    iteration, contacts, worst_force, worst_gap, settings_.gap_tolerance, worst_slip,
                                    settings_.slip_tolerance));
-            return report;
         }
-        if (!system.factorize()) {
-            report.diagnosis = system.diagnose(step_, "ncp_newton: " + system.linear_solver_error());
-            return report;
-        }
+        if (!system.factorize()) return system.diagnose(step_, "ncp_newton: " + system.linear_solver_error());
         std::string why;
-        if (!solve_newton_step(system, why)) {
-            report.diagnosis = system.diagnose(step_, "ncp_newton: " + why);
-            return report;
-        }
+        if (!solve_newton_step(system, why)) return system.diagnose(step_, "ncp_newton: " + why);
         const std::vector<Index>& free_dofs = system.free_dofs();
         for (Index i = 0; i < free; ++i) x_[free_dofs[static_cast<std::size_t>(i)]] += t * dx_[i];
         if (unknowns > free) lambda_b_ += t * dx_.tail(unknowns - free);
@@ -260,28 +332,9 @@ StepReport NcpNewton::step(System& system, double h) {
                 lambda_f_[2 * i + 1] *= limit / norm;
             }
         }
-        if (!x_.allFinite() || !lambda_n_.allFinite() || !lambda_f_.allFinite()) {
-            report.diagnosis = system.diagnose(step_, "ncp_newton: the iterate is not finite");
-            return report;
-        }
+        if (!x_.allFinite() || !lambda_n_.allFinite() || !lambda_f_.allFinite())
+            return system.diagnose(step_, "ncp_newton: the iterate is not finite");
     }
-
-    if (std::string refusal = system.check_solution(step_, x_); !refusal.empty()) {
-        report.diagnosis = std::move(refusal);
-        return report;
-    }
-    State next;
-    next.t = s.t + h;
-    next.a = x_;
-    next.v = s.v + h * x_;
-    next.q = s.q;
-    next.q.head(n) += h * next.v;  // eq. 45
-    system.multipliers() = lambda_b_;
-    system.set_contact_forces(lambda_n_, lambda_f_);
-    system.commit(std::move(next));
-    report.converged = true;
-    report.newton_iterations = statistics_.newton_iterations;
-    return report;
 }
 
 bool NcpNewton::solve_newton_step(System& system, std::string& why) {

@@ -104,6 +104,12 @@ struct NcpNewtonSettings {
     /// depenetration velocity). Infinite: all of it in one step, as the paper, which at a step
     /// retried small after an accepted penetration asks for enormous forces.
     double max_depenetration_speed = std::numeric_limits<double>::infinity();
+    /// How many times a step's contacts are looked for: at its start, then at the end of each
+    /// solve (ContactConstraint::detect), solving again from the start while a look adds contacts
+    /// and the step ends through one of its contacts. A body knocked into another during the
+    /// step, or a plate slammed flat, would otherwise pass into it unseen. 1: the paper's single
+    /// look at the step's start.
+    int max_contact_looks = 4;
     double regularization = 1e-6;      ///< epsilon added to the Schur complement's diagonal (1/kg; section 8.4)
     int max_iterations = 100;
     /// The paper's mode (Table 2: 4 to 8 Newton iterations a step): accept the step after this
@@ -125,6 +131,7 @@ struct NcpStepStatistics {
     int newton_iterations = 0;
     int linear_iterations = 0;  ///< conjugate residual iterations, summed over the step
     int contacts = 0;
+    int contact_looks = 0;      ///< times the step was solved again with contacts found at a solve's end
 };
 
 class NcpNewton final : public Integrator {
@@ -144,6 +151,15 @@ public:
     const NcpStepStatistics& statistics() const { return statistics_; }
 
 private:
+    /// The Newton iteration from x_, lambda_b_ (contact forces from zero) with the contacts found:
+    /// empty, or why it failed. \p starts_at_rest: x_ is the start's configuration (v = 0).
+    std::string iterate(System& system, double h, bool starts_at_rest);
+    /// Whether some contact of the current look is violated at the step's end x_ by more than
+    /// gap_tolerance (beyond what the depenetration limit leaves).
+    bool ends_through_a_contact(System& system, double h);
+    /// The penetration a contact of start gap \p start_gap leaves for later steps of size \p h
+    /// (max_depenetration_speed).
+    double depenetration_shift(double start_gap, double h) const;
     /// Lays out the contact rows over the unknowns for this step's contacts (allocates).
     void prepare_contacts(const System& system);
     /// Copies the kernel's contact rows (global DOF columns) into the rows over the unknowns.
@@ -154,7 +170,14 @@ private:
     NcpNewtonSettings settings_;
     AffineStep step_;
     VectorX x_, lambda_b_, lambda_n_, lambda_f_, v_iterate_;
-    VectorX gap_shift_, work_x_;  ///< per contact: the penetration left for later steps (m)
+    VectorX gap_shift_, work_x_;       ///< per contact: the penetration left for later steps (m); scratch
+    VectorX x_start_, multipliers_at_start_;  ///< the step's first iterate and joint forces (each solve starts there)
+    /// The ends of the step's solves (ContactConstraint::detect's later looks); buffers kept.
+    struct SolvedEnd {
+        VectorX q, v;
+    };
+    std::vector<SolvedEnd> solved_ends_;
+    std::vector<SolvedStep> solved_;    ///< views of solved_ends_ for ContactConstraint::detect
     NcpStepStatistics statistics_;
 
     // ---- per step: the contact rows over the unknowns ----

