@@ -104,6 +104,7 @@ public:
                               bool with_force_scale) override;
     const VectorX& residual() const override { return residual_free_; }
     const SparseMatrix& jacobian() const override { return assembler_.jacobian(); }
+    bool shift_jacobian_diagonal(const VectorX& shift) override;
     bool factorize() override;
     bool solve_linear(const VectorX& rhs, VectorX& solution) override;
     bool solve_linear(const Eigen::MatrixXd& rhs, Eigen::MatrixXd& solution) override;

@@ -226,6 +226,15 @@ void Simulation::analyze_pattern() {
     timings_.pattern += seconds_since(start);
 }
 
+bool Simulation::shift_jacobian_diagonal(const VectorX& shift) {
+    SparseMatrix& jacobian = assembler_.jacobian();
+    if (shift.size() > dofs_.free_count()) return false;
+    // Every free DOF's diagonal is in the pattern (SparseAssembler): coeffRef finds it, inserts nothing.
+    for (Index i = 0; i < shift.size(); ++i)
+        if (shift[i] != 0.0) jacobian.coeffRef(i, i) += shift[i];
+    return true;
+}
+
 bool Simulation::factorize() {
     analyze_pattern();
     const auto start = Clock::now();

@@ -193,6 +193,15 @@ public:
     /// or J^T (a trust region's steepest-descent step, newton.hpp). An evaluation without the
     /// Jacobian leaves it as it was.
     virtual const SparseMatrix& jacobian() const = 0;
+    /// \brief Adds \p shift[i] to the diagonal entry of free unknown i (i < shift.size() <=
+    /// free_dofs().size()) of the last assembled Jacobian, before factorize(): a quasi-Newton
+    /// iteration's approximation of terms the Jacobian leaves out (ncp_newton's diagonal geometric
+    /// stiffness). The next evaluation with the Jacobian assembles it anew. False (nothing
+    /// changed): this system cannot.
+    virtual bool shift_jacobian_diagonal(const VectorX& shift) {
+        (void)shift;
+        return false;
+    }
     /// Numerically factorizes the last assembled Jacobian. False on failure (linear_solver_error()).
     virtual bool factorize() = 0;
     /// Solves J y = b with the last factorization (unknown_count() entries). False on failure.

@@ -36,6 +36,7 @@ struct JointEnd {
 struct BallJointSettings {
     JointEnd first, second;
     double compliance = 0.0;  ///< m/N
+    std::vector<double> row_compliance;  ///< per world axis x, y, z (m/N); empty: `compliance` on each
 };
 
 class BallJoint final : public Constraint {
@@ -47,7 +48,10 @@ public:
     Index row_count() const override { return 3; }
     const std::vector<Index>& dofs() const override { return dofs_; }
     void evaluate(const EvalContext& context, const double* lambda, ConstraintEvaluation& out) const override;
-    double compliance(Index) const override { return settings_.compliance; }
+    double compliance(Index row) const override {
+        return settings_.row_compliance.empty() ? settings_.compliance
+                                                : settings_.row_compliance[static_cast<std::size_t>(row)];
+    }
 
 private:
     /// A resolved end: an element's point (its DOFs' columns in dofs_), or a world point.

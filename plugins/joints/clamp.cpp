@@ -41,13 +41,13 @@ void Clamp::bind(const SceneView& scene) {
     }
     const Mat3 initial = k2.rotation.transpose() * k1.rotation;
     offset_ = settings_.rotation_offset.value_or(initial);
-    if (settings_.rotation_offset && settings_.rotational_compliance == 0.0) {
+    if (settings_.rotation_offset && (compliance(3) == 0.0 || compliance(4) == 0.0 || compliance(5) == 0.0)) {
         // A hard clamp must hold in the initial configuration, as its origins must.
         const double angle = rotation_log(Quaternion(Mat3(initial * offset_.transpose()))).norm();
         if (angle > 1e-9) {
             std::ostringstream text;
             text << "the frames are turned by " << angle
-                 << " rad from this offset in the initial configuration: a hard clamp (rotational_compliance 0) "
+                 << " rad from this offset in the initial configuration: a hard clamp (a rotation row of compliance 0) "
                     "must hold as built; omit rotation_offset to hold the initial relative rotation";
             parameters_.fail("rotation_offset", text.str());
         }

@@ -51,6 +51,8 @@ struct ClampSettings {
     ClampEnd first, second;
     double compliance = 0.0;             ///< m/N
     double rotational_compliance = 0.0;  ///< rad/(N m)
+    /// Per row: x, y, z of x_1 - x_2 (m/N), then the rotation rows (rad/(N m)); empty: the two above.
+    std::vector<double> row_compliance;
     std::optional<Mat3> rotation_offset; ///< R_o with R_2^T R_1 = R_o held; none: the initial value
 };
 
@@ -64,6 +66,7 @@ public:
     const std::vector<Index>& dofs() const override { return dofs_; }
     void evaluate(const EvalContext& context, const double* lambda, ConstraintEvaluation& out) const override;
     double compliance(Index row) const override {
+        if (!settings_.row_compliance.empty()) return settings_.row_compliance[static_cast<std::size_t>(row)];
         return row < 3 ? settings_.compliance : settings_.rotational_compliance;
     }
     /// The relative rotation R_o the clamp holds (after bind()).

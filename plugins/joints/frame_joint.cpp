@@ -135,6 +135,7 @@ void FrameJoint::bind(const SceneView& scene) {
 double FrameJoint::compliance(Index row) const {
     const RowSpec& spec = rows_[static_cast<std::size_t>(row)];
     if (spec.prescribed) return 0.0;
+    if (!settings_.row_compliance.empty()) return settings_.row_compliance[static_cast<std::size_t>(row)];
     return spec.rotational ? settings_.rotational_compliance : settings_.compliance;
 }
 

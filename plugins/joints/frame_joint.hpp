@@ -57,6 +57,9 @@ struct FrameJointSettings {
     std::optional<Vec3> second_axis;  ///< universal: the second element's axis (perpendicular to axis)
     double compliance = 0.0;             ///< translation rows, m/N
     double rotational_compliance = 0.0;  ///< rotation rows, rad/(N m)
+    /// One per row in the type's row order (above), the prescribed coordinate's not counted;
+    /// empty: compliance and rotational_compliance.
+    std::vector<double> row_compliance;
     /// The prescribed coordinate (rad or m) as a function of time, and its text for messages.
     std::function<double(double)> coordinate;
     std::string coordinate_text;

@@ -94,9 +94,33 @@ TimeFunction time_function_at(const Parameters& p, const std::string& key) {
     return parse_time_function(p.string(key), p.location(key));
 }
 
+/// `row_compliance`: one compliance per constraint row (ArtiSynth's per-row compliance, section
+/// 0.11), \p rows of them in the order \p order, instead of the per-kind keys.
+void declare_row_compliance(ParameterSchema& s, int rows, const std::string& order) {
+    s.real_list("row_compliance", "one inverse stiffness per constraint row, " + std::to_string(rows) +
+                                      " values in the row order " + order +
+                                      " (m/N on a translation row, rad/(N m) on a rotation row; 0: that row hard); "
+                                      "replaces compliance and rotational_compliance, e.g. a joint stiff along one "
+                                      "axis and soft along another")
+        .exact_size(rows)
+        .non_negative();
+}
+
+/// The written `row_compliance`, or empty; refused beside any of \p per_kind_keys.
+std::vector<double> read_row_compliance(const Parameters& p, std::initializer_list<const char*> per_kind_keys) {
+    if (!p.has("row_compliance")) return {};
+    for (const char* key : per_kind_keys)
+        if (p.has(key))
+            p.fail("row_compliance", std::string("give row_compliance or ") + key +
+                                         ", not both (row_compliance sets every row's compliance)");
+    return p.real_list("row_compliance");
+}
+
 struct FrameJointDoc {
     JointType type;
-    const char* rows;  ///< what the joint holds and leaves free
+    const char* rows;       ///< what the joint holds and leaves free
+    int row_count;          ///< its rows, the prescribed coordinate's not counted
+    const char* row_order;  ///< d = o_1 - o_2 and the joint frames' axes x_i, y_i, z_i (frame_joint.hpp)
 };
 
 void add_frame_joint(Registry& registry, const FrameJointDoc& doc) {
@@ -132,6 +156,7 @@ void add_frame_joint(Registry& registry, const FrameJointDoc& doc) {
             .unit("rad/(N m)")
             .fallback(0.0)
             .non_negative();
+    declare_row_compliance(s, doc.row_count, doc.row_order);
     if (has_single_coordinate(type))
         s.string("coordinate",
                  type == JointType::revolute
@@ -153,6 +178,8 @@ void add_frame_joint(Registry& registry, const FrameJointDoc& doc) {
         if (type == JointType::universal) settings.second_axis = p.vec3("second_axis");
         settings.compliance = p.real("compliance");
         if (has_rotation_rows) settings.rotational_compliance = p.real("rotational_compliance");
+        settings.row_compliance = has_rotation_rows ? read_row_compliance(p, {"compliance", "rotational_compliance"})
+                                                    : read_row_compliance(p, {"compliance"});
         if (has_single_coordinate(type) && p.has("coordinate")) {
             settings.coordinate = time_function_at(p, "coordinate");
             settings.coordinate_text = p.string("coordinate");
@@ -175,11 +202,13 @@ SOMA_PLUGIN("joints") {
     s.map("first", "the first end", end_schema("first", false)).require();
     s.map("second", "the second end", end_schema("second", true)).require();
     s.real("compliance", "inverse stiffness; 0: a hard joint").unit("m/N").fallback(0.0).non_negative();
+    declare_row_compliance(s, 3, "[x, y, z] (the world components of x_1 - x_2)");
     registry.add_constraint(std::move(s), [](const Parameters& p) {
         BallJointSettings settings;
         settings.first = read_end(p.block("first"), false);
         settings.second = read_end(p.block("second"), true);
         settings.compliance = p.real("compliance");
+        settings.row_compliance = read_row_compliance(p, {"compliance"});
         return std::make_unique<BallJoint>(std::move(settings), p);
     });
 
@@ -202,6 +231,9 @@ SOMA_PLUGIN("joints") {
         .unit("rad/(N m)")
         .fallback(0.0)
         .non_negative();
+    declare_row_compliance(c, 6,
+                           "[x, y, z, rx, ry, rz] (the world components of x_1 - x_2, then those of the rotation "
+                           "vee(Q - Q^T)/2)");
     ParameterSchema offset("rotation_offset", "a rotation about an axis (right-hand rule)");
     offset.vec3("axis", "rotation axis (need not be unit length; must not be zero)").require();
     offset.real("angle_deg", "rotation angle").unit("deg").require();
@@ -216,6 +248,7 @@ SOMA_PLUGIN("joints") {
         settings.second = read_clamp_end(p.block("second"), true);
         settings.compliance = p.real("compliance");
         settings.rotational_compliance = p.real("rotational_compliance");
+        settings.row_compliance = read_row_compliance(p, {"compliance", "rotational_compliance"});
         if (p.has("rotation_offset")) {
             const Parameters o = p.block("rotation_offset");
             const Vec3 axis = o.vec3("axis");
@@ -227,25 +260,35 @@ SOMA_PLUGIN("joints") {
     });
 
     const FrameJointDoc joints[] = {
-        {JointType::spherical, "Holds the two joint points together (3 rows); the frames turn freely."},
+        {JointType::spherical, "Holds the two joint points together (3 rows); the frames turn freely.", 3,
+         "[d_x, d_y, d_z] (d = o_1 - o_2, world)"},
         {JointType::revolute,
          "A hinge: holds the points together and the axes aligned (5 rows); the first frame turns about the axis. "
-         "Its coordinate is that angle (0 as built)."},
+         "Its coordinate is that angle (0 as built).",
+         5, "[d_x, d_y, d_z, z_1.x_2, z_1.y_2] (d = o_1 - o_2, world; x_i, y_i, z_i the joint frames' axes, z along "
+            "`axis`)"},
         {JointType::universal,
          "A Cardan joint: holds the points together and the first element's axis (`axis`) perpendicular to the "
-         "second's (`second_axis`) (4 rows): two rotations are free."},
+         "second's (`second_axis`) (4 rows): two rotations are free.",
+         4, "[d_x, d_y, d_z, z_1.x_2] (d = o_1 - o_2, world; z along `axis`, x along `second_axis`)"},
         {JointType::prismatic,
          "A slider: holds the rotation and the point on the axis (5 rows); the first frame slides along the axis. Its "
-         "coordinate is that slide (0 as built)."},
+         "coordinate is that slide (0 as built).",
+         5, "[x_2.d, y_2.d, z_1.x_2, z_1.y_2, x_1.y_2] (d = o_1 - o_2; x_i, y_i, z_i the joint frames' axes, z along "
+            "`axis`)"},
         {JointType::cylindrical,
          "Holds the axes aligned and the point on the axis (4 rows): the first frame slides along the axis and turns "
-         "about it."},
+         "about it.",
+         4, "[x_2.d, y_2.d, z_1.x_2, z_1.y_2] (d = o_1 - o_2; z along `axis`)"},
         {JointType::planar,
          "Holds the axes aligned (the plane's normal) and the point in the plane (3 rows): the first frame moves in the "
-         "plane and turns about its normal."},
+         "plane and turns about its normal.",
+         3, "[z_2.d, z_1.x_2, z_1.y_2] (d = o_1 - o_2; z along `axis`, the plane's normal)"},
         {JointType::fixed,
          "A weld at an offset point: holds the points together and the rotation (6 rows). Unlike `clamp`, the element "
-         "frames need not meet: the joint is at `at`."},
+         "frames need not meet: the joint is at `at`.",
+         6, "[d_x, d_y, d_z, z_1.x_2, z_1.y_2, x_1.y_2] (d = o_1 - o_2, world; x_i, y_i, z_i the joint frames' axes, z "
+            "along `axis`)"},
     };
     for (const FrameJointDoc& doc : joints) add_frame_joint(registry, doc);
 

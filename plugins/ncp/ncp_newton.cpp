@@ -1,6 +1,8 @@
 // The non-smooth Newton step (ncp_newton.hpp).
 #include "ncp_newton.hpp"
 
+#include "geometric_stiffness.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -57,6 +59,12 @@ void NcpNewton::prepare_contacts(const System& system) {
     for (VectorX* v : {&phi_hat_, &compliance_, &row_scale_, &rhs_, &dlambda_, &work_rows_, &inverse_schur_diagonal_})
         v->resize(rows_total);
     for (VectorX* v : {&residual_hat_, &dx_, &y0_, &work_u_, &work_u2_, &inverse_mass_diagonal_}) v->resize(unknowns);
+    const auto free = static_cast<Index>(free_dofs.size());
+    for (VectorX* v : {&secant_step_, &secant_left_out_}) v->resize(free);
+    previous_normal_values_.resize(normal_force_.nonZeros());
+    previous_tangent_values_.resize(tangent_.nonZeros());
+    stiffness_shift_ = VectorX::Zero(free);
+    secant_ready_ = false;
     if (settings_.linear_solver == SchurSolver::direct) {
         bt_dense_.resize(unknowns, rows_total);
         schur_.resize(rows_total, rows_total);
@@ -244,6 +252,19 @@ std::string NcpNewton::iterate(System& system, double h, bool starts_at_rest) {
                     work_u_[it.col()] += std::abs(it.value() * lambda_f_[k]);
                 }
         }
+        if (secant_ready_) {
+            // The contact forces' change over the last update at the new multipliers, -(G(x_new) -
+            // G(x_old))^T lambda_new: what A leaves out (eqs. 70, 71), onto its diagonal (eqs. 73, 74).
+            secant_left_out_.setZero();
+            const auto add_change = [&](const RowMatrix& rows, const VectorX& previous, const VectorX& lambda) {
+                for (Index r = 0; r < rows.outerSize(); ++r)
+                    for (Index p = rows.outerIndexPtr()[r]; p < rows.outerIndexPtr()[r + 1]; ++p)
+                        secant_left_out_[rows.innerIndexPtr()[p]] -= (rows.valuePtr()[p] - previous[p]) * lambda[r];
+            };
+            add_change(normal_force_, previous_normal_values_, lambda_n_);
+            add_change(tangent_, previous_tangent_values_, lambda_f_);
+            diagonal_geometric_stiffness(secant_left_out_, secant_step_, stiffness_shift_);
+        }
         bool converged = e.constraint_violation <= settings_.constraint_tolerance;
         double worst_force = 0.0, worst_gap = 0.0, worst_slip = 0.0;  // for a failure's diagnosis
         double force_reference = 0.0;
@@ -313,6 +334,9 @@ std::string NcpNewton::iterate(System& system, double h, bool starts_at_rest) {
                                    iteration, contacts, worst_force, worst_gap, settings_.gap_tolerance, worst_slip,
                                    settings_.slip_tolerance));
         }
+        if (secant_ready_ && !system.shift_jacobian_diagonal(stiffness_shift_))
+            return system.diagnose(step_, "ncp_newton: geometric_stiffness diagonal: this system cannot shift its "
+                                          "Jacobian's diagonal");
         if (!system.factorize()) return system.diagnose(step_, "ncp_newton: " + system.linear_solver_error());
         std::string why;
         if (!solve_newton_step(system, why)) return system.diagnose(step_, "ncp_newton: " + why);
@@ -334,6 +358,13 @@ std::string NcpNewton::iterate(System& system, double h, bool starts_at_rest) {
         }
         if (!x_.allFinite() || !lambda_n_.allFinite() || !lambda_f_.allFinite())
             return system.diagnose(step_, "ncp_newton: the iterate is not finite");
+        if (settings_.geometric_stiffness == GeometricStiffness::diagonal && contacts > 0) {
+            // The rows at this iterate and the step from it, for the next iteration's secant.
+            std::copy_n(normal_force_.valuePtr(), normal_force_.nonZeros(), previous_normal_values_.data());
+            std::copy_n(tangent_.valuePtr(), tangent_.nonZeros(), previous_tangent_values_.data());
+            secant_step_ = t * dx_.head(free);
+            secant_ready_ = true;
+        }
     }
 }
 

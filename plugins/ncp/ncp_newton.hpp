@@ -30,7 +30,8 @@
 /// G_f^T lambda_n, the matrix alpha G_f (as the paper, to keep the matrix symmetric; alpha = 1 at
 /// a solution with lambda_n > 0). W is held constant in the iteration (eq. 37), and the contacts'
 /// geometric stiffness d(G_f^T lambda)/dq is left out: a quasi-Newton step, as in the paper
-/// (section 6). The Schur complement is symmetric where A is and G_q = G_f: on particles, rods
+/// (section 6), or with `geometric_stiffness: diagonal` estimated on A's diagonal from the last
+/// step (section 8.3, geometric_stiffness.hpp). The Schur complement is symmetric where A is and G_q = G_f: on particles, rods
 /// and shells. A rigid body's rotation (G_q = G_f J_r(d), J_r -> 1 as the step's turn d -> 0)
 /// and its gyroscopic terms (A unsymmetric) break that slightly; the conjugate residual method,
 /// which assumes symmetry, then stops short of the exact step and Newton may take more
@@ -79,6 +80,12 @@ enum class SchurSolver {
     direct,              ///< the dense Schur complement, LU with partial pivoting
 };
 
+/// What stands in for the contacts' geometric stiffness d(G_f^T lambda)/dq in the Newton matrix.
+enum class GeometricStiffness {
+    none,      ///< left out: quasi-Newton (section 6)
+    diagonal,  ///< the secant estimate on the diagonal, stiffening part only (section 8.3, eqs. 71-74)
+};
+
 /// How the iteration starts.
 enum class StartingIterate {
     zero_velocity,          ///< v = 0 at the end of the step, lambda = 0 (the paper's, eqs. 67, 68)
@@ -90,6 +97,9 @@ struct NcpNewtonSettings {
     ComplementarityScaling scaling = ComplementarityScaling::effective_mass;
     SchurSolver linear_solver = SchurSolver::conjugate_residual;
     StartingIterate start = StartingIterate::zero_velocity;
+    /// The paper applies it to particle DOFs only (section 11: jitter at rigid joint limits); here
+    /// it applies to every free DOF, and only the contacts' stiffness is missing from A.
+    GeometricStiffness geometric_stiffness = GeometricStiffness::none;
     int linear_iterations = 40;        ///< conjugate residual iterations per Newton iteration
     double linear_tolerance = 1e-12;   ///< their relative tolerance (in the preconditioned norm)
     /// The Newton step's length t (eqs. 61, 62). The paper uses 0.75 (section 8.1); with the
@@ -149,6 +159,9 @@ public:
     const VectorX& normal_forces() const { return lambda_n_; }
     const VectorX& friction_forces() const { return lambda_f_; }
     const NcpStepStatistics& statistics() const { return statistics_; }
+    /// The diagonal geometric stiffness the last Newton iteration added to the matrix, per free
+    /// unknown (zeros with geometric_stiffness none).
+    const VectorX& geometric_stiffness_shift() const { return stiffness_shift_; }
 
 private:
     /// The Newton iteration from x_, lambda_b_ (contact forces from zero) with the contacts found:
@@ -190,6 +203,10 @@ private:
     // ---- per iteration ----
     VectorX slip_, residual_hat_, phi_hat_, compliance_, row_scale_, rhs_, dlambda_, dx_, y0_, work_u_, work_u2_;
     VectorX work_rows_, inverse_schur_diagonal_;
+    // ---- the diagonal geometric stiffness (section 8.3) ----
+    VectorX previous_normal_values_, previous_tangent_values_;  ///< G_f's and D's values before the last update
+    VectorX secant_step_, secant_left_out_, stiffness_shift_;    ///< over the free DOFs
+    bool secant_ready_ = false;  ///< the previous iterate's rows and step are kept
     Eigen::MatrixXd schur_, bt_dense_, a_inverse_bt_;
     Eigen::PartialPivLU<Eigen::MatrixXd> schur_lu_;
     KrylovWorkspace krylov_;

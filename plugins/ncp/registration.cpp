@@ -58,6 +58,13 @@ SOMA_PLUGIN("ncp") {
                       "previous_acceleration")
         .one_of_strings({"zero_velocity", "previous_acceleration"})
         .fallback(std::string("zero_velocity"));
+    s.string("geometric_stiffness",
+             "what stands in for the contacts' geometric stiffness d(G^T lambda)/dq in the Newton matrix (section "
+             "8.3): none (left out, a quasi-Newton step) or diagonal (the secant estimate over the last step on the "
+             "matrix's diagonal, only where it stiffens: eqs. 71-74, the sign of eq. 73 corrected; on every free "
+             "DOF, where the paper uses it on particles only). The solution does not change, only the iteration")
+        .one_of_strings({"none", "diagonal"})
+        .fallback(std::string("none"));
     s.real("damping", "Newton step length t (eqs. 61-62); the paper uses 0.75 for every example (section 8.1). Full "
                       "steps converge fastest here, where the friction forces are projected onto their cones after "
                       "each update; t < 1 converges linearly, the error falling by about 1 - t an iteration")
@@ -121,6 +128,8 @@ SOMA_PLUGIN("ncp") {
         settings.start = choice<StartingIterate>(p, "start",
                                                  {{"zero_velocity", StartingIterate::zero_velocity},
                                                   {"previous_acceleration", StartingIterate::previous_acceleration}});
+        settings.geometric_stiffness = choice<GeometricStiffness>(
+            p, "geometric_stiffness", {{"none", GeometricStiffness::none}, {"diagonal", GeometricStiffness::diagonal}});
         settings.linear_iterations = static_cast<int>(p.integer("linear_iterations"));
         settings.linear_tolerance = p.real("linear_tolerance");
         settings.damping = p.real("damping");

@@ -352,14 +352,16 @@ TEST_CASE("Newton iterations allocate nothing: rigid bodies, floor contact and c
     }
 }
 
-TEST_CASE("ncp_newton iterations allocate nothing: contacts with friction, a joint, both Schur solvers",
+TEST_CASE("ncp_newton iterations allocate nothing: contacts with friction, a joint, both Schur solvers, the diagonal "
+          "geometric stiffness",
           "[kernel][performance]") {
     // A box sliding on the floor, a box resting on another (corner-on-face contacts), a sphere
     // hung from the world by a compliant joint: the contacts' rows, the NCP rows and the Schur
     // solve in every iteration. The contacts are laid out once per step (allocating there).
-    const auto scene = [](const std::string& tolerance, const std::string& solver) {
+    const auto scene = [](const std::string& tolerance, const std::string& solver, const std::string& stiffness) {
         return "simulation: {duration: 1.0}\n"
-               "integrator: {type: ncp_newton, dt: 1.0e-3, linear_solver: " + solver + ", force_tolerance: " + tolerance +
+               "integrator: {type: ncp_newton, dt: 1.0e-3, geometric_stiffness: " + stiffness +
+               ", linear_solver: " + solver + ", force_tolerance: " + tolerance +
                ", gap_tolerance: " + tolerance + ", slip_tolerance: " + tolerance + "}\n"
                "linear_solver: {type: test_dense_lu}\n"
                "elements:\n"
@@ -377,8 +379,10 @@ TEST_CASE("ncp_newton iterations allocate nothing: contacts with friction, a joi
     };
     for (const std::string solver : {"conjugate_residual", "direct"}) {
         INFO(solver);
-        check_allocation_free(one_step_of(scene("1.0e-3", solver)), one_step_of(scene("1.0e-12", solver)));
+        check_allocation_free(one_step_of(scene("1.0e-3", solver, "none")), one_step_of(scene("1.0e-12", solver, "none")));
     }
+    check_allocation_free(one_step_of(scene("1.0e-3", "conjugate_residual", "diagonal")),
+                          one_step_of(scene("1.0e-12", "conjugate_residual", "diagonal")));
 }
 
 TEST_CASE("Newton iterations allocate nothing: clamps through rod and rigid-body frames", "[kernel][performance]") {

@@ -63,6 +63,7 @@ public:
     }
     const VectorX& residual() const override { return sim_.residual(); }
     const SparseMatrix& jacobian() const override { return sim_.jacobian(); }
+    bool shift_jacobian_diagonal(const VectorX& shift) override { return sim_.shift_jacobian_diagonal(shift); }
     bool factorize() override { return sim_.factorize(); }
     bool solve_linear(const VectorX& rhs, VectorX& solution) override { return sim_.solve_linear(rhs, solution); }
     bool solve_linear(const Eigen::MatrixXd& rhs, Eigen::MatrixXd& solution) override {

@@ -414,3 +414,71 @@ TEST_CASE("multibody joints: a lone revolute stop blocks from both sides, across
     CHECK(turned == Approx(-1.0 + 2 * 3.141592653589793).margin(1e-8));
     CHECK(std::abs(sim->state().v[5]) < 1e-8);
 }
+
+TEST_CASE("multibody joints: per-row compliances are springs along their own rows (statics)", "[validation][multibody]") {
+    // Two bodies, each held at its origin to the world by a fixed_joint and by a clamp, and a
+    // particle by a ball_joint, each with one compliance per row (row_compliance; hard rows among
+    // them). Each carries a force F through its origin, and each body a couple of +G at a marker
+    // 0.1 m along its y axis and -G at its origin, G = (g, 0, 0). Exact equilibria, at any load:
+    //  - a translation row is d_i = alpha_i F_i (rows along the world axes, linear in d);
+    //  - the fixed joint's row x_1.y_2 and the clamp's z row are sin(theta) for a turn theta about
+    //    z, with the torque lambda cos(theta) on the body, and the couple's moment -0.1 g cos(theta):
+    //    sin(theta) / alpha_6 = -0.1 g, theta = -asin(0.1 g alpha_6). Hard rows hold the rest.
+    const double alpha[6] = {1e-4, 2e-4, 4e-4, 0.0, 0.0, 2e-2};
+    const Vec3 force(3, -5, 7);
+    const double g = 100.0;
+    const auto body = [](const std::string& name, const Vec3& at) {
+        return "  - {name: " + name + ", type: rigid_body, position: " + vec(at) +
+               ", mass: 2, inertia: [0.01, 0.02, 0.03, 0, 0, 0], markers: [{position: [0, 0.1, 0]}]}\n";
+    };
+    const auto loads = [&](const std::string& name) {
+        return "  - {type: point_load, element: " + name + ", nodes: [0], force: " + vec(force - Vec3(g, 0, 0)) + "}\n" +
+               "  - {type: point_load, element: " + name + ", nodes: [2], force: " + vec(Vec3(g, 0, 0)) + "}\n";
+    };
+    const std::string rows = "[1.0e-4, 2.0e-4, 4.0e-4, 0, 0, 2.0e-2]";
+    const std::string scene =
+        "simulation: {duration: 1.0}\n"
+        "integrator: {type: statics, dt: 1.0, newton: {absolute_tolerance: 1.0e-12, relative_tolerance: 0, "
+        "constraint_tolerance: 1.0e-14}}\n"
+        "elements:\n" +
+        body("welded", Vec3(0, 0, 0)) + body("clamped", Vec3(1, 0, 0)) +
+        "  - {name: balled, type: point_mass, position: [2, 0, 0], mass: 1}\n"
+        "constraints:\n"
+        "  - {type: fixed_joint, first: {element: welded}, at: [0, 0, 0], row_compliance: " + rows + "}\n"
+        "  - {type: clamp, first: {element: clamped}, second: {world: [1, 0, 0]}, row_compliance: " + rows + "}\n"
+        "  - {type: ball_joint, first: {element: balled, node: 0}, second: {world: [2, 0, 0]}, "
+        "row_compliance: [1.0e-4, 2.0e-4, 4.0e-4]}\n"
+        "forces:\n" + loads("welded") + loads("clamped") +
+        "  - {type: point_load, element: balled, nodes: [0], force: " + vec(force) + "}\n";
+    auto sim = build_scene(scene);
+    REQUIRE(step_once(*sim, 1.0));
+    const Vec3 stretch(alpha[0] * force.x(), alpha[1] * force.y(), alpha[2] * force.z());
+    const double theta = -std::asin(0.1 * g * alpha[5]);
+    const Mat3 turned = Eigen::AngleAxisd(theta, Vec3::UnitZ()).toRotationMatrix();
+    // Newton's tolerance 1e-12 N over stiffnesses >= 200 N/m: 1e-14 m; 1e-12 leaves round-off room.
+    CHECK((node_position(*sim, "welded", 0) - stretch).norm() < 1e-12);
+    CHECK((node_position(*sim, "clamped", 0) - (Vec3(1, 0, 0) + stretch)).norm() < 1e-12);
+    CHECK((node_position(*sim, "balled", 0) - (Vec3(2, 0, 0) + stretch)).norm() < 1e-12);
+    CHECK((body_rotation(*sim, "welded") - turned).norm() < 1e-10);
+    CHECK((body_rotation(*sim, "clamped") - turned).norm() < 1e-10);
+    // A finite turn: the small-angle answer -0.1 g alpha_6 = -0.2 rad is 1.4e-3 rad off.
+    CHECK(std::abs(theta + 0.2) > 1e-3);
+}
+
+TEST_CASE("multibody joints: row_compliance is refused beside the per-kind compliances and at a wrong length",
+          "[validation][multibody]") {
+    const auto scene = [](const std::string& joint_keys) {
+        return "simulation: {duration: 1.0}\n"
+               "integrator: {type: implicit_euler, dt: 0.01}\n"
+               "elements:\n"
+               "  - {name: b, type: rigid_body, position: [0, 0, 0], mass: 1, inertia: [0.01, 0.01, 0.01, 0, 0, 0]}\n"
+               "constraints:\n"
+               "  - {type: revolute_joint, first: {element: b}, at: [0, 0, 0], axis: [0, 0, 1], " + joint_keys + "}\n";
+    };
+    CHECK_THROWS_WITH(build_scene(scene("row_compliance: [0, 0, 0, 1.0e-3, 1.0e-3], rotational_compliance: 1.0e-3")),
+                      Catch::Contains("test.yaml:6") && Catch::Contains("row_compliance") &&
+                          Catch::Contains("not both"));
+    CHECK_THROWS_WITH(build_scene(scene("row_compliance: [0, 0, 1.0e-3]")),
+                      Catch::Contains("row_compliance") && Catch::Contains("5"));
+    CHECK_THROWS_WITH(build_scene(scene("row_compliance: [0, 0, 0, -1.0e-3, 0]")), Catch::Contains("row_compliance"));
+}
