@@ -38,6 +38,14 @@ struct Geometry {
     bool weight_at_points = true;
 };
 
+/// \brief A surface an element shows in the output and nothing else: no mass, no contact, no
+/// point of geometry() (a URDF link's visual mesh, drawn where the collision shapes are coarse).
+struct DisplaySurface {
+    std::vector<Vec3> vertices;                   ///< world positions at the state asked
+    std::vector<Vec3> velocities;                 ///< world velocities of the vertices
+    std::vector<std::array<Index, 3>> triangles;  ///< indices into vertices, counter-clockwise seen from outside
+};
+
 /// A named family of DOFs a scene can select for boundary conditions, e.g. "nodes" (3 per
 /// node: x, y, z) or "edges" (DOFs that live on an edge between two nodes: a rod edge's twist
 /// angle, a mid-edge shell edge's xi; each element type documents its own). Item i of "nodes" is point i of
@@ -140,6 +148,14 @@ public:
     /// \brief Position \p x and velocity \p xdot of point \p point at (q, v), global vectors (an
     /// output probe). The default evaluates point_kinematics (identity points read q and v).
     virtual void point_state(Index point, const VectorX& q, const VectorX& v, Vec3& x, Vec3& xdot) const;
+    /// \brief The surface drawn for this element beside geometry() at (q, v) (DisplaySurface);
+    /// \p out is cleared first. Default: none. For output only (it may allocate).
+    virtual void display_surface(const VectorX& q, const VectorX& v, DisplaySurface& out) const {
+        (void)q, (void)v;
+        out.vertices.clear();
+        out.velocities.clear();
+        out.triangles.clear();
+    }
     /// \brief Adds to \p stiffness (point_kinematics' dof_count square, Newton coordinates) the
     /// derivative of J^T f with respect to the point's DOFs for a fixed world force \p f (SOFA's
     /// applyDJT): the geometric stiffness of a force applied through the map. Identity: nothing.

@@ -163,7 +163,9 @@ ParameterSchema vtk_schema() {
         "(points with point data element_id, node_index, velocity, radius; edges as lines, triangles, and a "
         "vertex for each point no edge or triangle uses, with cell data element_id, edge_index and "
         "triangle_index, -1 on cells of another kind: click a point or cell in ParaView to read the index "
-        "a scene selects), plus the collection `<prefix>.pvd` in the "
+        "a scene selects; then each element's visual shapes, a rigid_body's `visuals`: their points with "
+        "node_index -1 and their triangles with cell data visual = 1, 0 on every other cell: threshold on it "
+        "to show either), plus the collection `<prefix>.pvd` in the "
         "output folder listing every frame with its time (open it in ParaView). The collection is "
         "replaced atomically after each frame, so a run that stops early leaves a valid one.");
     schema.integer("every", "write every N accepted steps (the initial state and the final state are always written)")

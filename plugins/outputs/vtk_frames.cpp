@@ -27,9 +27,10 @@ UnstructuredGrid VtkFrames::frame_grid(const SceneView& scene) {
     // Indices inside each element, so a user can click a point or cell in ParaView and read the
     // node, edge or triangle index a scene selects (`fixed`, probes, loads); -1 on cells of the
     // other kinds.
-    std::vector<std::int32_t> point_element, point_index, cell_element, cell_edge, cell_triangle;
+    std::vector<std::int32_t> point_element, point_index, cell_element, cell_edge, cell_triangle, cell_visual;
     const State& state = scene.state();
     const auto& elements = scene.elements();
+    DisplaySurface display;
 
     for (std::size_t e = 0; e < elements.size(); ++e) {
         const Element& element = *elements[e];
@@ -83,6 +84,7 @@ UnstructuredGrid VtkFrames::frame_grid(const SceneView& scene) {
             cell_element.push_back(id);
             cell_edge.push_back(edge);
             cell_triangle.push_back(triangle);
+            cell_visual.push_back(0);
         };
         for (std::size_t e = 0; e < geometry.edges.size(); ++e)
             add_cell(kVtkLine, geometry.edges[e], static_cast<std::int32_t>(e), -1);
@@ -90,6 +92,32 @@ UnstructuredGrid VtkFrames::frame_grid(const SceneView& scene) {
             add_cell(kVtkTriangle, geometry.triangles[t], -1, static_cast<std::int32_t>(t));
         for (std::size_t p = 0; p < count; ++p)
             if (!used[p]) add_cell(kVtkVertex, std::array<Index, 1>{static_cast<Index>(p)}, -1, -1);
+
+        // The element's display surface (a URDF link's visual mesh): points with node_index -1,
+        // triangles with visual = 1, after the element's own.
+        element.display_surface(state.q, state.v, display);
+        const auto display_base = static_cast<std::int64_t>(grid.points.size() / 3);
+        for (std::size_t k = 0; k < display.vertices.size(); ++k) {
+            grid.points.insert(grid.points.end(), display.vertices[k].data(), display.vertices[k].data() + 3);
+            velocity.insert(velocity.end(), display.velocities[k].data(), display.velocities[k].data() + 3);
+            radius.push_back(0.0);
+            point_element.push_back(id);
+            point_index.push_back(-1);
+        }
+        for (const auto& triangle : display.triangles) {
+            for (const Index p : triangle) {
+                if (p < 0 || static_cast<std::size_t>(p) >= display.vertices.size())
+                    throw std::logic_error(fmt::format("element '{}': a display triangle uses vertex {} of {}",
+                                                       element.name(), p, display.vertices.size()));
+                grid.connectivity.push_back(display_base + p);
+            }
+            grid.offsets.push_back(static_cast<std::int64_t>(grid.connectivity.size()));
+            grid.types.push_back(kVtkTriangle);
+            cell_element.push_back(id);
+            cell_edge.push_back(-1);
+            cell_triangle.push_back(-1);
+            cell_visual.push_back(1);
+        }
     }
 
     grid.point_data.push_back({"element_id", 1, std::move(point_element)});
@@ -99,6 +127,7 @@ UnstructuredGrid VtkFrames::frame_grid(const SceneView& scene) {
     grid.cell_data.push_back({"element_id", 1, std::move(cell_element)});
     grid.cell_data.push_back({"edge_index", 1, std::move(cell_edge)});
     grid.cell_data.push_back({"triangle_index", 1, std::move(cell_triangle)});
+    grid.cell_data.push_back({"visual", 1, std::move(cell_visual)});
     return grid;
 }
 

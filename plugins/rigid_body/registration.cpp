@@ -3,7 +3,7 @@
 #include "rigid_damping.hpp"
 
 #include "soma/api.hpp"
-#include "soma/obj_mesh.hpp"
+#include "soma/stl_mesh.hpp"
 #include "soma/registry.hpp"
 
 #include <cmath>
@@ -44,12 +44,13 @@ ParameterSchema shape_capsule() {
 
 ParameterSchema shape_mesh() {
     ParameterSchema s("mesh", "a triangle mesh read from a Wavefront OBJ file (v and f lines; polygons are "
-                              "fan-triangulated), its vertices scaled about the file's origin and then placed at "
+                              "fan-triangulated) or, when its name ends in .stl, an STL file (binary or ASCII; corners "
+                              "with equal coordinates welded into one vertex), its vertices scaled about the file's origin and then placed at "
                               "`shape_center` (a part's: turned by its `orientation` and placed at its `center`). Contact and output points: its vertices (radius 0); its triangles are "
                               "drawn. With `density` the mesh must be closed and oriented outwards (every edge shared "
                               "by two triangles that run it in opposite directions, positive volume) and the mass "
                               "properties are those of the solid it bounds, exact (divergence theorem over tetrahedra)");
-    s.string("path", "OBJ file, relative to the scene file's folder").require();
+    s.string("path", "OBJ or STL file, relative to the scene file's folder").require();
     s.real("scale", "factor applied to the file's coordinates (e.g. 0.001 for a file in millimetres)")
         .positive()
         .max_value(1e6)
@@ -109,6 +110,17 @@ ParameterSchema rigid_body_schema() {
                          "not overlap: a common volume counts twice, there and in the volume that buoyancy, "
                          "`gravity`'s medium_density, displaces); touching parts are fine",
                std::move(part));
+    ParameterSchema visual("visual", "a shape drawn with the body");
+    visual.one_of("shape", "the visual's geometry (a sphere or capsule is drawn tessellated)", shape_alternatives())
+        .require();
+    visual.vec3("center", "position of the visual's centre in body coordinates").unit("m").fallback(Vec3(0, 0, 0));
+    visual.real_list("orientation", "the visual's axes in body coordinates, a unit quaternion [w, x, y, z]")
+        .exact_size(4)
+        .fallback(std::vector<double>{1.0, 0.0, 0.0, 0.0});
+    s.map_list("visuals", "shapes drawn in the output with the body and nothing else: no mass, no contact, no points "
+                          "(a detailed mesh beside coarse collision shapes, a URDF link's <visual>); a mesh need not be "
+                          "closed. In VTK frames their triangles carry cell data visual = 1",
+               std::move(visual));
     s.real("density", "uniform density of the shape or shapes: mass properties from them (centre of mass at a "
                       "shape's centre; a mesh's at the centroid of the solid it bounds); exclusive with mass, inertia "
                       "and center_of_mass")
@@ -149,7 +161,7 @@ RigidShape shape_from(const Parameters& p, const Vec3& center) {
     } else if (kind == "mesh") {
         shape.kind = ShapeKind::mesh;
         try {
-            ObjTriangles mesh = read_obj_triangles(b.path("path"));
+            ObjTriangles mesh = read_mesh_triangles(b.path("path"));
             const double scale = b.real("scale");
             for (const Vec3& x : mesh.positions) shape.vertices.push_back(scale * x);
             shape.triangles = std::move(mesh.triangles);
@@ -185,6 +197,10 @@ std::unique_ptr<Element> make_rigid_body(const Parameters& p) {
     }
     if (p.has("shapes") && d.shapes.empty()) p.fail("shapes", "a compound body needs at least one part");
     for (const Parameters& marker : p.blocks("markers")) d.markers.push_back(marker.vec3("position"));
+    for (const Parameters& visual : p.blocks("visuals")) {
+        d.visuals.push_back(shape_from(visual, visual.vec3("center")));
+        d.visuals.back().orientation = unit_quaternion(visual, "orientation");
+    }
 
     const bool explicit_mass = p.has("mass") || p.has("inertia") || p.has("center_of_mass");
     if (p.has("density")) {

@@ -54,6 +54,34 @@ RigidBody::RigidBody(RigidBodyDescription description) : description_(std::move(
     geometry_.point_radius = radii;
     // An open mesh (allowed with given mass properties) encloses no volume: no buoyancy.
     geometry_.density = volume > 0.0 && std::isfinite(volume) ? description_.mass.mass / volume : 0.0;
+    for (const RigidShape& visual : description_.visuals) {
+        const ShapeSurface surface = display_mesh(visual);
+        const auto first = static_cast<Index>(display_body_.vertices.size());
+        display_body_.vertices.insert(display_body_.vertices.end(), surface.points.begin(), surface.points.end());
+        for (const auto& t : surface.triangles) display_body_.triangles.push_back({first + t[0], first + t[1], first + t[2]});
+    }
+}
+
+void RigidBody::display_surface(const VectorX& q, const VectorX& v, DisplaySurface& out) const {
+    out.triangles = display_body_.triangles;
+    if (display_body_.vertices.empty()) {
+        out.vertices.clear();
+        out.velocities.clear();
+        return;
+    }
+    EvalContext context;
+    context.q = &q;
+    const Mat3 R = orientation(context).toRotationMatrix();
+    const Vec3 p(q[dofs_[0]], q[dofs_[1]], q[dofs_[2]]);
+    const Vec3 p_dot(v[dofs_[0]], v[dofs_[1]], v[dofs_[2]]);
+    const Vec3 omega(v[dofs_[3]], v[dofs_[4]], v[dofs_[5]]);  // body coordinates
+    out.vertices.resize(display_body_.vertices.size());
+    out.velocities.resize(display_body_.vertices.size());
+    for (std::size_t i = 0; i < display_body_.vertices.size(); ++i) {
+        const Vec3& r = display_body_.vertices[i];
+        out.vertices[i] = p + R * r;
+        out.velocities[i] = p_dot + R * omega.cross(r);
+    }
 }
 
 void RigidBody::initial_state(VectorX& q, VectorX& v) const {

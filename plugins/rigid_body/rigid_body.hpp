@@ -39,6 +39,7 @@ struct RigidBodyDescription {
     Vec3 angular_velocity = Vec3::Zero();  ///< body coordinates
     std::vector<RigidShape> shapes;       ///< none: a body with mass properties only; several: a compound body
     std::vector<Vec3> markers;            ///< extra body points (body coordinates) for joints, loads, probes
+    std::vector<RigidShape> visuals;      ///< drawn only (display_surface): no mass, no contact, no points
     MassProperties mass;
 };
 
@@ -88,6 +89,8 @@ public:
     /// Points in body coordinates (point 0: the origin, point 1: the centre of mass).
     const std::vector<Vec3>& body_points() const { return body_points_; }
     const MassProperties& mass_properties() const { return description_.mass; }
+    /// The visuals' triangles, moved with the body (body-coordinate vertices through its pose).
+    void display_surface(const VectorX& q, const VectorX& v, DisplaySurface& out) const override;
 
 protected:
     void on_bind() override;
@@ -99,6 +102,7 @@ private:
     RigidBodyDescription description_;
     std::vector<Vec3> body_points_;
     Geometry geometry_;
+    DisplaySurface display_body_;  ///< the visuals in body coordinates (vertices; no velocities)
     std::array<Index, 6> dofs_{};
     StencilId stencil_ = 0;
 };

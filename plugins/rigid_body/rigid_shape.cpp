@@ -203,6 +203,47 @@ ShapeSurface shape_surface(const RigidShape& s) {
     return out;
 }
 
+ShapeSurface display_mesh(const RigidShape& s) {
+    if (s.kind != ShapeKind::sphere && s.kind != ShapeKind::capsule) {
+        ShapeSurface surface = shape_surface(s);
+        surface.radii.clear();
+        surface.edges.clear();
+        return surface;
+    }
+    // Rings of latitude theta from the north pole down; a capsule's upper half is raised by half
+    // its length and its lower half lowered, the equator ring appearing once in each (the side).
+    constexpr int kSegments = 24, kHalfRings = 6;
+    const double half = s.kind == ShapeKind::capsule ? 0.5 * s.length : 0.0;
+    ShapeSurface out;
+    out.points.push_back(Vec3(0, 0, s.radius + half));
+    std::vector<Index> ring_start;
+    const auto add_ring = [&](int i, double offset) {
+        const double theta = pi * i / (2 * kHalfRings);
+        ring_start.push_back(static_cast<Index>(out.points.size()));
+        for (int k = 0; k < kSegments; ++k) {
+            const double phi = 2.0 * pi * k / kSegments;
+            out.points.push_back(Vec3(s.radius * std::sin(theta) * std::cos(phi), s.radius * std::sin(theta) * std::sin(phi),
+                                      s.radius * std::cos(theta) + offset));
+        }
+    };
+    for (int i = 1; i <= kHalfRings; ++i) add_ring(i, half);
+    for (int i = half > 0.0 ? kHalfRings : kHalfRings + 1; i < 2 * kHalfRings; ++i) add_ring(i, -half);
+    const auto south = static_cast<Index>(out.points.size());
+    out.points.push_back(Vec3(0, 0, -s.radius - half));
+    const auto at = [&](std::size_t ring, int k) { return ring_start[ring] + (k % kSegments); };
+    for (int k = 0; k < kSegments; ++k) {
+        out.triangles.push_back({0, at(0, k), at(0, k + 1)});
+        for (std::size_t r = 0; r + 1 < ring_start.size(); ++r) {
+            out.triangles.push_back({at(r, k), at(r + 1, k), at(r + 1, k + 1)});
+            out.triangles.push_back({at(r, k), at(r + 1, k + 1), at(r, k + 1)});
+        }
+        out.triangles.push_back({south, at(ring_start.size() - 1, k + 1), at(ring_start.size() - 1, k)});
+    }
+    const Mat3 R = s.orientation.toRotationMatrix();
+    for (Vec3& x : out.points) x = s.center + R * x;
+    return out;
+}
+
 std::string describe_shape(const RigidShape& s) {
     std::ostringstream text;
     switch (s.kind) {

@@ -22,17 +22,18 @@ ParameterSchema urdf_schema() {
         "nothing (a free body). The robot is built in the URDF's zero configuration, where every joint coordinate is "
         "0 as Soma's joints count it (the child link turned or moved from the parent about the joint axis, as URDF "
         "counts it). Joint ranges become joint_limit stops (integrator ncp_newton), <dynamics damping> a joint_drive "
-        "with that damping, every collision geometry (box, sphere, cylinder, OBJ mesh) of a body's links a part of "
-        "its `shapes`, placed and turned as its <collision> origin says. Names are "
+        "with that damping, every collision geometry (box, sphere, cylinder, OBJ or STL mesh) of a body's links a part "
+        "of its `shapes`, placed and turned as its <collision> origin says, and every visual geometry one of its "
+        "`visuals` (drawn in the VTK output, nothing else). Names are "
         "NAME/link and NAME/joint (limits NAME/joint/limit, dampers NAME/joint/damping), so drives, springs, contacts "
-        "and outputs of the scene can name them. Not read: visual geometry (bodies are drawn as their collision "
-        "shapes), effort and velocity limits, safety controllers, transmissions and <gazebo> tags; with a fixed base, the "
-        "base's collision geometry (it is the world: add a fixed rigid_body for contact with it); a planar joint's "
+        "and outputs of the scene can name them. Not read: materials and colours, effort and velocity limits, safety "
+        "controllers, transmissions and <gazebo> tags; with a fixed base, the base's collision and visual geometry (it "
+        "is the world: add a fixed rigid_body for contact with it); a planar joint's "
         "damping. Refused with the "
         "link or joint named: mimic joints, a link reached twice (a loop), an empty range, a moving link with no mass, "
         "dry joint friction (unless "
-        "ignore_joint_friction) and a collision mesh a rigid_body cannot hold (not OBJ, or scaled unevenly; unless "
-        "collision: false). "
+        "ignore_joint_friction) and a collision or visual mesh a rigid_body cannot hold (neither OBJ nor STL, or "
+        "scaled unevenly; unless collision: false or visuals: false). "
         "`soma imports SCENE` prints the blocks written.");
     s.string("file", "the URDF file, relative to the scene file's folder").require();
     s.vec3("position", "where the root link's origin stands, world").unit("m").fallback(Vec3(0, 0, 0));
@@ -54,7 +55,12 @@ ParameterSchema urdf_schema() {
     s.boolean("collision", "each body's <collision> geometries as the parts of its `shapes` (for contact and "
                            "output), one part per geometry: the body's own link's first, then those of the links fixed "
                            "to it, each link's in file order; each at its <collision> origin and turned as it says; a "
-                           "mesh must be OBJ (convex, for ncp_contact) and evenly scaled; false: bodies without shapes")
+                           "mesh must be OBJ or STL (convex, for ncp_contact) and evenly scaled; false: bodies without shapes")
+        .fallback(true);
+    s.boolean("visuals", "each body's <visual> geometries as its `visuals` (drawn in the output: no mass, no contact), "
+                         "in the order of `collision`'s parts; a mesh must be OBJ or STL (COLLADA .dae is not read: "
+                         "convert it, or set this false) and evenly scaled; false: bodies drawn as their collision "
+                         "shapes")
         .fallback(true);
     s.string("package_root", "the folder that holds the ROS packages `package://NAME/...` mesh names point into "
                              "(`package://NAME/x` is package_root/NAME/x), relative to the scene file's folder")
@@ -88,6 +94,7 @@ std::string import_urdf(const Parameters& p) {
     settings.limits = p.boolean("limits");
     settings.joint_damping = p.boolean("joint_damping");
     settings.collision = p.boolean("collision");
+    settings.visuals = p.boolean("visuals");
     settings.ignore_joint_friction = p.boolean("ignore_joint_friction");
     settings.coordinates = p.free_map("coordinates");
     try {

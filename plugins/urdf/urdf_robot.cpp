@@ -67,30 +67,32 @@ std::filesystem::path resolve_mesh(const std::string& name, const std::filesyste
     return path.is_relative() ? file.parent_path() / path : path;
 }
 
-RobotShape shape_of(const ::urdf::Collision& collision, const Eigen::Isometry3d& link_in_body,
-                    const std::filesystem::path& file, const ReadOptions& options, const std::string& link) {
+/// The geometry of a <collision> or <visual> (\p tag) at \p origin in its link's frame.
+RobotShape shape_of(const ::urdf::Pose& origin, const ::urdf::GeometrySharedPtr& geometry, const char* tag,
+                    const Eigen::Isometry3d& link_in_body, const std::filesystem::path& file,
+                    const ReadOptions& options, const std::string& link) {
     RobotShape shape;
     shape.link = link;
-    shape.placement = link_in_body * isometry_of(collision.origin);
-    if (!collision.geometry) fail(file, fmt::format("link '{}': a <collision> without a geometry", link));
-    switch (collision.geometry->type) {
+    shape.placement = link_in_body * isometry_of(origin);
+    if (!geometry) fail(file, fmt::format("link '{}': a <{}> without a geometry", link, tag));
+    switch (geometry->type) {
         case ::urdf::Geometry::BOX:
             shape.kind = RobotShape::Kind::box;
-            shape.size = vec_of(static_cast<const ::urdf::Box&>(*collision.geometry).dim);
+            shape.size = vec_of(static_cast<const ::urdf::Box&>(*geometry).dim);
             break;
         case ::urdf::Geometry::SPHERE:
             shape.kind = RobotShape::Kind::sphere;
-            shape.radius = static_cast<const ::urdf::Sphere&>(*collision.geometry).radius;
+            shape.radius = static_cast<const ::urdf::Sphere&>(*geometry).radius;
             break;
         case ::urdf::Geometry::CYLINDER: {
-            const auto& c = static_cast<const ::urdf::Cylinder&>(*collision.geometry);
+            const auto& c = static_cast<const ::urdf::Cylinder&>(*geometry);
             shape.kind = RobotShape::Kind::cylinder;
             shape.radius = c.radius;
             shape.length = c.length;
             break;
         }
         case ::urdf::Geometry::MESH: {
-            const auto& m = static_cast<const ::urdf::Mesh&>(*collision.geometry);
+            const auto& m = static_cast<const ::urdf::Mesh&>(*geometry);
             shape.kind = RobotShape::Kind::mesh;
             shape.mesh = resolve_mesh(m.filename, file, options, link);
             shape.scale = vec_of(m.scale);
@@ -175,7 +177,13 @@ Robot read_urdf_text(const std::string& text, const std::filesystem::path& file,
                                                                            r * inertia_of(*link.inertial) * r.transpose());
                 }
                 for (const auto& collision : link.collision_array)
-                    if (collision) b.shapes.push_back(shape_of(*collision, in_body, file, options, link.name));
+                    if (collision)
+                        b.shapes.push_back(
+                            shape_of(collision->origin, collision->geometry, "collision", in_body, file, options, link.name));
+                for (const auto& visual : link.visual_array)
+                    if (visual)
+                        b.visuals.push_back(
+                            shape_of(visual->origin, visual->geometry, "visual", in_body, file, options, link.name));
             }
             for (const auto& joint : link.child_joints) {
                 const ::urdf::LinkConstSharedPtr child = model->getLink(joint->child_link_name);

@@ -15,7 +15,7 @@
 
 namespace soma::urdf {
 
-/// A collision geometry of a link, placed in its body's frame.
+/// A collision or visual geometry of a link, placed in its body's frame.
 struct RobotShape {
     enum class Kind { box, sphere, cylinder, mesh } kind = Kind::box;
     std::string link;              ///< the link it belongs to (for messages)
@@ -35,7 +35,8 @@ struct RobotBody {
     double mass = 0.0;
     Vec3 center_of_mass = Vec3::Zero();  ///< body frame
     Mat3 inertia = Mat3::Zero();         ///< about the centre of mass, body axes
-    std::vector<RobotShape> shapes;
+    std::vector<RobotShape> shapes;   ///< <collision> geometries
+    std::vector<RobotShape> visuals;  ///< <visual> geometries
 };
 
 /// One moving joint between two bodies (fixed joints merge their links instead).

@@ -41,9 +41,10 @@ std::string quaternion(const Mat3& r) {
 }
 
 /// The geometry of a part, in the part's axes: a URDF box's edges, a cylinder's axis (its z) and
-/// a mesh's coordinates are those of its <collision> frame, as are a rigid_body part's.
-std::string part_geometry(const RobotShape& shape) {
-    const std::string hint = "; import it with collision: false";
+/// a mesh's coordinates are those of its <collision> (<visual>: \p tag) frame, as are a
+/// rigid_body part's.
+std::string part_geometry(const RobotShape& shape, const std::string& tag) {
+    const std::string hint = "; import it with " + std::string(tag == "collision" ? "collision" : "visuals") + ": false";
     switch (shape.kind) {
         case RobotShape::Kind::sphere: return fmt::format("{{sphere: {{radius: {}}}}}", num(shape.radius));
         case RobotShape::Kind::box: return fmt::format("{{box: {{size: {}}}}}", vec(shape.size));
@@ -53,26 +54,26 @@ std::string part_geometry(const RobotShape& shape) {
             std::string extension = shape.mesh.extension().string();
             std::transform(extension.begin(), extension.end(), extension.begin(),
                            [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-            if (extension != ".obj")
-                refuse(fmt::format("link '{}': its collision mesh '{}' is not a Wavefront OBJ file, the mesh format a "
-                                   "rigid_body reads (convert it, e.g. with meshlab or blender){}",
-                                   shape.link, shape.mesh.string(), hint));
+            if (extension != ".obj" && extension != ".stl")
+                refuse(fmt::format("link '{}': its {} mesh '{}' is neither a Wavefront OBJ nor an STL file, the mesh "
+                                   "formats a rigid_body reads (convert it, e.g. with meshlab or blender){}",
+                                   shape.link, tag, shape.mesh.string(), hint));
             if (std::abs(shape.scale.x() - shape.scale.y()) > 1e-12 * std::abs(shape.scale.x()) ||
                 std::abs(shape.scale.x() - shape.scale.z()) > 1e-12 * std::abs(shape.scale.x()) ||
                 !(shape.scale.x() > 0.0))
-                refuse(fmt::format("link '{}': its collision mesh's scale {} is not one positive factor for all "
+                refuse(fmt::format("link '{}': its {} mesh's scale {} is not one positive factor for all "
                                    "three axes, the only scaling a rigid_body's mesh takes{}",
-                                   shape.link, vec(shape.scale), hint));
+                                   shape.link, tag, vec(shape.scale), hint));
             return fmt::format("{{mesh: {{path: {}, scale: {}}}}}", quoted(shape.mesh.string()), num(shape.scale.x()));
         }
     }
     return {};
 }
 
-/// One part of a body's `shapes`: the geometry at its <collision> frame's origin, turned as that
-/// frame is from the body's.
-std::string part_block(const RobotShape& shape) {
-    return fmt::format("{{shape: {}, center: {}, orientation: {}}}", part_geometry(shape),
+/// One part of a body's `shapes` (`visuals`): the geometry at its <collision> (<visual>: \p tag)
+/// frame's origin, turned as that frame is from the body's.
+std::string part_block(const RobotShape& shape, const std::string& tag) {
+    return fmt::format("{{shape: {}, center: {}, orientation: {}}}", part_geometry(shape, tag),
                        vec(shape.placement.translation()), quaternion(shape.placement.linear()));
 }
 
@@ -80,8 +81,13 @@ std::string body_block(const RobotBody& body, const SceneSettings& settings) {
     const Mat3& i = body.inertia;
     std::string shapes;
     if (settings.collision && !body.shapes.empty()) {
-        for (const RobotShape& s : body.shapes) shapes += (shapes.empty() ? ", shapes: [" : ", ") + part_block(s);
+        for (const RobotShape& s : body.shapes) shapes += (shapes.empty() ? ", shapes: [" : ", ") + part_block(s, "collision");
         shapes += "]";
+    }
+    if (settings.visuals && !body.visuals.empty()) {
+        std::string visuals;
+        for (const RobotShape& s : body.visuals) visuals += (visuals.empty() ? ", visuals: [" : ", ") + part_block(s, "visual");
+        shapes += visuals + "]";
     }
     return fmt::format("  - {{name: {}, type: rigid_body, position: {}, orientation: {}, mass: {}, "
                        "center_of_mass: {}, inertia: [{}, {}, {}, {}, {}, {}]{}}}\n",

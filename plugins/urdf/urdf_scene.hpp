@@ -18,6 +18,7 @@ struct SceneSettings {
     bool limits = true;               ///< ranges as joint_limit
     bool joint_damping = true;        ///< <dynamics damping> as joint_drive
     bool collision = true;            ///< collision geometry as the bodies' shapes
+    bool visuals = true;              ///< visual geometry as the bodies' visuals
     bool ignore_joint_friction = false;
     std::map<std::string, std::string> coordinates;  ///< joint -> prescribed coordinate expression
 };
@@ -25,9 +26,10 @@ struct SceneSettings {
 /// YAML text of `elements`, `constraints` and `forces` lists for the robot (one block per line).
 /// Each body with collision geometry (and `collision` set) gets `shapes:`, one part per <collision>
 /// of its links in the order read (the body's own link first, then the links fixed to it, depth
-/// first), at the collision frame's origin and turned as that frame is from the body's.
+/// first), at the collision frame's origin and turned as that frame is from the body's; each body
+/// with visual geometry (and `visuals` set) gets `visuals:` in the same way from its <visual>s.
 /// Throws std::invalid_argument naming the link or joint when the robot cannot be written as it
-/// is: a collision mesh that is not OBJ or is scaled unevenly, a range that excludes the zero
+/// is: a collision or visual mesh that is neither OBJ nor STL or is scaled unevenly, a range that excludes the zero
 /// configuration the robot is built in, joint friction (unless ignored), or a `coordinates` entry
 /// that names no revolute, continuous or prismatic joint.
 std::string robot_scene_text(const Robot& robot, const SceneSettings& settings);

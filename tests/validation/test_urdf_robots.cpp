@@ -16,9 +16,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <numbers>
 #include <string>
@@ -315,4 +317,58 @@ TEST_CASE("urdf robots: the imported roller rests on the floor on its turned cyl
     CHECK(box_low == Approx(rest - 0.5 * kBoxSize.z() * (std::cos(kBoxTurn) + std::sin(kBoxTurn))).margin(1e-8));
     // The floor carries the roller's weight, to the force tolerance (1e-8 relative).
     CHECK(sim->constraint_terms().at(0)->statistic(2) == Approx(kMass * 9.81).epsilon(1e-7));
+}
+
+TEST_CASE("urdf robots: a link's visual STL mesh and box are drawn where the URDF puts them, and add no point",
+          "[validation][urdf]") {
+    // The roller's link with two <visual>s: a binary STL corner tetrahedron (unit legs) scaled
+    // by 0.5 at (0.1, 0, 0.02) turned 0.4 rad about z, and a box. Its contact points stay the
+    // collision parts' (2 + 64 + 8), and the visual vertices are the link's pose times the
+    // visual origin times the scaled file corners, composed here by hand.
+    const auto folder = std::filesystem::temp_directory_path() / "soma_urdf_visuals";
+    std::filesystem::create_directories(folder);
+    {
+        std::ofstream stl(folder / "corner.stl", std::ios::binary);
+        stl << std::string(80, ' ');
+        const std::uint32_t count = 4;
+        stl.write(reinterpret_cast<const char*>(&count), 4);
+        const float corners[4][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+        const int triangles[4][3] = {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}};
+        for (const auto& t : triangles) {
+            const float normal[3] = {0, 0, 0};
+            stl.write(reinterpret_cast<const char*>(normal), 12);
+            for (int k = 0; k < 3; ++k) stl.write(reinterpret_cast<const char*>(corners[t[k]]), 12);
+            const std::uint16_t attribute = 0;
+            stl.write(reinterpret_cast<const char*>(&attribute), 2);
+        }
+    }
+    std::ifstream original(roller_file());
+    std::string urdf((std::istreambuf_iterator<char>(original)), std::istreambuf_iterator<char>());
+    const std::string visuals =
+        "    <visual><origin xyz=\"0.1 0 0.02\" rpy=\"0 0 0.4\"/><geometry><mesh filename=\"corner.stl\" "
+        "scale=\"0.5 0.5 0.5\"/></geometry></visual>\n"
+        "    <visual><geometry><box size=\"0.3 0.08 0.08\"/></geometry></visual>\n  </link>";
+    urdf.replace(urdf.find("  </link>"), 9, visuals);
+    std::ofstream(folder / "roller.urdf") << urdf;
+    std::string scene = roller_scene(Vec3(0.3, -0.2, 0.5), Quaternion(Eigen::AngleAxisd(0.7, Vec3(1, 2, 3).normalized())), 0.1);
+    scene.replace(scene.find(roller_file()), roller_file().size(), (folder / "roller.urdf").string());
+    auto sim = build_scene(scene);
+    const Element* drum = sim->find_element("r/drum");
+    REQUIRE(drum != nullptr);
+    CHECK(drum->geometry().point_radius.size() == 2 + 64 + 8);
+    DisplaySurface surface;
+    drum->display_surface(sim->state().q, sim->state().v, surface);
+    REQUIRE(surface.vertices.size() == 4 + 8);
+    CHECK(surface.triangles.size() == 4 + 12);
+    Eigen::Isometry3d link = Eigen::Isometry3d::Identity();
+    link.linear() = Quaternion(Eigen::AngleAxisd(0.7, Vec3(1, 2, 3).normalized())).toRotationMatrix();
+    link.translation() = Vec3(0.3, -0.2, 0.5);
+    const Eigen::Isometry3d visual = link * pose(Vec3(0.1, 0, 0.02), 0, 0, 0.4);
+    const Vec3 corners[4] = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(0, 0, 1)};
+    // The welded vertices come in the order the file first names them: each corner is one of them.
+    for (const Vec3& corner : corners) {
+        double nearest = std::numeric_limits<double>::infinity();
+        for (std::size_t k = 0; k < 4; ++k) nearest = std::min(nearest, (surface.vertices[k] - visual * (0.5 * corner)).norm());
+        CHECK(nearest < 1e-12);
+    }
 }

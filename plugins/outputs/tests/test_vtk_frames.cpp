@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+using namespace soma;
 using namespace soma::outputs;
 using namespace soma::outputs::testing;
 
@@ -144,5 +145,72 @@ TEST_CASE("vtk file text escapes names and keeps comments valid", "[outputs][vtk
         const auto arrays = tags_named(tags, "DataArray");
         REQUIRE_FALSE(arrays.empty());
         CHECK(arrays.front().attributes.at("Name") == "a<&>\"b");
+    }
+}
+
+namespace {
+
+/// One node, drawn as a triangle around it (a display surface, as a rigid body's visuals).
+class DrawnNode final : public Element {
+public:
+    DrawnNode() { set_name("drawn"); }
+    Index dof_count() const override { return 3; }
+    void initial_state(VectorX& q, VectorX& v) const override {
+        q = VectorX::Zero(3);
+        v = VectorX::Zero(3);
+    }
+    std::vector<DofGroup> dof_groups() const override { return {{"nodes", 3, 1, {"x", "y", "z"}}}; }
+    Index group_dof(const std::string&, Index, int component) const override { return component; }
+    std::string describe_dof(Index local) const override { return "dof " + std::to_string(local); }
+    const Geometry& geometry() const override { return geometry_; }
+    double kinetic_energy(const EvalContext&) const override { return 0.0; }
+    void declare_pattern(PatternBuilder&) override {}
+    void add_residual_and_jacobian(const EvalContext&, Assembly&) override {}
+    void display_surface(const VectorX& q, const VectorX& v, DisplaySurface& out) const override {
+        const Vec3 x(q[0], q[1], q[2]), xdot(v[0], v[1], v[2]);
+        out.vertices = {x + Vec3(1, 0, 0), x + Vec3(0, 1, 0), x + Vec3(0, 0, 1)};
+        out.velocities.assign(3, xdot);
+        out.triangles = {{0, 1, 2}};
+    }
+
+protected:
+    void on_bind() override { geometry_.point_dofs = {{global_dof(0), global_dof(1), global_dof(2)}}; }
+
+private:
+    Geometry geometry_;
+};
+
+template <class T>
+const std::vector<T>& cell_array(const UnstructuredGrid& grid, const std::string& name) {
+    for (const VtkDataArray& array : grid.cell_data)
+        if (array.name == name) return std::get<std::vector<T>>(array.values);
+    FAIL("no cell array " << name);
+    static const std::vector<T> none;
+    return none;
+}
+
+}  // namespace
+
+TEST_CASE("vtk frame grid: an element's display surface follows its own cells, marked visual", "[outputs][vtk]") {
+    DrawnNode element;
+    auto scene = soma::testing::TestScene::bound_in_order({&element});
+    State state = scene.state();
+    state.q << 1.0, 2.0, 3.0;
+    state.v << 0.5, -0.5, 0.25;
+    scene.set_state(state);
+    const UnstructuredGrid grid = VtkFrames::frame_grid(scene);
+    // The node (a vertex cell: no cell of its own uses it), then the triangle's three vertices.
+    REQUIRE(grid.points.size() == 3 * 4);
+    CHECK(grid.points == std::vector<double>{1, 2, 3, 2, 2, 3, 1, 3, 3, 1, 2, 4});
+    CHECK(grid.types == std::vector<std::uint8_t>{kVtkVertex, kVtkTriangle});
+    CHECK(grid.connectivity == std::vector<std::int64_t>{0, 1, 2, 3});
+    CHECK(cell_array<std::int32_t>(grid, "visual") == std::vector<std::int32_t>{0, 1});
+    CHECK(cell_array<std::int32_t>(grid, "triangle_index") == std::vector<std::int32_t>{-1, -1});
+    for (const VtkDataArray& array : grid.point_data) {
+        if (array.name == "node_index")
+            CHECK(std::get<std::vector<std::int32_t>>(array.values) == std::vector<std::int32_t>{0, -1, -1, -1});
+        if (array.name == "velocity")
+            CHECK(std::get<std::vector<double>>(array.values) ==
+                  std::vector<double>{0.5, -0.5, 0.25, 0.5, -0.5, 0.25, 0.5, -0.5, 0.25, 0.5, -0.5, 0.25});
     }
 }

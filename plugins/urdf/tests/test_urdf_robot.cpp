@@ -350,6 +350,47 @@ TEST_CASE("urdf: every collision geometry of a body is a part, placed and turned
     }
 }
 
+TEST_CASE("urdf: every visual geometry of a body is one of its visuals, placed as the file says", "[urdf]") {
+    // Link l: a turned box visual and an STL mesh visual beside one collision box; link m, fixed
+    // to l, a sphere visual. One body: two visuals of l in file order, then m's; the collision
+    // part stays the only part.
+    const auto file = write_urdf(
+        "visuals",
+        one_joint("continuous", "",
+                  "<visual><origin xyz=\"0.1 0.2 0.3\" rpy=\"0 0 0.3\"/><geometry><box size=\"1 2 3\"/></geometry>"
+                  "<material name=\"grey\"/></visual>"
+                  "<visual><geometry><mesh filename=\"meshes/l.STL\" scale=\"0.001 0.001 0.001\"/></geometry></visual>"
+                  "<collision><geometry><box size=\"1 1 1\"/></geometry></collision>") +
+            "<joint name=\"mount\" type=\"fixed\"><parent link=\"l\"/><child link=\"m\"/>"
+            "<origin xyz=\"0.5 0 0\" rpy=\"0.2 0.1 -0.4\"/></joint>\n"
+            "<link name=\"m\"><visual><origin xyz=\"0 0 0.1\"/><geometry><sphere radius=\"0.2\"/></geometry>"
+            "</visual></link>\n");
+    const Robot robot = read_urdf(file, {});
+    REQUIRE(robot.bodies.size() == 1);
+    SceneSettings settings;
+    settings.prefix = "r";
+    const YAML::Node body = YAML::Load(robot_scene_text(robot, settings))["elements"][0];
+    REQUIRE(body["shapes"].size() == 1);
+    const YAML::Node visuals = body["visuals"];
+    REQUIRE(visuals.size() == 3);
+    CHECK(visuals[0]["shape"]["box"]["size"][2].as<double>() == 3.0);
+    CHECK(part_center(visuals[0]) == Vec3(0.1, 0.2, 0.3));
+    CHECK((part_rotation(visuals[0]) - rpy(0, 0, 0.3)).norm() < 1e-15);
+    // The mesh: resolved against the URDF's folder, its even scale kept.
+    CHECK(visuals[1]["shape"]["mesh"]["path"].as<std::string>() == (file.parent_path() / "meshes/l.STL").string());
+    CHECK(visuals[1]["shape"]["mesh"]["scale"].as<double>() == 0.001);
+    // The merged link's sphere: the fixed joint's placement composed with its own origin.
+    const Eigen::Isometry3d joint = Eigen::Translation3d(0.5, 0, 0) * Eigen::Isometry3d(rpy(0.2, 0.1, -0.4));
+    CHECK(visuals[2]["shape"]["sphere"]["radius"].as<double>() == 0.2);
+    CHECK((part_center(visuals[2]) - (joint * Vec3(0, 0, 0.1))).norm() < 1e-15);
+    SECTION("visuals: false writes none, and the collision parts stay") {
+        settings.visuals = false;
+        const YAML::Node bare = YAML::Load(robot_scene_text(robot, settings))["elements"][0];
+        CHECK(!bare["visuals"]);
+        CHECK(bare["shapes"].size() == 1);
+    }
+}
+
 TEST_CASE("urdf: a floating base is a free body and needs a mass", "[urdf]") {
     const auto file = write_urdf("float", "<link name=\"base\">" + kInertial + "</link>\n" +
                                               "<joint name=\"j\" type=\"continuous\"><parent link=\"base\"/><child "
@@ -394,10 +435,18 @@ TEST_CASE("urdf: refusals name the link or joint and the way out", "[urdf]") {
     settings.ignore_joint_friction = true;
     CHECK(refusal(write_urdf("friction", one_joint("continuous", "<dynamics friction=\"0.3\"/>", "")), settings) ==
           "(accepted)");
-    CHECK_THAT(link_refusal("stl", "<collision><geometry><mesh filename=\"hand.stl\"/></geometry>"
+    CHECK_THAT(link_refusal("dae", "<collision><geometry><mesh filename=\"hand.dae\"/></geometry>"
                                                    "</collision>", settings),
-               Catch::Contains("link 'l': its collision mesh") && Catch::Contains("hand.stl' is not a Wavefront OBJ") &&
+               Catch::Contains("link 'l': its collision mesh") &&
+                   Catch::Contains("hand.dae' is neither a Wavefront OBJ nor an STL file") &&
                    Catch::Contains("collision: false"));
+    CHECK_THAT(link_refusal("visual_dae", "<visual><geometry><mesh filename=\"hand.DAE\"/></geometry></visual>",
+                            settings),
+               Catch::Contains("link 'l': its visual mesh") && Catch::Contains("neither a Wavefront OBJ nor an STL") &&
+                   Catch::Contains("visuals: false"));
+    CHECK_THAT(link_refusal("visual_scale", "<visual><geometry><mesh filename=\"hand.stl\" scale=\"1 1 2\"/>"
+                                            "</geometry></visual>", settings),
+               Catch::Contains("link 'l': its visual mesh's scale [1, 1, 2]") && Catch::Contains("visuals: false"));
     CHECK_THAT(link_refusal("uneven_scale", "<collision><geometry><mesh filename=\"hand.obj\" scale=\"1 2 1\"/>"
                                             "</geometry></collision>", settings),
                Catch::Contains("link 'l': its collision mesh's scale [1, 2, 1] is not one positive factor") &&
