@@ -10,7 +10,8 @@
 ///   order gives it (counter-clockwise seen from outside, as the format specifies).
 /// - **ASCII** otherwise, starting with `solid`: `facet normal nx ny nz`, `outer loop`, three
 ///   `vertex x y z`, `endloop`, `endfacet`, ... `endsolid`. A loop with other than 3 vertices, a
-///   value that is not a finite number and an unknown keyword are refused at their line.
+///   vertex, `endloop` or `outer loop` out of place, a value that is not a finite number and an
+///   unknown keyword are refused at their line.
 /// - STL stores each triangle's own three corners; corners with exactly the same coordinates are
 ///   welded into one vertex, so a closed solid comes out closed (check_closed_mesh), and a
 ///   triangle two of whose corners weld together (no area) is dropped.
@@ -120,9 +121,11 @@ inline ObjTriangles parse_stl_triangles(const std::string& data, const std::stri
                 if (!in_loop) throw MeshFileError(name, line_no, "a vertex outside 'outer loop' ... 'endloop'");
                 loop.push_back(x);
             } else if (keyword == "outer") {
+                if (in_loop) throw MeshFileError(name, line_no, "'outer loop' inside a loop (a missing 'endloop')");
                 loop.clear();
                 in_loop = true;
             } else if (keyword == "endloop") {
+                if (!in_loop) throw MeshFileError(name, line_no, "'endloop' without its 'outer loop'");
                 if (loop.size() != 3)
                     throw MeshFileError(name, line_no, "a facet needs 3 vertices, got " + std::to_string(loop.size()));
                 if (mesh.triangles.size() >= static_cast<std::size_t>(max_triangles))

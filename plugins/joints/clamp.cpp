@@ -41,16 +41,27 @@ void Clamp::bind(const SceneView& scene) {
     }
     const Mat3 initial = k2.rotation.transpose() * k1.rotation;
     offset_ = settings_.rotation_offset.value_or(initial);
-    if (settings_.rotation_offset && (compliance(3) == 0.0 || compliance(4) == 0.0 || compliance(5) == 0.0)) {
+    const bool all_hard = compliance(3) == 0.0 && compliance(4) == 0.0 && compliance(5) == 0.0;
+    if (settings_.rotation_offset && all_hard) {
         // A hard clamp must hold in the initial configuration, as its origins must.
         const double angle = rotation_log(Quaternion(Mat3(initial * offset_.transpose()))).norm();
         if (angle > 1e-9) {
             std::ostringstream text;
             text << "the frames are turned by " << angle
-                 << " rad from this offset in the initial configuration: a hard clamp (a rotation row of compliance 0) "
+                 << " rad from this offset in the initial configuration: a hard clamp (rotation rows of compliance 0) "
                     "must hold as built; omit rotation_offset to hold the initial relative rotation";
             parameters_.fail("rotation_offset", text.str());
         }
+    } else if (settings_.rotation_offset) {
+        // Only the hard rotation rows (row_compliance) must hold as built; the others start loaded.
+        const Vec3 rows = vee_antisymmetric(Mat3(k1.rotation * offset_.transpose() * k2.rotation.transpose()));
+        for (int r = 0; r < 3; ++r)
+            if (compliance(3 + r) == 0.0 && std::abs(rows[r]) > 1e-9) {
+                std::ostringstream text;
+                text << "the rotation row " << "xyz"[r] << " (row_compliance entry " << 4 + r << ", compliance 0) is "
+                     << rows[r] << " in the initial configuration with this offset: a hard row must hold as built";
+                parameters_.fail("rotation_offset", text.str());
+            }
     }
 }
 

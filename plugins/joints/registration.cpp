@@ -96,14 +96,15 @@ TimeFunction time_function_at(const Parameters& p, const std::string& key) {
 
 /// `row_compliance`: one compliance per constraint row (ArtiSynth's per-row compliance, section
 /// 0.11), \p rows of them in the order \p order, instead of the per-kind keys.
-void declare_row_compliance(ParameterSchema& s, int rows, const std::string& order) {
+void declare_row_compliance(ParameterSchema& s, int rows, const std::string& order, const std::string& replaced) {
     s.real_list("row_compliance", "one inverse stiffness per constraint row, " + std::to_string(rows) +
                                       " values in the row order " + order +
                                       " (m/N on a translation row, rad/(N m) on a rotation row; 0: that row hard); "
-                                      "replaces compliance and rotational_compliance, e.g. a joint stiff along one "
-                                      "axis and soft along another")
+                                      "replaces " + replaced + ", e.g. a joint stiff along one axis and soft along "
+                                      "another")
         .exact_size(rows)
-        .non_negative();
+        .non_negative()
+        .max_value(1e6);
 }
 
 /// The written `row_compliance`, or empty; refused beside any of \p per_kind_keys.
@@ -156,7 +157,8 @@ void add_frame_joint(Registry& registry, const FrameJointDoc& doc) {
             .unit("rad/(N m)")
             .fallback(0.0)
             .non_negative();
-    declare_row_compliance(s, doc.row_count, doc.row_order);
+    declare_row_compliance(s, doc.row_count, doc.row_order,
+                           has_rotation_rows ? "compliance and rotational_compliance" : "compliance");
     if (has_single_coordinate(type))
         s.string("coordinate",
                  type == JointType::revolute
@@ -202,7 +204,7 @@ SOMA_PLUGIN("joints") {
     s.map("first", "the first end", end_schema("first", false)).require();
     s.map("second", "the second end", end_schema("second", true)).require();
     s.real("compliance", "inverse stiffness; 0: a hard joint").unit("m/N").fallback(0.0).non_negative();
-    declare_row_compliance(s, 3, "[x, y, z] (the world components of x_1 - x_2)");
+    declare_row_compliance(s, 3, "[x, y, z] (the world components of x_1 - x_2)", "compliance");
     registry.add_constraint(std::move(s), [](const Parameters& p) {
         BallJointSettings settings;
         settings.first = read_end(p.block("first"), false);
@@ -233,14 +235,15 @@ SOMA_PLUGIN("joints") {
         .non_negative();
     declare_row_compliance(c, 6,
                            "[x, y, z, rx, ry, rz] (the world components of x_1 - x_2, then those of the rotation "
-                           "vee(Q - Q^T)/2)");
+                           "vee(Q - Q^T)/2)",
+                           "compliance and rotational_compliance");
     ParameterSchema offset("rotation_offset", "a rotation about an axis (right-hand rule)");
     offset.vec3("axis", "rotation axis (need not be unit length; must not be zero)").require();
     offset.real("angle_deg", "rotation angle").unit("deg").require();
     c.map("rotation_offset",
           "R_o: the rotation of the first frame relative to the second that the clamp holds (R_2^T R_1 = R_o, in the "
-          "second frame's axes). Default: the initial relative rotation. A hard clamp must hold it initially; a "
-          "compliant one starts pre-loaded",
+          "second frame's axes). Default: the initial relative rotation. A hard clamp must hold it initially (with "
+          "row_compliance, each rotation row of compliance 0 must); a compliant one starts pre-loaded",
           std::move(offset));
     registry.add_constraint(std::move(c), [](const Parameters& p) {
         ClampSettings settings;

@@ -114,6 +114,12 @@ void face_crossing_pairs(const PolyhedronFeatures& a, const PolyhedronFeatures& 
         const double length_a = da.norm();
         for (std::size_t j = 0; j < b.edges.size(); ++j) {
             const PolyhedronEdge& eb = b.edges[j];
+            // The cheap test first: most edge pairs have no nearly opposed faces.
+            const auto opposed_to_b = [&](std::size_t fa) {
+                return std::any_of(eb.faces.begin(), eb.faces.end(),
+                                   [&](std::size_t fb) { return a.normals[fa].dot(b.normals[fb]) <= opposed; });
+            };
+            if (!opposed_to_b(ea.faces[0]) && !opposed_to_b(ea.faces[1])) continue;
             // Once per edge pair: a supporting pair (found before) or an earlier face of a.
             const auto same = [&](const EdgePair& p) { return p.edge_a == i && p.edge_b == j; };
             if (std::any_of(pairs.begin(), pairs.end(), same)) continue;
@@ -122,8 +128,7 @@ void face_crossing_pairs(const PolyhedronFeatures& a, const PolyhedronFeatures& 
             const double length_b = db.norm();
             for (const std::size_t fa : ea.faces) {
                 const Vec3& na = a.normals[fa];
-                if (std::none_of(eb.faces.begin(), eb.faces.end(), [&](std::size_t fb) { return na.dot(b.normals[fb]) <= opposed; }))
-                    continue;
+                if (!opposed_to_b(fa)) continue;
                 // b's edge projected onto a's face plane, crossed with a's edge there (both lines lie
                 // in the plane; s along a, t along b): a0 + s da = b0' + t db', db' = db - (na . db) na.
                 const Vec3 db_in = db - na.dot(db) * na;

@@ -318,7 +318,10 @@ void NcpContact::find_contacts(const VectorX& q, double dt, double fastest) {
     }
     std::sort(sorted_.begin(), sorted_.end());
     const double reach = settings_.margin + largest_radius + 4.0 * dt * fastest;  // both sides' motion, twice
+    pair_reference_.resize(solids_.size());
+    pair_reference_search_.resize(solids_.size(), 0);
     for (const Solid& solid : solids_) {
+        ++search_;  // a new solid: the pairs' reference faces are found afresh
         const auto solid_index = static_cast<std::size_t>(&solid - solids_.data());
         const std::vector<Vec3>& x = positions_[solid.element];
         Vec3 low = Vec3::Constant(std::numeric_limits<double>::infinity()), high = -low;
@@ -345,11 +348,16 @@ void NcpContact::find_contacts(const VectorX& q, double dt, double fastest) {
                 // Two polyhedra: the contact face is this solid's face that separates the corner's
                 // polyhedron best, when no face of that polyhedron separates them better (then
                 // its own corners are not the contact's; the other's corners against it are).
-                const Solid& own = solids_[c.solid];
-                const auto [face, separation] = best_separating_face(solid.solid, x, own.solid.vertices, positions_[own.element]);
-                const double own_separation =
-                    best_separating_face(own.solid, positions_[own.element], solid.solid.vertices, x).second;
-                if (separation >= own_separation) choice.reference = face;
+                if (pair_reference_search_[c.solid] != search_) {
+                    const Solid& own = solids_[c.solid];
+                    const auto [face, separation] =
+                        best_separating_face(solid.solid, x, own.solid.vertices, positions_[own.element]);
+                    const double own_separation =
+                        best_separating_face(own.solid, positions_[own.element], solid.solid.vertices, x).second;
+                    pair_reference_[c.solid] = separation >= own_separation ? face : -1;
+                    pair_reference_search_[c.solid] = search_;
+                }
+                choice.reference = pair_reference_[c.solid];
             }
             const SolidProximity near = solid_proximity(solid.solid, x, p, choice);
             // Two rounded points (sphere centres, capsule ends) meet once: the pair is found both

@@ -175,6 +175,12 @@ private:
     bool at_solved_end_ = false;  ///< looking at a solved end (no prediction)
     std::vector<Vec3> centroids_;                            ///< per element, of its points
     std::vector<std::pair<double, std::size_t>> sorted_;      ///< candidates by x
+    /// Per polyhedron (index into solids_), its pair's reference face against the solid being
+    /// searched (FaceChoice::reference) and the search it was found in: every corner of a pair
+    /// shares it, so it is computed once per pair and search, not once per corner.
+    std::vector<int> pair_reference_;
+    std::vector<std::size_t> pair_reference_search_;
+    std::size_t search_ = 0;
     std::vector<std::size_t> polyhedra_;                      ///< solids_ with edges (bind)
     std::vector<std::array<Vec3, 2>> boxes_;                  ///< per polyhedra_: low, high corner
     std::vector<std::pair<double, std::size_t>> polyhedra_by_x_;  ///< polyhedra_ by their boxes' low x

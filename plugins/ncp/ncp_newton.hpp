@@ -159,8 +159,8 @@ public:
     const VectorX& normal_forces() const { return lambda_n_; }
     const VectorX& friction_forces() const { return lambda_f_; }
     const NcpStepStatistics& statistics() const { return statistics_; }
-    /// The diagonal geometric stiffness the last Newton iteration added to the matrix, per free
-    /// unknown (zeros with geometric_stiffness none).
+    /// The diagonal geometric stiffness computed at the last Newton iteration, per free unknown
+    /// (added to the matrix unless that iteration converged; zeros with geometric_stiffness none).
     const VectorX& geometric_stiffness_shift() const { return stiffness_shift_; }
 
 private:

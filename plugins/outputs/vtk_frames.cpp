@@ -96,6 +96,9 @@ UnstructuredGrid VtkFrames::frame_grid(const SceneView& scene) {
         // The element's display surface (a URDF link's visual mesh): points with node_index -1,
         // triangles with visual = 1, after the element's own.
         element.display_surface(state.q, state.v, display);
+        if (display.velocities.size() != display.vertices.size())
+            throw std::logic_error(fmt::format("element '{}': its display surface has {} vertices and {} velocities",
+                                               element.name(), display.vertices.size(), display.velocities.size()));
         const auto display_base = static_cast<std::int64_t>(grid.points.size() / 3);
         for (std::size_t k = 0; k < display.vertices.size(); ++k) {
             grid.points.insert(grid.points.end(), display.vertices[k].data(), display.vertices[k].data() + 3);

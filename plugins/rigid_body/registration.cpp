@@ -119,7 +119,8 @@ ParameterSchema rigid_body_schema() {
         .fallback(std::vector<double>{1.0, 0.0, 0.0, 0.0});
     s.map_list("visuals", "shapes drawn in the output with the body and nothing else: no mass, no contact, no points "
                           "(a detailed mesh beside coarse collision shapes, a URDF link's <visual>); a mesh need not be "
-                          "closed. In VTK frames their triangles carry cell data visual = 1",
+                          "closed, and what the shapes' descriptions say of contact points, density and shape_center "
+                          "does not apply. In VTK frames their triangles carry cell data visual = 1",
                std::move(visual));
     s.real("density", "uniform density of the shape or shapes: mass properties from them (centre of mass at a "
                       "shape's centre; a mesh's at the centroid of the solid it bounds); exclusive with mass, inertia "

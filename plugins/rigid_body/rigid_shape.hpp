@@ -90,8 +90,8 @@ ShapeSurface shape_surface(const RigidShape& shape);
 
 /// \brief Triangles that draw \p shape, in body coordinates (points and triangles only): its
 /// surface's for a box, a cylinder and a mesh; for a sphere and a capsule, which touch as points
-/// with a radius, a tessellation of the round surface (24 segments, 12 rings), closed and
-/// oriented outwards.
+/// with a radius, a tessellation of the round surface (24 segments; 11 rings of latitude between
+/// the poles, a capsule's equator ring twice), closed and oriented outwards.
 ShapeSurface display_mesh(const RigidShape& shape);
 
 /// Short description for messages ("box 0.1 x 0.2 x 0.3 m").

@@ -81,6 +81,8 @@ std::string import_urdf(const Parameters& p) {
     read.position = p.vec3("position");
     read.orientation = Eigen::Quaterniond(q[0], q[1], q[2], q[3]).normalized();
     read.fixed_base = p.boolean("fixed_base");
+    read.collision = p.boolean("collision");  // geometry left out is not even looked for (its files need not exist)
+    read.visuals = p.boolean("visuals");
     if (!p.string("package_root").empty()) read.package_root = p.path("package_root");
     urdf::Robot robot;
     try {

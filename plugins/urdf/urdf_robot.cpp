@@ -54,13 +54,15 @@ Vec3 vec_of(const ::urdf::Vector3& v) { return Vec3(v.x, v.y, v.z); }
 /// A mesh's file name as written (`package://NAME/...`, `file://...` or a path relative to the
 /// URDF's folder), resolved.
 std::filesystem::path resolve_mesh(const std::string& name, const std::filesystem::path& file,
-                                   const ReadOptions& options, const std::string& link) {
+                                   const ReadOptions& options, const std::string& link, const std::string& tag) {
     const std::string package = "package://", local = "file://";
     if (name.rfind(package, 0) == 0) {
         if (options.package_root.empty())
-            fail(file, fmt::format("link '{}': the mesh '{}' is named by its ROS package: give the import a "
-                                   "package_root, the folder that holds the package '{}'",
-                                   link, name, name.substr(package.size(), name.find('/', package.size()) - package.size())));
+            fail(file, fmt::format("link '{}': the {} mesh '{}' is named by its ROS package: give the import a "
+                                   "package_root, the folder that holds the package '{}' (or import with {}: false)",
+                                   link, tag, name,
+                                   name.substr(package.size(), name.find('/', package.size()) - package.size()),
+                                   tag == "collision" ? "collision" : "visuals"));
         return options.package_root / name.substr(package.size());
     }
     std::filesystem::path path = name.rfind(local, 0) == 0 ? name.substr(local.size()) : name;
@@ -94,7 +96,7 @@ RobotShape shape_of(const ::urdf::Pose& origin, const ::urdf::GeometrySharedPtr&
         case ::urdf::Geometry::MESH: {
             const auto& m = static_cast<const ::urdf::Mesh&>(*geometry);
             shape.kind = RobotShape::Kind::mesh;
-            shape.mesh = resolve_mesh(m.filename, file, options, link);
+            shape.mesh = resolve_mesh(m.filename, file, options, link, tag);
             shape.scale = vec_of(m.scale);
             break;
         }
@@ -177,11 +179,11 @@ Robot read_urdf_text(const std::string& text, const std::filesystem::path& file,
                                                                            r * inertia_of(*link.inertial) * r.transpose());
                 }
                 for (const auto& collision : link.collision_array)
-                    if (collision)
+                    if (collision && options.collision)
                         b.shapes.push_back(
                             shape_of(collision->origin, collision->geometry, "collision", in_body, file, options, link.name));
                 for (const auto& visual : link.visual_array)
-                    if (visual)
+                    if (visual && options.visuals)
                         b.visuals.push_back(
                             shape_of(visual->origin, visual->geometry, "visual", in_body, file, options, link.name));
             }

@@ -64,6 +64,8 @@ struct ReadOptions {
     Eigen::Quaterniond orientation = Eigen::Quaterniond::Identity();
     bool fixed_base = true;                              ///< the root link (and links fixed to it) is the world
     std::filesystem::path package_root;                  ///< `package://NAME/x` is package_root/NAME/x
+    bool collision = true;                               ///< read the <collision> geometries (else none)
+    bool visuals = true;                                 ///< read the <visual> geometries (else none)
 };
 
 /// Reads a URDF file with urdfdom. Throws std::invalid_argument naming the file and the link or

@@ -481,4 +481,5 @@ TEST_CASE("multibody joints: row_compliance is refused beside the per-kind compl
     CHECK_THROWS_WITH(build_scene(scene("row_compliance: [0, 0, 1.0e-3]")),
                       Catch::Contains("row_compliance") && Catch::Contains("5"));
     CHECK_THROWS_WITH(build_scene(scene("row_compliance: [0, 0, 0, -1.0e-3, 0]")), Catch::Contains("row_compliance"));
+    CHECK_THROWS_WITH(build_scene(scene("row_compliance: [0, 0, 0, 1.0e+7, 0]")), Catch::Contains("row_compliance"));
 }

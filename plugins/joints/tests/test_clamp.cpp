@@ -92,6 +92,20 @@ TEST_CASE("clamp: a rod's end clamped to the world; the rotation rows are sin(an
     joints::Clamp hard(settings, clamp_parameters("{first: {element: rod, frame: end}, second: {world: [0, 0, 0]}, "
                                                   "rotation_offset: {axis: [1, 0, 0], angle_deg: 40}}"));
     CHECK_THROWS_WITH(hard.bind(fresh), Catch::Contains("rotation_offset") && Catch::Contains("0.7 rad"));
+
+    // Per-row compliances: an offset about the world x axis loads only the x rotation row, so
+    // it holds as built when that row is compliant and the others hard, and is refused, naming
+    // the row, when the x row is the hard one.
+    const double turn = 0.3;
+    settings.rotation_offset = Eigen::AngleAxisd(-turn, Vec3::UnitX()).toRotationMatrix() * k.rotation;
+    settings.row_compliance = {0, 0, 0, 1e-3, 0, 0};
+    joints::Clamp soft_x(settings, clamp_parameters("{first: {element: rod, frame: end}, second: {world: [0, 0, 0]}}"));
+    CHECK_NOTHROW(soft_x.bind(fresh));
+    settings.row_compliance = {0, 0, 0, 0, 1e-3, 1e-3};
+    joints::Clamp hard_x(settings, clamp_parameters("{first: {element: rod, frame: end}, second: {world: [0, 0, 0]}, "
+                                                    "rotation_offset: {axis: [1, 0, 0], angle_deg: 40}}"));
+    CHECK_THROWS_WITH(hard_x.bind(fresh), Catch::Contains("rotation_offset") && Catch::Contains("rotation row x") &&
+                                              Catch::Contains(std::to_string(std::sin(turn)).substr(0, 6)));
 }
 
 TEST_CASE("clamp: located errors", "[joints][clamp]") {

@@ -184,6 +184,11 @@ TEST_CASE("STL meshes: malformed files are refused at their line", "[mesh][stl]"
     CHECK_THAT(refused("solid x\n facet normal 0 0 1\n  outer loop\n   vertex 0 0 0\n"),
                Catch::Contains("ends inside a facet"));
     CHECK_THAT(refused("solid x\n   vertex 0 0 0\n"), Catch::Contains("bad.stl:2:") && Catch::Contains("outside"));
+    const std::string facet = " facet normal 0 0 1\n  outer loop\n   vertex 0 0 0\n   vertex 1 0 0\n   vertex 0 1 0\n  endloop\n";
+    CHECK_THAT(refused("solid x\n" + facet + "  endloop\n"),
+               Catch::Contains("bad.stl:8:") && Catch::Contains("'endloop' without its 'outer loop'"));
+    CHECK_THAT(refused("solid x\n facet normal 0 0 1\n  outer loop\n   vertex 0 0 0\n  outer loop\n"),
+               Catch::Contains("bad.stl:5:") && Catch::Contains("inside a loop"));
     CHECK_THAT(refused("solid x\n  colour red\n"), Catch::Contains("'colour' is not an ASCII STL keyword"));
     CHECK_THAT(refused("solid x\nendsolid x\n"), Catch::Contains("no triangles"));
     std::string binary = binary_stl(kTetrahedron);

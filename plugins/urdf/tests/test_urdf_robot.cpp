@@ -453,7 +453,21 @@ TEST_CASE("urdf: refusals name the link or joint and the way out", "[urdf]") {
                    Catch::Contains("collision: false"));
     CHECK_THAT(link_refusal("package", "<collision><geometry><mesh filename=\"package://robo/m.obj\"/>"
                                                        "</geometry></collision>", settings),
-               Catch::Contains("give the import a package_root, the folder that holds the package 'robo'"));
+               Catch::Contains("give the import a package_root, the folder that holds the package 'robo'") &&
+                   Catch::Contains("collision: false"));
+    // A visual mesh named by its package (a COLLADA file, as many robots' are): refused with the
+    // way out named, and not even looked for when visuals are left out.
+    const auto package_visual = write_urdf(
+        "package_visual", one_joint("continuous", "", "<visual><geometry><mesh filename=\"package://robo/m.dae\"/>"
+                                                      "</geometry></visual>"));
+    CHECK_THAT(refusal(package_visual, settings), Catch::Contains("the visual mesh 'package://robo/m.dae'") &&
+                                                      Catch::Contains("visuals: false"));
+    ReadOptions no_visuals;
+    no_visuals.visuals = false;
+    SceneSettings without = settings;
+    without.visuals = false;
+    CHECK(read_urdf(package_visual, no_visuals).bodies.at(0).visuals.empty());
+    CHECK_NOTHROW(robot_scene_text(read_urdf(package_visual, no_visuals), without));
     settings.coordinates = {{"nope", "0"}};
     CHECK_THAT(link_refusal("coordinate", "", settings),
                Catch::Contains("coordinates: the robot has no moving joint named 'nope'"));
