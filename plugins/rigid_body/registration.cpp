@@ -62,6 +62,18 @@ std::vector<ParameterSchema> shape_alternatives() {
     return {shape_box(), shape_sphere(), shape_cylinder(), shape_capsule(), shape_mesh()};
 }
 
+/// A shape placed in the body (a compound body's part, a visual): `shape`, `center`, `orientation`.
+ParameterSchema placed_shape_schema(const std::string& name, const std::string& doc, const std::string& shape_doc) {
+    ParameterSchema s(name, doc);
+    s.one_of("shape", shape_doc, shape_alternatives()).require();
+    s.vec3("center", "position of the " + name + "'s centre in body coordinates").unit("m").fallback(Vec3(0, 0, 0));
+    s.real_list("orientation", "the " + name + "'s axes in body coordinates, a unit quaternion [w, x, y, z] (a "
+                               "cylinder or capsule lies along its z axis)")
+        .exact_size(4)
+        .fallback(std::vector<double>{1.0, 0.0, 0.0, 0.0});
+    return s;
+}
+
 /// A unit quaternion [w, x, y, z] typed by hand: unit to the digits written, so 1e-6 catches a
 /// wrong entry.
 Quaternion unit_quaternion(const Parameters& p, const std::string& key) {
@@ -97,26 +109,15 @@ ParameterSchema rigid_body_schema() {
         .fallback(std::string("world"));
     s.one_of("shape", "geometry for contact and output (and mass properties with `density`)", shape_alternatives());
     s.vec3("shape_center", "position of the shape's centre in body coordinates (with `shape`)").unit("m").fallback(Vec3(0, 0, 0));
-    ParameterSchema part("part", "one convex part of a compound body");
-    part.one_of("shape", "the part's geometry", shape_alternatives()).require();
-    part.vec3("center", "position of the part's centre in body coordinates").unit("m").fallback(Vec3(0, 0, 0));
-    part.real_list("orientation", "the part's axes in body coordinates, a unit quaternion [w, x, y, z] (a cylinder "
-                                  "or capsule lies along the part's z axis)")
-        .exact_size(4)
-        .fallback(std::vector<double>{1.0, 0.0, 0.0, 0.0});
+    ParameterSchema part = placed_shape_schema("part", "one convex part of a compound body", "the part's geometry");
     s.map_list("shapes", "instead of `shape`: a compound body made of several parts (a table's top and legs), each "
                          "a convex solid for contact and drawn in the output; their contact and output points follow "
                          "one another in this order. With `density` the parts' mass properties add up (parts must "
                          "not overlap: a common volume counts twice, there and in the volume that buoyancy, "
                          "`gravity`'s medium_density, displaces); touching parts are fine",
                std::move(part));
-    ParameterSchema visual("visual", "a shape drawn with the body");
-    visual.one_of("shape", "the visual's geometry (a sphere or capsule is drawn tessellated)", shape_alternatives())
-        .require();
-    visual.vec3("center", "position of the visual's centre in body coordinates").unit("m").fallback(Vec3(0, 0, 0));
-    visual.real_list("orientation", "the visual's axes in body coordinates, a unit quaternion [w, x, y, z]")
-        .exact_size(4)
-        .fallback(std::vector<double>{1.0, 0.0, 0.0, 0.0});
+    ParameterSchema visual = placed_shape_schema("visual", "a shape drawn with the body",
+                                                 "the visual's geometry (a sphere or capsule is drawn tessellated)");
     s.map_list("visuals", "shapes drawn in the output with the body and nothing else: no mass, no contact, no points "
                           "(a detailed mesh beside coarse collision shapes, a URDF link's <visual>); a mesh need not be "
                           "closed, and what the shapes' descriptions say of contact points, density and shape_center "
@@ -175,6 +176,13 @@ RigidShape shape_from(const Parameters& p, const Vec3& center) {
     return shape;
 }
 
+/// The shape of a placed_shape_schema block: at its `center`, turned by its `orientation`.
+RigidShape placed_shape(const Parameters& p) {
+    RigidShape shape = shape_from(p, p.vec3("center"));
+    shape.orientation = unit_quaternion(p, "orientation");
+    return shape;
+}
+
 std::unique_ptr<Element> make_rigid_body(const Parameters& p) {
     RigidBodyDescription d;
     d.position = p.vec3("position");
@@ -192,16 +200,12 @@ std::unique_ptr<Element> make_rigid_body(const Parameters& p) {
         shape_blocks.push_back(p);
     }
     for (const Parameters& part : p.blocks("shapes")) {
-        d.shapes.push_back(shape_from(part, part.vec3("center")));
-        d.shapes.back().orientation = unit_quaternion(part, "orientation");
+        d.shapes.push_back(placed_shape(part));
         shape_blocks.push_back(part);
     }
     if (p.has("shapes") && d.shapes.empty()) p.fail("shapes", "a compound body needs at least one part");
     for (const Parameters& marker : p.blocks("markers")) d.markers.push_back(marker.vec3("position"));
-    for (const Parameters& visual : p.blocks("visuals")) {
-        d.visuals.push_back(shape_from(visual, visual.vec3("center")));
-        d.visuals.back().orientation = unit_quaternion(visual, "orientation");
-    }
+    for (const Parameters& visual : p.blocks("visuals")) d.visuals.push_back(placed_shape(visual));
 
     const bool explicit_mass = p.has("mass") || p.has("inertia") || p.has("center_of_mass");
     if (p.has("density")) {
