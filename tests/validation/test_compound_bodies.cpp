@@ -237,10 +237,10 @@ TEST_CASE("compound bodies: located errors for shapes given wrongly", "[compound
 // interpenetration.
 //
 // NOT YET PASSING, so hidden (tag [.]; run it with `validation_compound_bodies "[table_pile]"`):
-// the pile runs its 5 s with the floor kept to 1e-5 m and the tables to 0.41 mm of each other
-// (some variants of the contact rules meet the 0.3 mm bound, this one does not: the pile is
-// chaotic), and at the end one table still moves (9 mm over the last second): docs/validation.md
-// 11.6.
+// the pile runs its 5 s with the floor kept to 1e-5 m and comes to rest (no table moves 1 mm over
+// the last second), but one retried step at 0.618 s leaves two tops 0.41 mm into each other,
+// beyond the 0.3 mm bound (variants of the settings gave 0.18 to 2.4 mm: the pile is chaotic):
+// docs/validation.md 11.6.
 //
 // The oracle is independent of the contact generation: every pair of box parts of two tables is
 // tested for overlap by the separating-axis theorem over their 15 axes (3 + 3 face normals, 9 edge
