@@ -1,9 +1,10 @@
-// Registers `ball_joint`, `clamp`, the frame joints (`revolute_joint`, ...), `joint_limit`, `joint_drive` and
+// Registers `ball_joint`, `clamp`, the frame joints (`revolute_joint`, ...), `joint_limit`, `joint_coupling`, `joint_drive` and
 // `frame_spring`.
 #include "ball_joint.hpp"
 #include "clamp.hpp"
 #include "frame_joint.hpp"
 #include "frame_spring.hpp"
+#include "joint_coupling.hpp"
 #include "joint_drive.hpp"
 #include "joint_limit.hpp"
 
@@ -343,6 +344,32 @@ SOMA_PLUGIN("joints") {
         if (p.has("upper")) settings.upper = p.real("upper");
         settings.margin = p.real("margin");
         return std::make_unique<JointLimit>(std::move(settings), scene_errors(p));
+    });
+
+    ParameterSchema coupling("joint_coupling",
+                             "Couples the coordinates of two revolute_joint or prismatic_joint constraints, listed before "
+                             "it: follower = multiplier x leader (a URDF mimic joint, a gear, two fingers moved as one), "
+                             "as one constraint row whose multiplier is the follower's effort (N m or N); the leader "
+                             "carries -multiplier times it, so the coupling does no work. Both coordinates are 0 as built. "
+                             "An angle is measured in (-pi, pi]: with a multiplier of +1 or -1 the coupling holds across "
+                             "the wrap; with another, while the leader's angle stays within (-pi, pi). The follower must "
+                             "not prescribe its coordinate; the leader may (it then drives both). List it after both "
+                             "joints (an imported robot's couplings come from its URDF <mimic> tags).");
+    coupling.string("leader", "scene name of the joint whose coordinate is followed").require();
+    coupling.string("follower", "scene name of the joint that follows it").require();
+    coupling.real("multiplier", "the follower's coordinate per unit of the leader's (rad/rad, m/m, or mixed); not 0")
+        .fallback(1.0);
+    coupling.real("compliance", "the row's compliance (the follower's unit per N m or N): 0 holds it exactly, > 0 "
+                                "makes it a spring of stiffness 1/compliance")
+        .fallback(0.0)
+        .non_negative();
+    registry.add_constraint(std::move(coupling), [](const Parameters& p) {
+        JointCouplingSettings settings;
+        settings.leader = p.string("leader");
+        settings.follower = p.string("follower");
+        settings.multiplier = p.real("multiplier");
+        settings.compliance = p.real("compliance");
+        return std::make_unique<JointCoupling>(std::move(settings), scene_errors(p));
     });
 
     ParameterSchema spring("frame_spring",

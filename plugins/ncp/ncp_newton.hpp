@@ -179,6 +179,9 @@ private:
     void gather_contact_rows(const ContactRows& rows);
     /// Solves the Schur complement system for dlambda, then dx; false when a solve failed.
     bool solve_newton_step(System& system, std::string& why);
+    /// Whether the Newton step just solved (dx_, dlambda_) changes q and every multiplier by
+    /// round-off only (1e-13 of the largest |q| and of the largest multiplier of its kind).
+    bool at_round_off(Index free, double h, double configuration_scale) const;
 
     NcpNewtonSettings settings_;
     AffineStep step_;

@@ -9,6 +9,7 @@
 
 #include <Eigen/Eigenvalues>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <sstream>
@@ -190,10 +191,6 @@ Robot read_urdf_text(const std::string& text, const std::filesystem::path& file,
             for (const auto& joint : link.child_joints) {
                 const ::urdf::LinkConstSharedPtr child = model->getLink(joint->child_link_name);
                 if (!child) fail(file, fmt::format("joint '{}': no link named '{}'", joint->name, joint->child_link_name));
-                if (joint->mimic)
-                    fail(file, fmt::format("joint '{}' mimics joint '{}': mimic joints are not supported (Soma has no "
-                                           "coupling between joint coordinates yet)",
-                                           joint->name, joint->mimic->joint_name));
                 const Eigen::Isometry3d joint_frame = world * isometry_of(joint->parent_to_joint_origin_transform);
                 if (joint->type == ::urdf::Joint::FIXED) {
                     visit(*child, joint_frame, body, in_body * isometry_of(joint->parent_to_joint_origin_transform));
@@ -230,6 +227,18 @@ Robot read_urdf_text(const std::string& text, const std::filesystem::path& file,
                     j.damping = joint->dynamics->damping;
                     j.friction = joint->dynamics->friction;
                 }
+                if (joint->mimic) {
+                    // Every coordinate is 0 as built (the zero configuration): an offset would not hold there.
+                    if (joint->mimic->offset != 0.0)
+                        fail(file, fmt::format("joint '{}' mimics joint '{}' with offset {}: the robot is built in the "
+                                               "zero configuration, where both coordinates are 0, so only offset 0 "
+                                               "holds there",
+                                               joint->name, joint->mimic->joint_name, joint->mimic->offset));
+                    if (joint->mimic->multiplier == 0.0)
+                        fail(file, fmt::format("joint '{}' mimics joint '{}' with multiplier 0: make it a fixed joint",
+                                               joint->name, joint->mimic->joint_name));
+                    j.mimic = RobotJoint::Mimic{joint->mimic->joint_name, joint->mimic->multiplier};
+                }
                 j.child = add_body(child->name, joint_frame);
                 robot.joints.push_back(j);
                 visit(*child, joint_frame, j.child, Eigen::Isometry3d::Identity());
@@ -237,6 +246,31 @@ Robot read_urdf_text(const std::string& text, const std::filesystem::path& file,
         };
 
     visit(*root, base, options.fixed_base ? -1 : add_body(root->name, base), Eigen::Isometry3d::Identity());
+    // A mimic joint and the joint it mimics each have one coordinate (revolute, continuous, prismatic).
+    const auto single_coordinate = [](RobotJoint::Kind kind) {
+        return kind == RobotJoint::Kind::revolute || kind == RobotJoint::Kind::continuous ||
+               kind == RobotJoint::Kind::prismatic;
+    };
+    for (const RobotJoint& j : robot.joints) {
+        if (!j.mimic) continue;
+        if (!single_coordinate(j.kind))
+            fail(file, fmt::format("joint '{}' mimics joint '{}' but is not revolute, continuous or prismatic: only a "
+                                   "single coordinate can follow another",
+                                   j.name, j.mimic->joint));
+        const auto leader = std::find_if(robot.joints.begin(), robot.joints.end(),
+                                         [&](const RobotJoint& other) { return other.name == j.mimic->joint; });
+        if (leader == robot.joints.end())
+            fail(file, fmt::format("joint '{}' mimics joint '{}', which is not a moving joint of the robot (a fixed "
+                                   "joint merges its links and has no coordinate)",
+                                   j.name, j.mimic->joint));
+        if (!single_coordinate(leader->kind))
+            fail(file, fmt::format("joint '{}' mimics joint '{}', which is not revolute, continuous or prismatic",
+                                   j.name, j.mimic->joint));
+        if (leader->mimic)
+            fail(file, fmt::format("joint '{}' mimics joint '{}', which itself mimics '{}': mimic the first joint of "
+                                   "the chain directly",
+                                   j.name, j.mimic->joint, leader->mimic->joint));
+    }
     if (robot.bodies.empty())
         fail(file, fmt::format("the robot has no moving link: with fixed_base every link fixed to the root link '{}' "
                                "is part of the world",

@@ -50,6 +50,12 @@ struct RobotJoint {
     std::optional<double> lower, upper;  ///< the range in <limit>, when it has one
     double damping = 0.0;   ///< <dynamics damping>
     double friction = 0.0;  ///< <dynamics friction>
+    /// <mimic>: this joint's coordinate is multiplier times that of the joint named (offset 0).
+    struct Mimic {
+        std::string joint;
+        double multiplier = 1.0;
+    };
+    std::optional<Mimic> mimic;
 };
 
 struct Robot {

@@ -129,7 +129,13 @@ std::string robot_scene_text(const Robot& robot, const SceneSettings& settings) 
                                name));
     }
 
-    std::string elements, constraints, forces;
+    for (const RobotJoint& j : robot.joints)
+        if (j.mimic && settings.coordinates.count(j.name))
+            refuse(fmt::format("coordinates: joint '{}' mimics joint '{}', so its coordinate follows that joint's: "
+                               "prescribe '{}' instead",
+                               j.name, j.mimic->joint, j.mimic->joint));
+
+    std::string elements, constraints, forces, couplings;
     for (const RobotBody& body : robot.bodies) elements += body_block(body, settings);
     const auto element = [&](int body) { return quoted(settings.prefix + "/" + robot.bodies[static_cast<std::size_t>(body)].name); };
     for (const RobotJoint& j : robot.joints) {
@@ -143,6 +149,10 @@ std::string robot_scene_text(const Robot& robot, const SceneSettings& settings) 
                                    prescribed != settings.coordinates.end()
                                        ? ", coordinate: " + quoted(prescribed->second)
                                        : "");
+        if (j.mimic)  // after every joint: the one it follows may come later in the tree
+            couplings += fmt::format("  - {{type: joint_coupling, name: {}, leader: {}, follower: {}, multiplier: {}}}\n",
+                                     quoted(name + "/mimic"), quoted(settings.prefix + "/" + j.mimic->joint),
+                                     quoted(name), num(j.mimic->multiplier));
         if (prescribed != settings.coordinates.end()) continue;  // its motion is given: no range, damping or friction
         if (settings.limits && j.lower && j.upper) {
             if (!(*j.lower <= 0.0 && 0.0 <= *j.upper))
@@ -164,6 +174,7 @@ std::string robot_scene_text(const Robot& robot, const SceneSettings& settings) 
                                "import it with ignore_joint_friction: true to leave it out",
                                j.name, num(j.friction)));
     }
+    constraints += couplings;
     std::string text = fmt::format("# robot {} from {}\n", quoted(robot.name), quoted(settings.source));
     text += elements.empty() ? "elements: []\n" : "elements:\n" + elements;
     if (!constraints.empty()) text += "constraints:\n" + constraints;

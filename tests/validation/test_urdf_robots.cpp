@@ -372,3 +372,69 @@ TEST_CASE("urdf robots: a link's visual STL mesh and box are drawn where the URD
         CHECK(nearest < 1e-12);
     }
 }
+
+TEST_CASE("urdf robots: mimic joints follow their leaders (a prescribed finger pair, a swinging pair at twice the "
+          "angle)",
+          "[validation][urdf]") {
+    // A palm fixed to the world holds two prismatic fingers along x, `right` mimicking `left` with
+    // multiplier -1 (they close together), and two pendulums turning about y, `b` mimicking `a`
+    // with multiplier 2. `left` is prescribed; the pendulums swing under gravity, b's weight
+    // acting on a through the coupling. Each coupling is one hard row, held to Newton's constraint
+    // tolerance (1e-10), so each follower's coordinate is its multiple of the leader's to 1e-9.
+    const std::string inertial_aside =
+        "<inertial><origin xyz=\"0.1 0 0\"/><mass value=\"0.5\"/><inertia ixx=\"0.001\" ixy=\"0\" ixz=\"0\" "
+        "iyy=\"0.001\" iyz=\"0\" izz=\"0.001\"/></inertial>";
+    const std::string inertial = "<inertial><mass value=\"0.1\"/><inertia ixx=\"0.0001\" ixy=\"0\" ixz=\"0\" "
+                                 "iyy=\"0.0001\" iyz=\"0\" izz=\"0.0001\"/></inertial>";
+    const auto joint = [](const std::string& name, const std::string& type, const std::string& child,
+                          const std::string& xyz, const std::string& axis, const std::string& extra) {
+        return "<joint name=\"" + name + "\" type=\"" + type + "\"><parent link=\"palm\"/><child link=\"" + child +
+               "\"/><origin xyz=\"" + xyz + "\" rpy=\"0.3 0 0\"/><axis xyz=\"" + axis + "\"/>" + extra + "</joint>\n";
+    };
+    const std::string range = "<limit lower=\"-0.05\" upper=\"0.05\" effort=\"10\" velocity=\"1\"/>";
+    const auto file = std::filesystem::temp_directory_path() / "soma_validation_mimic_hand.urdf";
+    std::ofstream(file) << "<?xml version=\"1.0\"?>\n<robot name=\"hand\">\n<link name=\"palm\"/>\n"
+                        << joint("left", "prismatic", "l", "-0.05 0 0", "1 0 0", range)
+                        << joint("right", "prismatic", "r", "0.05 0 0", "1 0 0",
+                                 range + "<mimic joint=\"left\" multiplier=\"-1\"/>")
+                        << joint("a", "continuous", "pa", "0 0.2 0", "0 1 0", "")
+                        << joint("b", "continuous", "pb", "0 0.4 0", "0 1 0", "<mimic joint=\"a\" multiplier=\"2\"/>")
+                        << "<link name=\"l\">" << inertial << "</link>\n<link name=\"r\">" << inertial << "</link>\n"
+                        << "<link name=\"pa\">" << inertial_aside << "</link>\n<link name=\"pb\">" << inertial_aside
+                        << "</link>\n</robot>\n";
+    auto sim = build_scene("simulation: {duration: 1.0}\n"
+                           "integrator: {type: implicit_euler, dt: 1.0e-3}\n"
+                           "imports:\n"
+                           "  - {type: urdf, name: hand, file: '" + file.string() + "', "
+                           "limits: false, coordinates: {left: '0.01*(1-cos(2*t))'}}\n"
+                           "forces: [{type: gravity, acceleration: [0, 0, -9.81]}]\n");
+    const Eigen::Isometry3d l0 = body_pose(*sim, "hand/l"), r0 = body_pose(*sim, "hand/r"),
+                            a0 = body_pose(*sim, "hand/pa"), b0 = body_pose(*sim, "hand/pb");
+    // The joint axes in the world: the joints' frames are turned 0.3 rad about x.
+    const Mat3 turn = Eigen::AngleAxisd(0.3, Vec3::UnitX()).toRotationMatrix();
+    const Vec3 slide_axis = turn * Vec3::UnitX(), hinge_axis = turn * Vec3::UnitY();
+    // The signed turn of a body about the hinge axis since it was built.
+    const auto angle = [&](const Eigen::Isometry3d& now, const Eigen::Isometry3d& built) {
+        const Eigen::AngleAxisd turned(Mat3(now.linear() * built.linear().transpose()));
+        return turned.angle() * turned.axis().dot(hinge_axis);
+    };
+    double largest_slide_error = 0.0, largest_angle_error = 0.0, largest_angle = 0.0;
+    while (sim->state().t < 1.0 - 1e-9) {
+        REQUIRE(step_once(*sim, 1.0e-3));
+        const double left = (body_pose(*sim, "hand/l").translation() - l0.translation()).dot(slide_axis);
+        const double right = (body_pose(*sim, "hand/r").translation() - r0.translation()).dot(slide_axis);
+        largest_slide_error = std::max(largest_slide_error, std::abs(right + left));
+        const double theta_a = angle(body_pose(*sim, "hand/pa"), a0), theta_b = angle(body_pose(*sim, "hand/pb"), b0);
+        // b's angle is measured in (-pi, pi]: compared modulo a turn.
+        largest_angle_error =
+            std::max(largest_angle_error, std::abs(std::remainder(theta_b - 2.0 * theta_a, 2.0 * std::numbers::pi)));
+        largest_angle = std::max(largest_angle, std::abs(theta_a));
+        const double t = sim->state().t;
+        REQUIRE(left == Approx(0.01 * (1.0 - std::cos(2.0 * t))).margin(1e-9));
+    }
+    INFO("largest leader angle " << largest_angle << " rad");
+    CHECK(largest_slide_error < 1e-9);
+    CHECK(largest_angle_error < 1e-9);
+    // The pendulums were built level (their centres of mass 0.1 m beside the axis) and swing down.
+    CHECK(largest_angle > 0.5);
+}

@@ -51,6 +51,18 @@ std::string one_joint(const std::string& type, const std::string& joint, const s
            inertial + link + "</link>\n";
 }
 
+/// A palm fixed to the world with two prismatic fingers, `left` and `right` (whose <joint> gets \p right_extra).
+std::string two_fingers(const std::string& right_extra) {
+    return "<link name=\"palm\"/>\n"
+           "<joint name=\"left\" type=\"prismatic\"><parent link=\"palm\"/><child link=\"l\"/><origin xyz=\"-0.05 0 0\"/>"
+           "<axis xyz=\"1 0 0\"/><limit lower=\"-0.02\" upper=\"0.04\" effort=\"10\" velocity=\"1\"/></joint>\n"
+           "<link name=\"l\">" + kInertial + "</link>\n"
+           "<joint name=\"right\" type=\"prismatic\"><parent link=\"palm\"/><child link=\"r\"/><origin xyz=\"0.05 0 0\"/>"
+           "<axis xyz=\"1 0 0\"/><limit lower=\"-0.04\" upper=\"0.02\" effort=\"10\" velocity=\"1\"/>" + right_extra +
+           "</joint>\n"
+           "<link name=\"r\">" + kInertial + "</link>\n";
+}
+
 std::string refusal(const std::filesystem::path& file, const SceneSettings& settings = {}, bool fixed_base = true) {
     ReadOptions options;
     options.fixed_base = fixed_base;
@@ -391,6 +403,25 @@ TEST_CASE("urdf: every visual geometry of a body is one of its visuals, placed a
     }
 }
 
+TEST_CASE("urdf: a mimic joint is a joint_coupling after every joint", "[urdf]") {
+    const Robot robot = read_urdf(write_urdf("mimic_fingers", two_fingers("<mimic joint=\"left\" multiplier=\"-1\"/>")), {});
+    REQUIRE(robot.joints.size() == 2);
+    REQUIRE(robot.joints[1].mimic);
+    CHECK(robot.joints[1].mimic->joint == "left");
+    CHECK(robot.joints[1].mimic->multiplier == -1.0);
+    SceneSettings settings;
+    settings.prefix = "hand";
+    const YAML::Node constraints = YAML::Load(robot_scene_text(robot, settings))["constraints"];
+    // left, its limit, right, its limit, then the coupling.
+    REQUIRE(constraints.size() == 5);
+    const YAML::Node coupling = constraints[4];
+    CHECK(coupling["type"].as<std::string>() == "joint_coupling");
+    CHECK(coupling["name"].as<std::string>() == "hand/right/mimic");
+    CHECK(coupling["leader"].as<std::string>() == "hand/left");
+    CHECK(coupling["follower"].as<std::string>() == "hand/right");
+    CHECK(coupling["multiplier"].as<double>() == -1.0);
+}
+
 TEST_CASE("urdf: a floating base is a free body and needs a mass", "[urdf]") {
     const auto file = write_urdf("float", "<link name=\"base\">" + kInertial + "</link>\n" +
                                               "<joint name=\"j\" type=\"continuous\"><parent link=\"base\"/><child "
@@ -422,7 +453,16 @@ TEST_CASE("urdf: refusals name the link or joint and the way out", "[urdf]") {
                                             "iyy=\"0.01\" iyz=\"0\" izz=\"0.03\"/></inertial>"))),
                Catch::Contains("link 'l': its principal moments of inertia 0.01, 0.01, 0.03 kg m^2 violate I1 + I2 >= I3"));
     CHECK_THAT(refusal(write_urdf("mimic", one_joint("continuous", "<mimic joint=\"k\"/>", ""))),
-               Catch::Contains("joint 'j' mimics joint 'k'"));
+               Catch::Contains("joint 'j' mimics joint 'k', which is not a moving joint of the robot"));
+    CHECK_THAT(refusal(write_urdf("mimic_offset", two_fingers("<mimic joint=\"left\" multiplier=\"-1\" offset=\"0.01\"/>"))),
+               Catch::Contains("joint 'right' mimics joint 'left' with offset 0.01") &&
+                   Catch::Contains("only offset 0 holds there"));
+    CHECK_THAT(refusal(write_urdf("mimic_zero", two_fingers("<mimic joint=\"left\" multiplier=\"0\"/>"))),
+               Catch::Contains("with multiplier 0: make it a fixed joint"));
+    settings.coordinates["right"] = "0.01*t^2";
+    CHECK_THAT(refusal(write_urdf("mimic_prescribed", two_fingers("<mimic joint=\"left\" multiplier=\"-1\"/>")), settings),
+               Catch::Contains("joint 'right' mimics joint 'left'") && Catch::Contains("prescribe 'left' instead"));
+    settings.coordinates.clear();
     CHECK_THAT(refusal(write_urdf("zero_axis", "<link name=\"base\"/>\n<joint name=\"j\" type=\"continuous\"><parent "
                                                "link=\"base\"/><child link=\"l\"/><axis xyz=\"0 0 0\"/></joint>\n"
                                                "<link name=\"l\">" + kInertial + "</link>\n")),

@@ -1,0 +1,85 @@
+// The coupling of two joints' coordinates (joint_coupling.hpp).
+#include "joint_coupling.hpp"
+
+#include "soma/scene_view.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace soma::joints {
+
+JointCoupling::JointCoupling(JointCouplingSettings settings, SettingsErrors errors)
+    : settings_(std::move(settings)), errors_(std::move(errors)) {
+    if (settings_.multiplier == 0.0)
+        errors_.fail("multiplier", "is 0: the follower would be held at the offset, which a joint's prescribed "
+                                   "`coordinate` does");
+    if (settings_.leader == settings_.follower)
+        errors_.fail("follower", "is the leader ('" + settings_.leader + "'): a joint cannot follow itself");
+}
+
+const FrameJoint* JointCoupling::find_joint(const SceneView& scene, const std::string& name, const char* key) {
+    const Constraint* found = nullptr;
+    for (const Constraint* c : scene.constraint_terms())
+        if (c->name() == name) found = c;
+    if (!found) errors_.fail(key, "no constraint named '" + name + "' (list the joints before the coupling)");
+    const auto* joint = dynamic_cast<const FrameJoint*>(found);
+    if (!joint || !has_single_coordinate(joint->type()))
+        errors_.fail(key, "'" + name + "' is not a revolute_joint or prismatic_joint: a coupling relates two joints' "
+                                       "single coordinates");
+    return joint;
+}
+
+void JointCoupling::bind(const SceneView& scene) {
+    leader_ = find_joint(scene, settings_.leader, "leader");
+    follower_ = find_joint(scene, settings_.follower, "follower");
+    if (follower_->has_prescribed_coordinate())
+        errors_.fail("follower", "joint '" + settings_.follower +
+                                     "' prescribes its coordinate (`coordinate`): its motion is given, so it cannot "
+                                     "also follow '" + settings_.leader + "'");
+    // The union of the two joints' DOFs, each joint's columns into it.
+    dofs_ = leader_->dofs();
+    for (Index dof : follower_->dofs())
+        if (std::find(dofs_.begin(), dofs_.end(), dof) == dofs_.end()) dofs_.push_back(dof);
+    if (dofs_.empty()) errors_.fail("follower", "the two joints move no DOF");
+    const auto columns_of = [&](const FrameJoint& joint, std::vector<Index>& columns) {
+        columns.clear();
+        for (Index dof : joint.dofs())
+            columns.push_back(static_cast<Index>(std::find(dofs_.begin(), dofs_.end(), dof) - dofs_.begin()));
+    };
+    columns_of(*leader_, leader_columns_);
+    columns_of(*follower_, follower_columns_);
+    for (auto [joint, coordinate] : {std::pair{leader_, &leader_coordinate_}, std::pair{follower_, &follower_coordinate_}}) {
+        const auto n = static_cast<Index>(joint->dofs().size());
+        coordinate->force_row.setZero(n);
+        coordinate->position_row.setZero(n);
+        coordinate->rate_position_row.setZero(n);
+        coordinate->curvature.setZero(n, n);
+    }
+}
+
+void JointCoupling::evaluate(const EvalContext& context, const double* lambda, ConstraintEvaluation& out) const {
+    const double m = settings_.multiplier;
+    follower_->evaluate_coordinate(context, lambda[0], follower_coordinate_);
+    leader_->evaluate_coordinate(context, -m * lambda[0], leader_coordinate_);
+    double value = follower_coordinate_.value - m * leader_coordinate_.value;
+    if (follower_->type() == JointType::revolute) value = std::remainder(value, 2.0 * std::numbers::pi);
+    out.value[0] = value;
+    out.force_jacobian.setZero();
+    out.position_jacobian.setZero();
+    out.curvature.setZero();
+    const auto add = [&](const JointCoordinate& c, const std::vector<Index>& columns, double weight) {
+        for (std::size_t i = 0; i < columns.size(); ++i) {
+            const auto local = static_cast<Index>(i);
+            out.force_jacobian(0, columns[i]) += weight * c.force_row[local];
+            out.position_jacobian(0, columns[i]) += weight * c.position_row[local];
+            // The curvature was evaluated at this joint's effort (lambda or -m lambda).
+            for (std::size_t j = 0; j < columns.size(); ++j)
+                out.curvature(columns[i], columns[j]) += c.curvature(local, static_cast<Index>(j));
+        }
+    };
+    add(follower_coordinate_, follower_columns_, 1.0);
+    add(leader_coordinate_, leader_columns_, -m);
+}
+
+}  // namespace soma::joints
