@@ -27,10 +27,12 @@ void ConstraintSet::add(std::unique_ptr<Constraint> constraint, Parameters param
     parameters_.push_back(std::move(parameters));
 }
 
-const Constraint* ConstraintSet::first_hard() const {
-    for (const auto& constraint : constraints_)
-        for (Index r = 0; r < constraint->row_count(); ++r)
-            if (constraint->compliance(r) == 0.0) return constraint.get();
+const Constraint* ConstraintSet::first_hard(const std::vector<std::size_t>& skipped) const {
+    for (std::size_t i = 0; i < constraints_.size(); ++i) {
+        if (std::find(skipped.begin(), skipped.end(), i) != skipped.end()) continue;
+        for (Index r = 0; r < constraints_[i]->row_count(); ++r)
+            if (constraints_[i]->compliance(r) == 0.0) return constraints_[i].get();
+    }
     return nullptr;
 }
 

@@ -29,7 +29,8 @@ public:
     const std::vector<std::unique_ptr<Constraint>>& constraints() const { return constraints_; }
     const Parameters& parameters(std::size_t i) const { return parameters_[i]; }
     /// The first constraint with a hard row (compliance 0), or null.
-    const Constraint* first_hard() const;
+    /// The first constraint with a hard row, leaving out those listed in \p skipped (by index).
+    const Constraint* first_hard(const std::vector<std::size_t>& skipped = {}) const;
 
     /// Declares one stencil per constraint: its DOFs, then its multiplier rows (global ids
     /// dof_count + row).

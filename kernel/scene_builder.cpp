@@ -289,32 +289,87 @@ void Simulation::add_constraint(std::unique_ptr<Constraint> constraint, const Pa
     constraints_.add(std::move(constraint), block);
 }
 
+void Simulation::eliminate_attachments(std::vector<EliminatedBlock> blocks) {
+    // An attachment that asked to be eliminated always and could not be (its DOFs met another
+    // eliminated attachment's) is said, not dropped silently.
+    for (std::size_t i = 0; i < constraints_.constraints().size(); ++i) {
+        const Constraint& c = *constraints_.constraints()[i];
+        if (!c.eliminable_columns().always) continue;
+        if (std::none_of(blocks.begin(), blocks.end(), [&](const EliminatedBlock& b) { return b.constraint == i; }))
+            notes_.push_back(fmt::format("'{}' keeps its multiplier rows despite `eliminate: true`: the DOFs it "
+                                         "determines are not free (fixed or prescribed), or they or its other DOFs meet "
+                                         "those of an attachment eliminated before it (attachments are not chained)",
+                                         c.name()));
+    }
+    if (!blocks.empty()) {
+        std::string names;
+        std::size_t dofs = 0;
+        for (std::size_t b = 0; b < blocks.size(); ++b) {
+            if (b < 4) names += (b > 0 ? ", '" : "'") + blocks[b].name + "'";
+            dofs += blocks[b].slaves.size();
+        }
+        if (blocks.size() > 4) names += fmt::format(" and {} more", blocks.size() - 4);
+        notes_.push_back(fmt::format("attachments eliminated from each linear solve (null-space reduction): {} ({} "
+                                     "DOFs and as many multiplier rows fewer; a ball joint's `eliminate: false` keeps its rows)",
+                                     names, dofs));
+    }
+    elimination_.set_blocks(std::move(blocks), dofs_.free_count() + constraints_.row_count());
+}
+
 void Simulation::build_solver_and_integrator(const Parameters& root, const TypeRegistry& registry) {
     // Default: LDLT, which reads one triangle; a scene whose Jacobian is unsymmetric by nature
     // (rigid bodies' gyroscopic terms) gets LU, so that Newton stays exact.
     const Contributor* unsymmetric = nullptr;
     for (const Contributor* c : contributors_)
         if (!unsymmetric && !c->symmetric_jacobian() && dynamic_cast<const Element*>(c)) unsymmetric = c;
+    const auto make_solver = [&](const Parameters& block) {
+        const auto* entry = registry.find(TypeKind::linear_solver, block.type_name());
+        if (!entry) throw InputError(block.location(), registry.unknown_type_message(TypeKind::linear_solver, block.type_name()));
+        return factory_of<LinearSolver>(*entry)(block);
+    };
+    const bool named = root.has("linear_solver");
+    if (named) solver_ = make_solver(root.block("linear_solver"));
+    // Attachments are eliminated where that lets a symmetric factorization solve the scene: under
+    // a named solver that cannot factor a saddle point, or under the default when the Jacobian is
+    // symmetric (the default then stays eigen_ldlt). With LU the multiplier rows cost as much
+    // (performance.md); attachments marked `always` are eliminated in any case.
+    // "Symmetric" counts every contributor here: an unsymmetric force (drag) would make the
+    // default eigen_ldlt's steps quasi-Newton, where the joints' rows keep eigen_lu exact.
+    const bool symmetric = std::all_of(contributors_.begin(), contributors_.end(),
+                                       [](const Contributor* c) { return c->symmetric_jacobian(); });
+    const bool where_offered = named ? !solver_->capabilities().saddle_point : symmetric;
+    const auto choose = [&](bool offered) {
+        return choose_eliminated_blocks(constraints_, dofs_.free_index(), dofs_.free_count(), !offered);
+    };
     // Hard constraints make the KKT matrix a saddle point (zero diagonal on the multiplier rows),
     // which LDLT without pivoting meets as a zero pivot: LU as well, and a named solver without
-    // the saddle_point capability is refused below.
-    const Constraint* hard = constraints_.first_hard();
+    // the saddle_point capability is refused below. Eliminated attachments leave no such rows.
+    const auto first_hard_row = [&](const std::vector<EliminatedBlock>& blocks) {
+        std::vector<std::size_t> eliminated;
+        for (const EliminatedBlock& block : blocks) eliminated.push_back(block.constraint);
+        return constraints_.first_hard(eliminated);
+    };
+    std::vector<EliminatedBlock> blocks = choose(where_offered);
+    const Constraint* hard = first_hard_row(blocks);
+    // Under the default solver, a hard constraint left as rows makes it eigen_lu, for which the
+    // eliminations would not pay: those rows stay too (but for `eliminate: true`).
+    if (!named && hard && where_offered) {
+        blocks = choose(false);
+        hard = first_hard_row(blocks);
+    }
+    eliminate_attachments(std::move(blocks));
     const char* default_solver = unsymmetric || hard ? "eigen_lu" : "eigen_ldlt";
-    if (!root.has("linear_solver") && unsymmetric)
+    if (!named && unsymmetric)
         notes_.push_back(fmt::format("linear solver: eigen_lu (the default for scenes whose elements have an "
                                      "unsymmetric Jacobian, here '{}'); name one under `linear_solver` to choose",
                                      unsymmetric->name()));
-    else if (!root.has("linear_solver") && hard)
+    else if (!named && hard)
         notes_.push_back(fmt::format("linear solver: eigen_lu (the default for scenes with hard constraints, here "
                                      "'{}': their KKT matrix is indefinite); name one under `linear_solver` to choose",
                                      hard->name()));
-    const Parameters solver_block = root.has("linear_solver")
-                                        ? root.block("linear_solver")
-                                        : default_typed_block(registry, "linear_solver", TypeKind::linear_solver, default_solver);
-    const auto* solver_entry = registry.find(TypeKind::linear_solver, solver_block.type_name());
-    if (!solver_entry)
-        throw InputError(solver_block.location(), registry.unknown_type_message(TypeKind::linear_solver, solver_block.type_name()));
-    solver_ = factory_of<LinearSolver>(*solver_entry)(solver_block);
+    const Parameters solver_block = named ? root.block("linear_solver")
+                                          : default_typed_block(registry, "linear_solver", TypeKind::linear_solver, default_solver);
+    if (!named) solver_ = make_solver(solver_block);
     const LinearSolverCapabilities caps = solver_->capabilities();
     if (hard && !caps.saddle_point) refuse_saddle_point_solver(solver_block, *hard, registry);
     if (!caps.unsymmetric)

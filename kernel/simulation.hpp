@@ -10,6 +10,7 @@
 /// (manifold_coordinates.*, boundary_conditions.*, constraint_set.*); newton.cpp is the Newton
 /// iteration over System.
 
+#include "attachment_elimination.hpp"
 #include "boundary_conditions.hpp"
 #include "checkpoint_file.hpp"
 #include "constraint_set.hpp"
@@ -108,7 +109,9 @@ public:
     bool factorize() override;
     bool solve_linear(const VectorX& rhs, VectorX& solution) override;
     bool solve_linear(const Eigen::MatrixXd& rhs, Eigen::MatrixXd& solution) override;
-    std::string linear_solver_error() const override { return solver_->last_error(); }
+    std::string linear_solver_error() const override {
+        return elimination_.error().empty() ? solver_->last_error() : elimination_.error();
+    }
     const ConstraintRows& constraint_rows() override { return constraints_.rows(); }
     Index contact_count() const override { return contacts_.count(); }
     void detect_contacts(double dt, std::span<const SolvedStep> solved = {}) override;
@@ -198,6 +201,8 @@ private:
     /// A note for each penalty contact force when the integrator does not damp unresolved modes.
     void note_penalty_contact_pairing(const Parameters& integrator_block);
     /// Throws the located error for a hard constraint paired with a solver without saddle_point.
+    /// Eliminates \p blocks' rows and determined DOFs from each linear solve (and says so).
+    void eliminate_attachments(std::vector<EliminatedBlock> blocks);
     [[noreturn]] void refuse_saddle_point_solver(const Parameters& solver_block, const Constraint& hard,
                                                  const TypeRegistry& registry) const;
     /// q_, v_, a_ and context_ at the Newton unknown \p x of \p step.
@@ -238,6 +243,11 @@ private:
     BoundaryConditions boundary_;
     /// Multipliers are unknowns after the free DOFs (free index n_f + row).
     ConstraintSet constraints_;
+    /// The attachments taken out of each linear solve (null-space reduction), and its buffers.
+    AttachmentElimination elimination_;
+    VectorX reduced_rhs_, reduced_solution_;
+    /// The last factorize() reduced and factorized: solves may use the elimination's values.
+    bool reduced_factorization_ = false;
     /// Inequality constraints (contacts): outside the KKT system, read by the integrator.
     ContactSet contacts_;
     std::vector<Index> free_index_, free_dofs_;     ///< the DOF map's, extended by the multipliers

@@ -220,7 +220,12 @@ SystemEvaluation Simulation::evaluate(const AffineStep& step, const VectorX& x, 
 void Simulation::analyze_pattern() {
     if (!analysis_pending_) return;
     const auto start = Clock::now();
-    solver_->analyze(assembler_.jacobian());
+    if (elimination_.empty()) {
+        solver_->analyze(assembler_.jacobian());
+    } else {
+        elimination_.analyze(assembler_.jacobian());
+        solver_->analyze(elimination_.matrix());
+    }
     analysis_pending_ = false;
     ++timings_.analyses;
     timings_.pattern += seconds_since(start);
@@ -238,7 +243,12 @@ bool Simulation::shift_jacobian_diagonal(const VectorX& shift) {
 bool Simulation::factorize() {
     analyze_pattern();
     const auto start = Clock::now();
-    const bool factorized = solver_->factorize(assembler_.jacobian());
+    // A reduction that fails leaves E and L of another J than the solver's factorization: no
+    // solve may mix them until a factorization succeeds again.
+    const bool factorized = elimination_.empty() ? solver_->factorize(assembler_.jacobian())
+                                                 : elimination_.reduce(assembler_.jacobian()) &&
+                                                       solver_->factorize(elimination_.matrix());
+    reduced_factorization_ = !elimination_.empty() && factorized;
     timings_.factorization += seconds_since(start);
     ++timings_.factorizations;
     return factorized;
@@ -246,7 +256,14 @@ bool Simulation::factorize() {
 
 bool Simulation::solve_linear(const VectorX& rhs, VectorX& solution) {
     const auto start = Clock::now();
-    const bool solved = solver_->solve(rhs, solution);
+    bool solved = false;
+    if (elimination_.empty()) {
+        solved = solver_->solve(rhs, solution);
+    } else if (reduced_factorization_) {
+        elimination_.reduce_rhs(rhs, reduced_rhs_);
+        solved = solver_->solve(reduced_rhs_, reduced_solution_);
+        if (solved) elimination_.expand(rhs, reduced_solution_, solution);
+    }
     timings_.solve += seconds_since(start);
     return solved;
 }

@@ -48,6 +48,20 @@ struct ConstraintEvaluation {
     Eigen::MatrixXd curvature;
 };
 
+/// \brief Columns of a constraint's dofs() that its rows determine one for one from the other
+/// columns: one column per row, and G_q and G_f restricted to them invertible at every iterate (a
+/// node attached to a body: C = x_node - x_point(q_body) and G = I on the node's three columns).
+/// The kernel may then eliminate those DOFs with the rows from each linear solve (the null-space
+/// reduction of attachments: ArtiSynth technical notes, sections 0.17-0.19), which leaves a
+/// smaller matrix without the rows' saddle point.
+struct EliminableColumns {
+    std::vector<Index> columns;  ///< one per row; empty: not eliminable
+    /// Eliminate whatever the linear solver. Otherwise the kernel eliminates the rows only where
+    /// that lets a symmetric factorization (LDL^T, CHOLMOD, CG) solve the scene: with LU the
+    /// multiplier rows are as cheap (docs/performance.md).
+    bool always = false;
+};
+
 class SOMA_API Constraint {
 public:
     virtual ~Constraint();
@@ -73,6 +87,9 @@ public:
     virtual void save_checkpoint(CheckpointWriter& out) const;
     virtual void restore_checkpoint(CheckpointReader& in);
     virtual double compliance(Index row) const { (void)row; return 0.0; }
+    /// \brief The columns the rows may be eliminated with (EliminableColumns); asked once, after
+    /// bind(). Default: none, the rows stay Lagrange multiplier rows.
+    virtual EliminableColumns eliminable_columns() const { return {}; }
     /// The quantities this constraint reports about the last committed step (a CSV probe
     /// `statistic` with `term` its name; contact constraints: their forces). None by default.
     virtual std::vector<TermStatistic> statistics() const { return {}; }

@@ -44,6 +44,24 @@ BallJoint::End BallJoint::resolve(const SceneView& scene, const JointEnd& end, c
     return out;
 }
 
+EliminableColumns BallJoint::eliminable_columns() const {
+    // A hard joint whose end is a node (its position is its three DOFs: G = +-I there) fixes that
+    // node from the other end: the first such end, unless the ends share a DOF.
+    using Elimination = BallJointSettings::Elimination;
+    if (settings_.eliminate == Elimination::never) return {};
+    for (Index row = 0; row < 3; ++row)
+        if (compliance(row) != 0.0) return {};
+    const auto shares_columns = [](const End& a, const End& b) {
+        return std::any_of(a.columns.begin(), a.columns.end(),
+                           [&](Index c) { return std::find(b.columns.begin(), b.columns.end(), c) != b.columns.end(); });
+    };
+    if (shares_columns(first_, second_)) return {};
+    for (const End* end : {&first_, &second_})
+        if (end->element && !end->element->geometry().mapped_points && end->columns.size() == 3)
+            return {end->columns, settings_.eliminate == Elimination::always};
+    return {};
+}
+
 void BallJoint::bind(const SceneView& scene) {
     dofs_.clear();
     first_ = resolve(scene, settings_.first, "first");
@@ -59,6 +77,10 @@ void BallJoint::bind(const SceneView& scene) {
              << x1.transpose() << "] and [" << x2.transpose() << "]): a ball joint holds coincident points";
         parameters_.fail("second", text.str());
     }
+    if (settings_.eliminate == BallJointSettings::Elimination::always && eliminable_columns().columns.empty())
+        parameters_.fail("eliminate", "is true, but only a hard joint (no compliance) with a rod, shell or particle node "
+                                      "at an end (its position is its DOFs), the two ends sharing no DOF, can be "
+                                      "eliminated");
 }
 
 Vec3 BallJoint::position(const End& end, const EvalContext& context) const {

@@ -37,6 +37,9 @@ struct BallJointSettings {
     JointEnd first, second;
     double compliance = 0.0;  ///< m/N
     std::vector<double> row_compliance;  ///< per world axis x, y, z (m/N); empty: `compliance` on each
+    /// Whether a node end's DOFs are eliminated with the rows when the joint is hard
+    /// (Constraint::eliminable_columns): where it pays, always, or never.
+    enum class Elimination { automatic, always, never } eliminate = Elimination::automatic;
 };
 
 class BallJoint final : public Constraint {
@@ -48,6 +51,7 @@ public:
     Index row_count() const override { return 3; }
     const std::vector<Index>& dofs() const override { return dofs_; }
     void evaluate(const EvalContext& context, const double* lambda, ConstraintEvaluation& out) const override;
+    EliminableColumns eliminable_columns() const override;
     double compliance(Index row) const override {
         return settings_.row_compliance.empty() ? settings_.compliance
                                                 : settings_.row_compliance[static_cast<std::size_t>(row)];

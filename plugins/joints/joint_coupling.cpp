@@ -37,6 +37,18 @@ void JointCoupling::bind(const SceneView& scene) {
         errors_.fail("follower", "joint '" + settings_.follower +
                                      "' prescribes its coordinate (`coordinate`): its motion is given, so it cannot "
                                      "also follow '" + settings_.leader + "'");
+    // A follower follows one leader, and two couplings do not follow each other (both would
+    // leave the rows dependent: a singular KKT matrix).
+    for (const Constraint* c : scene.constraint_terms()) {
+        const auto* other = dynamic_cast<const JointCoupling*>(c);
+        if (!other || other == this) continue;
+        if (other->follower() == follower_)
+            errors_.fail("follower", "joint '" + settings_.follower + "' already follows a joint (coupling '" +
+                                         other->name() + "'): a joint follows one leader");
+        if (other->follower() == leader_ && other->leader() == follower_)
+            errors_.fail("leader", "joint '" + settings_.leader + "' already follows '" + settings_.follower +
+                                       "' (coupling '" + other->name() + "'): two joints cannot follow each other");
+    }
     // The union of the two joints' DOFs, each joint's columns into it.
     dofs_ = leader_->dofs();
     for (Index dof : follower_->dofs())

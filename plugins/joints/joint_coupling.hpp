@@ -16,8 +16,8 @@
 /// over the union of the two joints' DOFs. The multiplier lambda is the follower's effort (a
 /// torque or force along its coordinate); the leader carries -m lambda, so the coupling does no
 /// work (as a gear train). An angle is measured in (-pi, pi]: for a revolute follower C is taken
-/// modulo a turn, which is exact across the wrap for m = +-1; for other multipliers the coupling
-/// holds while the leader's angle stays within (-pi, pi).
+/// modulo a turn, which is exact across either angle's wrap for an integer m; for other
+/// multipliers the coupling holds while the leader's angle stays within (-pi, pi).
 
 #include "frame_joint.hpp"
 
@@ -48,6 +48,9 @@ public:
         (void)row;
         return settings_.compliance;
     }
+
+    const FrameJoint* leader() const { return leader_; }
+    const FrameJoint* follower() const { return follower_; }
 
 private:
     const FrameJoint* find_joint(const SceneView& scene, const std::string& name, const char* key);

@@ -206,8 +206,22 @@ SOMA_PLUGIN("joints") {
     s.map("second", "the second end", end_schema("second", true)).require();
     s.real("compliance", "inverse stiffness; 0: a hard joint").unit("m/N").fallback(0.0).non_negative();
     declare_row_compliance(s, 3, "[x, y, z] (the world components of x_1 - x_2)", "compliance");
+    s.string("eliminate", "when the joint is hard and an end is a node (a rod, shell or particle node: its position is "
+                          "its DOFs), that node's DOFs and the three rows can be taken out of each linear solve (the "
+                          "null-space reduction of an attachment; the first end if both are nodes): the same solution "
+                          "from a smaller matrix without the saddle point of multiplier rows. auto: where that lets "
+                          "a symmetric factorization solve the scene (a linear_solver without the saddle_point "
+                          "capability, such as eigen_ldlt or cholmod, or the default for a scene whose Jacobian is "
+                          "symmetric, which then becomes eigen_ldlt); with LU the multiplier rows are as cheap. "
+                          "true: always; false: never")
+        .fallback(std::string("auto"))
+        .one_of_strings({"auto", "true", "false"});
     registry.add_constraint(std::move(s), [](const Parameters& p) {
         BallJointSettings settings;
+        const std::string eliminate = p.string("eliminate");
+        settings.eliminate = eliminate == "true"    ? BallJointSettings::Elimination::always
+                             : eliminate == "false" ? BallJointSettings::Elimination::never
+                                                    : BallJointSettings::Elimination::automatic;
         settings.first = read_end(p.block("first"), false);
         settings.second = read_end(p.block("second"), true);
         settings.compliance = p.real("compliance");
@@ -351,8 +365,8 @@ SOMA_PLUGIN("joints") {
                              "it: follower = multiplier x leader (a URDF mimic joint, a gear, two fingers moved as one), "
                              "as one constraint row whose multiplier is the follower's effort (N m or N); the leader "
                              "carries -multiplier times it, so the coupling does no work. Both coordinates are 0 as built. "
-                             "An angle is measured in (-pi, pi]: with a multiplier of +1 or -1 the coupling holds across "
-                             "the wrap; with another, while the leader's angle stays within (-pi, pi). The follower must "
+                             "An angle is measured in (-pi, pi]: with an integer multiplier (and a revolute follower) the "
+                             "coupling holds across the wrap; with another, while the leader's angle stays within (-pi, pi). The follower must "
                              "not prescribe its coordinate; the leader may (it then drives both). List it after both "
                              "joints (an imported robot's couplings come from its URDF <mimic> tags).");
     coupling.string("leader", "scene name of the joint whose coordinate is followed").require();

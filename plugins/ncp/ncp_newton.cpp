@@ -280,7 +280,9 @@ std::string NcpNewton::iterate(System& system, double h, bool starts_at_rest) {
         // reach: the rounding of a stiff term (a rod's stretching, E A times round-off of its
         // strain) is not bounded by the sizes of the terms in the row (the kernel's Newton has
         // the same exit, kernel/newton.cpp). The complementarity rows are still tested.
-        const bool forces_at_round_off = iteration > 0 && step_at_round_off;
+        // Only while A is the exact Jacobian: a secant shift on its diagonal (geometric_stiffness)
+        // can make a step small where the residual is not.
+        const bool forces_at_round_off = iteration > 0 && step_at_round_off && !secant_ready_;
         for (Index i = 0; i < free; ++i) {
             const double allowed = settings_.force_tolerance * ((*e.force_scale)[i] + work_u_[i]) + floor;
             worst_force = std::max(worst_force, std::abs(residual_hat_[i]) / allowed);

@@ -5,12 +5,14 @@
 /// finite-difference check of a constraint's C, G_q, curvature and G_f there.
 #include "../../discrete_rod/discrete_rod.hpp"
 #include "../../rigid_body/rigid_body.hpp"
+#include "../frame_joint.hpp"
 
 #include "soma/constraint.hpp"
 #include "soma/contributor.hpp"
 #include "soma/rotation.hpp"
 #include "soma/scene_view.hpp"
 #include "soma/testing/dense_assembly.hpp"
+#include "soma/testing/parameters_from_yaml.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -201,6 +203,46 @@ inline void check_force_jacobian(Contributor& term, soma::testing::DenseAssembly
         return VectorX(dense.evaluate(term, at, false).first);
     };
     CHECK(max_relative_error(C, finite_difference_jacobian(residual_of_v, v, 1e-6)) < 1e-8);
+}
+
+/// The fixture with the joints a drive, limit or coupling finds by name (constraint_terms()).
+struct SceneWithJoints : BodyAndRod {
+    std::vector<const Constraint*> joints;
+    std::vector<const Constraint*> constraint_terms() const override { return joints; }
+};
+
+/// A frame joint's validated block from \p yaml, for its located errors.
+inline Parameters frame_joint_parameters(const std::string& yaml) {
+    ParameterSchema end("end", "");
+    end.string("element", "");
+    end.string("frame", "");
+    ParameterSchema schema("joint", "");
+    schema.map("first", "", end);
+    schema.map("second", "", end);
+    schema.vec3("at", "");
+    schema.vec3("axis", "");
+    schema.vec3("second_axis", "");
+    schema.string("coordinate", "");
+    return soma::testing::parameters_from_yaml(TypeKind::constraint, schema, yaml);
+}
+
+/// A joint of \p type between the rod's start and the body, at a point off both frames' origins.
+inline FrameJointSettings rod_to_body(JointType type) {
+    FrameJointSettings s;
+    s.type = type;
+    s.first.element = "rod";
+    s.first.frame = "start";
+    s.second.element = "body";
+    s.at = kOrigin + Vec3(0.03, -0.02, 0.05);
+    s.axis = Vec3(0.2, 0.9, -0.4);
+    if (type == JointType::universal) s.second_axis = Vec3(0.2, 0.9, -0.4).cross(Vec3(1, 0, 0));
+    return s;
+}
+
+/// The block of a joint between the rod and the body.
+inline const Parameters& rod_body_joint_parameters() {
+    static const Parameters p = frame_joint_parameters("{first: {element: rod}, second: {element: body}, at: [0, 0, 0]}");
+    return p;
 }
 
 }  // namespace soma::joints::testing

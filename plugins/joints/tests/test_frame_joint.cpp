@@ -21,38 +21,6 @@ namespace {
 const JointType kAllTypes[] = {JointType::spherical, JointType::revolute,    JointType::universal, JointType::prismatic,
                                JointType::cylindrical, JointType::planar, JointType::fixed};
 
-Parameters joint_parameters(const std::string& yaml) {
-    ParameterSchema end("end", "");
-    end.string("element", "");
-    end.string("frame", "");
-    ParameterSchema schema("joint", "");
-    schema.map("first", "", end);
-    schema.map("second", "", end);
-    schema.vec3("at", "");
-    schema.vec3("axis", "");
-    schema.vec3("second_axis", "");
-    schema.string("coordinate", "");
-    return soma::testing::parameters_from_yaml(TypeKind::constraint, schema, yaml);
-}
-
-const Parameters& any_parameters() {
-    static const Parameters p = joint_parameters("{first: {element: rod}, second: {element: body}, at: [0, 0, 0]}");
-    return p;
-}
-
-/// A joint of \p type between the rod's start and the body, at a point off both frames' origins.
-FrameJointSettings rod_to_body(JointType type) {
-    FrameJointSettings s;
-    s.type = type;
-    s.first.element = "rod";
-    s.first.frame = "start";
-    s.second.element = "body";
-    s.at = kOrigin + Vec3(0.03, -0.02, 0.05);
-    s.axis = Vec3(0.2, 0.9, -0.4);
-    if (type == JointType::universal) s.second_axis = Vec3(0.2, 0.9, -0.4).cross(Vec3(1, 0, 0));
-    return s;
-}
-
 std::size_t expected_rows(JointType type) {
     switch (type) {
         case JointType::spherical: return 3;
@@ -72,7 +40,7 @@ TEST_CASE("frame joints: rows zero as built, derivatives against finite differen
     for (const JointType type : kAllTypes) {
         INFO(joint_type_name(type));
         BodyAndRod scene;
-        FrameJoint joint(rod_to_body(type), any_parameters());
+        FrameJoint joint(rod_to_body(type), rod_body_joint_parameters());
         joint.bind(scene);
         REQUIRE(static_cast<std::size_t>(joint.row_count()) == expected_rows(type));
         REQUIRE(joint.dofs().size() == 6 + 7);
@@ -94,7 +62,7 @@ TEST_CASE("frame joints: prescribed coordinates add a row with the same derivati
         FrameJointSettings settings = rod_to_body(type);
         settings.coordinate = [](double t) { return 0.1 * t * t; };  // at rest at t = 0, as the joint
         settings.coordinate_text = "0.1*t^2";
-        FrameJoint joint(settings, any_parameters());
+        FrameJoint joint(settings, rod_body_joint_parameters());
         joint.bind(scene);
         REQUIRE(static_cast<std::size_t>(joint.row_count()) == expected_rows(type) + 1);
         CHECK(joint.compliance(joint.row_count() - 1) == 0.0);
@@ -118,7 +86,7 @@ TEST_CASE("frame joints: a revolute joint's angle and a prismatic joint's slide"
         settings.first.element = "body";
         settings.at = p;
         settings.axis = n;
-        FrameJoint joint(settings, joint_parameters("{first: {element: body}, at: [0, 0, 0]}"));
+        FrameJoint joint(settings, frame_joint_parameters("{first: {element: body}, at: [0, 0, 0]}"));
         joint.bind(scene);
         REQUIRE(joint.dofs().size() == 6);
         const Quaternion start = scene.start;
@@ -181,51 +149,51 @@ TEST_CASE("frame joints: bad input is refused at its key", "[joints][frame_joint
     BodyAndRod scene;
     FrameJointSettings universal = rod_to_body(JointType::universal);
     universal.second_axis = universal.axis + Vec3(0.1, 0, 0);
-    FrameJoint skew_axes(universal, joint_parameters("{first: {element: rod}, at: [0, 0, 0], second_axis: [1, 0, 0]}"));
+    FrameJoint skew_axes(universal, frame_joint_parameters("{first: {element: rod}, at: [0, 0, 0], second_axis: [1, 0, 0]}"));
     CHECK_THROWS_WITH(skew_axes.bind(scene), Catch::Contains("second_axis") && Catch::Contains("perpendicular"));
 
     FrameJointSettings zero_axis = rod_to_body(JointType::revolute);
     zero_axis.axis = Vec3::Zero();
-    FrameJoint no_axis(zero_axis, joint_parameters("{first: {element: rod}, at: [0, 0, 0], axis: [0, 0, 0]}"));
+    FrameJoint no_axis(zero_axis, frame_joint_parameters("{first: {element: rod}, at: [0, 0, 0], axis: [0, 0, 0]}"));
     CHECK_THROWS_WITH(no_axis.bind(scene), Catch::Contains("axis") && Catch::Contains("non-zero"));
 
     FrameJointSettings late = rod_to_body(JointType::revolute);
     late.coordinate = [](double t) { return 0.5 + t; };
     late.coordinate_text = "0.5 + t";
-    FrameJoint late_start(late, joint_parameters("{first: {element: rod}, at: [0, 0, 0], coordinate: '0.5 + t'}"));
+    FrameJoint late_start(late, frame_joint_parameters("{first: {element: rod}, at: [0, 0, 0], coordinate: '0.5 + t'}"));
     CHECK_THROWS_WITH(late_start.bind(scene), Catch::Contains("coordinate") && Catch::Contains("must start where the joint is"));
 
     FrameJointSettings moving = rod_to_body(JointType::revolute);
     moving.coordinate = [](double t) { return std::sin(t); };
     moving.coordinate_text = "sin(t)";
-    FrameJoint jump(moving, joint_parameters("{first: {element: rod}, at: [0, 0, 0], coordinate: 'sin(t)'}"));
+    FrameJoint jump(moving, frame_joint_parameters("{first: {element: rod}, at: [0, 0, 0], coordinate: 'sin(t)'}"));
     CHECK_THROWS_WITH(jump.bind(scene), Catch::Contains("coordinate") && Catch::Contains("must also start with the joint's rate"));
 
     FrameJointSettings same = rod_to_body(JointType::revolute);
     same.second.element = "rod";
-    FrameJoint itself(same, joint_parameters("{first: {element: rod}, second: {element: rod}, at: [0, 0, 0]}"));
+    FrameJoint itself(same, frame_joint_parameters("{first: {element: rod}, second: {element: rod}, at: [0, 0, 0]}"));
     CHECK_THROWS_WITH(itself.bind(scene), Catch::Contains("move as one"));
     // Two frames of one rigid body depend on the same DOFs: refused too.
     FrameJointSettings rigid = rod_to_body(JointType::revolute);
     rigid.first.element = "body";
     rigid.first.frame = "center_of_mass";
-    FrameJoint body_to_itself(rigid, joint_parameters("{first: {element: body}, second: {element: body}, at: [0, 0, 0]}"));
+    FrameJoint body_to_itself(rigid, frame_joint_parameters("{first: {element: body}, second: {element: body}, at: [0, 0, 0]}"));
     CHECK_THROWS_WITH(body_to_itself.bind(scene), Catch::Contains("second") && Catch::Contains("move as one"));
     // Two frames of one rod that depend on different nodes may be joined (a loop).
     FrameJointSettings loop = rod_to_body(JointType::spherical);
     loop.second.element = "rod";
     loop.second.frame = "end";
-    FrameJoint rod_loop(loop, joint_parameters("{first: {element: rod}, second: {element: rod}, at: [0, 0, 0]}"));
+    FrameJoint rod_loop(loop, frame_joint_parameters("{first: {element: rod}, second: {element: rod}, at: [0, 0, 0]}"));
     CHECK_NOTHROW(rod_loop.bind(scene));
 
     // Axes written with rounded decimals are accepted and made perpendicular.
     FrameJointSettings rounded = rod_to_body(JointType::universal);
     rounded.second_axis = *rounded.second_axis + 1e-8 * rounded.axis;
-    FrameJoint nearly(rounded, joint_parameters("{first: {element: rod}, at: [0, 0, 0], second_axis: [1, 0, 0]}"));
+    FrameJoint nearly(rounded, frame_joint_parameters("{first: {element: rod}, at: [0, 0, 0], second_axis: [1, 0, 0]}"));
     CHECK_NOTHROW(nearly.bind(scene));
 
     FrameJointSettings frameless = rod_to_body(JointType::revolute);
     frameless.second.frame = "tip";
-    FrameJoint no_frame(frameless, joint_parameters("{first: {element: rod}, second: {element: body, frame: tip}, at: [0, 0, 0]}"));
+    FrameJoint no_frame(frameless, frame_joint_parameters("{first: {element: rod}, second: {element: body, frame: tip}, at: [0, 0, 0]}"));
     CHECK_THROWS_WITH(no_frame.bind(scene), Catch::Contains("no frame 'tip'"));
 }

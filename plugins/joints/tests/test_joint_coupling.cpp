@@ -16,34 +16,8 @@ using namespace soma::joints::testing;
 
 namespace {
 
-struct SceneWithJoints : BodyAndRod {
-    std::vector<const Constraint*> joints;
-    std::vector<const Constraint*> constraint_terms() const override { return joints; }
-};
-
-Parameters any_joint_parameters() {
-    ParameterSchema end("end", "");
-    end.string("element", "");
-    end.string("frame", "");
-    ParameterSchema schema("joint", "");
-    schema.map("first", "", end);
-    schema.map("second", "", end);
-    schema.vec3("at", "");
-    return soma::testing::parameters_from_yaml(TypeKind::constraint, schema,
-                                               "{first: {element: rod}, second: {element: body}, at: [0, 0, 0]}");
-}
-
 /// A revolute joint between the rod's start frame and the body.
-FrameJointSettings hinge() {
-    FrameJointSettings s;
-    s.type = JointType::revolute;
-    s.first.element = "rod";
-    s.first.frame = "start";
-    s.second.element = "body";
-    s.at = kOrigin + Vec3(0.03, -0.02, 0.05);
-    s.axis = Vec3(0.2, 0.9, -0.4);
-    return s;
-}
+FrameJointSettings hinge() { return rod_to_body(JointType::revolute); }
 
 /// A prismatic joint between the body and the world.
 FrameJointSettings slider() {
@@ -80,10 +54,10 @@ TEST_CASE("joint_coupling: the row is follower - m leader, its derivatives match
     for (const bool hinge_leads : {true, false}) {
         INFO("the hinge leads: " << hinge_leads);
         SceneWithJoints scene;
-        FrameJoint hinge_joint(hinge(), any_joint_parameters());
+        FrameJoint hinge_joint(hinge(), rod_body_joint_parameters());
         hinge_joint.set_name("hinge");
         hinge_joint.bind(scene);
-        FrameJoint slider_joint(slider(), any_joint_parameters());
+        FrameJoint slider_joint(slider(), rod_body_joint_parameters());
         slider_joint.set_name("slider");
         slider_joint.bind(scene);
         scene.joints = {&hinge_joint, &slider_joint};
@@ -115,18 +89,18 @@ TEST_CASE("joint_coupling: the row is follower - m leader, its derivatives match
 
 TEST_CASE("joint_coupling: bad references are refused at their keys", "[joints][joint_coupling]") {
     SceneWithJoints scene;
-    FrameJoint hinge_joint(hinge(), any_joint_parameters());
+    FrameJoint hinge_joint(hinge(), rod_body_joint_parameters());
     hinge_joint.set_name("hinge");
     hinge_joint.bind(scene);
     FrameJointSettings ball = hinge();
     ball.type = JointType::spherical;
-    FrameJoint ball_joint(ball, any_joint_parameters());
+    FrameJoint ball_joint(ball, rod_body_joint_parameters());
     ball_joint.set_name("ball");
     ball_joint.bind(scene);
     FrameJointSettings driven = slider();
     driven.coordinate = [](double t) { return t * t; };
     driven.coordinate_text = "t^2";
-    FrameJoint motor(driven, any_joint_parameters());
+    FrameJoint motor(driven, rod_body_joint_parameters());
     motor.set_name("motor");
     motor.bind(scene);
     scene.joints = {&hinge_joint, &ball_joint, &motor};
@@ -145,6 +119,19 @@ TEST_CASE("joint_coupling: bad references are refused at their keys", "[joints][
                Catch::Contains("follower") && Catch::Contains("not a revolute_joint or prismatic_joint"));
     CHECK_THAT(bind_error(coupling("hinge", "motor", 1.0)), Catch::Contains("prescribes its coordinate"));
     CHECK(bind_error(coupling("motor", "hinge", 1.0)).empty());  // a prescribed leader drives the follower
+    // A second leader for one follower, and two joints following each other.
+    FrameJoint slider_joint(slider(), rod_body_joint_parameters());
+    slider_joint.set_name("slider");
+    slider_joint.bind(scene);
+    JointCoupling first(coupling("hinge", "slider", 2.0), SettingsErrors("joint_coupling"));
+    first.set_name("gear");
+    scene.joints = {&hinge_joint, &ball_joint, &motor, &slider_joint};
+    first.bind(scene);
+    scene.joints.push_back(&first);
+    CHECK_THAT(bind_error(coupling("motor", "slider", 1.0)),
+               Catch::Contains("follower") && Catch::Contains("already follows a joint (coupling 'gear')"));
+    CHECK_THAT(bind_error(coupling("slider", "hinge", 0.5)),
+               Catch::Contains("leader") && Catch::Contains("two joints cannot follow each other"));
     CHECK_THROWS_WITH(JointCoupling(coupling("hinge", "hinge", 1.0), SettingsErrors("joint_coupling")),
                       Catch::Contains("cannot follow itself"));
     CHECK_THROWS_WITH(JointCoupling(coupling("hinge", "motor", 0.0), SettingsErrors("joint_coupling")),

@@ -20,35 +20,6 @@ using namespace soma::joints::testing;
 
 namespace {
 
-/// The fixture with the joints a drive finds by name.
-struct SceneWithJoints : BodyAndRod {
-    std::vector<const Constraint*> joints;
-    std::vector<const Constraint*> constraint_terms() const override { return joints; }
-};
-
-Parameters joint_parameters() {
-    ParameterSchema end("end", "");
-    end.string("element", "");
-    end.string("frame", "");
-    ParameterSchema schema("joint", "");
-    schema.map("first", "", end);
-    schema.map("second", "", end);
-    schema.vec3("at", "");
-    return soma::testing::parameters_from_yaml(TypeKind::constraint, schema,
-                                               "{first: {element: rod}, second: {element: body}, at: [0, 0, 0]}");
-}
-
-FrameJointSettings rod_to_body(JointType type) {
-    FrameJointSettings s;
-    s.type = type;
-    s.first.element = "rod";
-    s.first.frame = "start";
-    s.second.element = "body";
-    s.at = kOrigin + Vec3(0.03, -0.02, 0.05);
-    s.axis = Vec3(0.2, 0.9, -0.4);
-    return s;
-}
-
 JointDriveSettings drive_settings(const std::string& joint) {
     JointDriveSettings d;
     d.joint = joint;
@@ -65,7 +36,7 @@ TEST_CASE("joint_drive: residual and Jacobian against finite differences", "[joi
     for (const JointType type : {JointType::revolute, JointType::prismatic}) {
         INFO(joint_type_name(type));
         SceneWithJoints scene;
-        FrameJoint joint(rod_to_body(type), joint_parameters());
+        FrameJoint joint(rod_to_body(type), rod_body_joint_parameters());
         joint.set_name("hinge");
         joint.bind(scene);
         scene.joints = {&joint};
@@ -106,13 +77,13 @@ TEST_CASE("joint_drive: residual and Jacobian against finite differences", "[joi
 
 TEST_CASE("joint_drive: bad references are refused at `joint`", "[joints][joint_drive]") {
     SceneWithJoints scene;
-    FrameJoint spherical(rod_to_body(JointType::spherical), joint_parameters());
+    FrameJoint spherical(rod_to_body(JointType::spherical), rod_body_joint_parameters());
     spherical.set_name("ball");
     spherical.bind(scene);
     FrameJointSettings held = rod_to_body(JointType::revolute);
     held.coordinate = [](double t) { return t * t; };
     held.coordinate_text = "t^2";
-    FrameJoint motor(held, joint_parameters());
+    FrameJoint motor(held, rod_body_joint_parameters());
     motor.set_name("motor");
     motor.bind(scene);
     scene.joints = {&spherical, &motor};
