@@ -204,4 +204,28 @@ void FrameJoint::evaluate_coordinate(const EvalContext& context, double tau, Joi
     }
 }
 
+const FrameJoint& coordinate_joint(const SceneView& scene, const std::string& name, const SettingsErrors& errors,
+                                   const std::string& role) {
+    const Constraint* found = nullptr;
+    for (const Constraint* c : scene.constraint_terms())
+        if (c->name() == name) found = c;
+    if (!found) errors.fail("joint", "no constraint named '" + name + "'");
+    const auto* joint = dynamic_cast<const FrameJoint*>(found);
+    if (!joint || !has_single_coordinate(joint->type()))
+        errors.fail("joint", "'" + name + "' is not a revolute_joint or prismatic_joint: " + role + " a joint's single coordinate");
+    if (joint->has_prescribed_coordinate())
+        errors.fail("joint", "joint '" + name + "' prescribes its coordinate (`coordinate`): its motion is given, so "
+                             "nothing else may act on it; remove one of the two");
+    if (joint->dofs().empty()) errors.fail("joint", "joint '" + name + "' moves no DOF");
+    return *joint;
+}
+
+void size_coordinate(const FrameJoint& joint, JointCoordinate& coordinate) {
+    const auto n = static_cast<Index>(joint.dofs().size());
+    coordinate.force_row.setZero(n);
+    coordinate.position_row.setZero(n);
+    coordinate.rate_position_row.setZero(n);
+    coordinate.curvature.setZero(n, n);
+}
+
 }  // namespace soma::joints

@@ -37,6 +37,8 @@
 #include <array>
 #include <functional>
 #include <optional>
+#include "soma/settings_errors.hpp"
+
 #include <string>
 #include <vector>
 
@@ -121,5 +123,15 @@ private:
     mutable RowGradient wrench_;
     mutable RowHessian hessian_;
 };
+
+/// \brief The revolute or prismatic joint named \p name among the scene's constraints, for a
+/// term acting on its coordinate (\p role: "a drive acts on", "a stop bounds", ...). Refused at
+/// `joint` (through \p errors): no such constraint, a joint without a single coordinate, one that
+/// prescribes its coordinate, or one that moves no DOF.
+const FrameJoint& coordinate_joint(const SceneView& scene, const std::string& name, const SettingsErrors& errors,
+                                   const std::string& role);
+
+/// \p coordinate's vectors and matrices sized to \p joint's DOFs (evaluate_coordinate fills them).
+void size_coordinate(const FrameJoint& joint, JointCoordinate& coordinate);
 
 }  // namespace soma::joints

@@ -61,13 +61,8 @@ void JointCoupling::bind(const SceneView& scene) {
     };
     columns_of(*leader_, leader_columns_);
     columns_of(*follower_, follower_columns_);
-    for (auto [joint, coordinate] : {std::pair{leader_, &leader_coordinate_}, std::pair{follower_, &follower_coordinate_}}) {
-        const auto n = static_cast<Index>(joint->dofs().size());
-        coordinate->force_row.setZero(n);
-        coordinate->position_row.setZero(n);
-        coordinate->rate_position_row.setZero(n);
-        coordinate->curvature.setZero(n, n);
-    }
+    size_coordinate(*leader_, leader_coordinate_);
+    size_coordinate(*follower_, follower_coordinate_);
 }
 
 void JointCoupling::evaluate(const EvalContext& context, const double* lambda, ConstraintEvaluation& out) const {

@@ -1,5 +1,7 @@
 #include "joint_drive.hpp"
 
+#include "coordinate_effort.hpp"
+
 #include "soma/scene_view.hpp"
 
 #include <cmath>
@@ -14,24 +16,9 @@ JointDrive::JointDrive(JointDriveSettings settings, SettingsErrors errors)
 }
 
 void JointDrive::bind(const SceneView& scene) {
-    const Constraint* found = nullptr;
-    for (const Constraint* c : scene.constraint_terms())
-        if (c->name() == settings_.joint) found = c;
-    if (!found) errors_.fail("joint", "no constraint named '" + settings_.joint + "'");
-    joint_ = dynamic_cast<const FrameJoint*>(found);
-    if (!joint_ || !has_single_coordinate(joint_->type()))
-        errors_.fail("joint", "'" + settings_.joint + "' is not a revolute_joint or prismatic_joint: a drive acts on a "
-                                                    "joint's single coordinate");
-    if (joint_->has_prescribed_coordinate())
-        errors_.fail("joint", "joint '" + settings_.joint +
-                                  "' prescribes its coordinate (`coordinate`): its motion is given, so a drive on it "
-                                  "would do nothing; remove one of the two");
+    joint_ = &coordinate_joint(scene, settings_.joint, errors_, "a drive acts on");
+    size_coordinate(*joint_, coordinate_);
     const auto n = static_cast<Index>(joint_->dofs().size());
-    if (n == 0) errors_.fail("joint", "joint '" + settings_.joint + "' moves no DOF");
-    coordinate_.force_row.setZero(n);
-    coordinate_.position_row.setZero(n);
-    coordinate_.rate_position_row.setZero(n);
-    coordinate_.curvature.setZero(n, n);
     residual_.setZero(n);
     jacobian_.setZero(n, n);
 }
@@ -49,21 +36,11 @@ std::pair<double, double> JointDrive::error_and_effort(const EvalContext& contex
 void JointDrive::add_residual_and_jacobian(const EvalContext& context, Assembly& assembly) {
     const auto [error, effort] = error_and_effort(context);
     (void)error;
-    residual_.noalias() = effort * coordinate_.force_row.transpose();
+    const bool with_jacobian = assembly.wants_jacobian();
+    add_coordinate_effort(coordinate_, effort, settings_.stiffness, settings_.damping, context.coefficients, residual_,
+                          with_jacobian ? &jacobian_ : nullptr);
     assembly.add_residual(stencil_, residual_);
-    if (!assembly.wants_jacobian()) return;
-    const double k = settings_.stiffness;
-    const double d = settings_.damping;
-    const JacobianCoefficients& w = context.coefficients;
-    // curvature was evaluated at tau = 1: it is linear in tau.
-    jacobian_.noalias() = w.c_q * effort * coordinate_.curvature;
-    const Index n = jacobian_.cols();
-    for (Index c = 0; c < n; ++c) {  // the outer product, column by column (no temporaries)
-        const double column = w.c_q * (k * coordinate_.position_row[c] + d * coordinate_.rate_position_row[c]) +
-                              w.c_v * d * coordinate_.force_row[c];
-        for (Index r = 0; r < n; ++r) jacobian_(r, c) += coordinate_.force_row[r] * column;
-    }
-    assembly.add_jacobian(stencil_, jacobian_, 1.0);
+    if (with_jacobian) assembly.add_jacobian(stencil_, jacobian_, 1.0);
 }
 
 double JointDrive::potential_energy(const EvalContext& context) const {

@@ -21,17 +21,7 @@ JointLimit::JointLimit(JointLimitSettings settings, SettingsErrors errors)
 }
 
 void JointLimit::bind(const SceneView& scene) {
-    const Constraint* found = nullptr;
-    for (const Constraint* c : scene.constraint_terms())
-        if (c->name() == settings_.joint) found = c;
-    if (!found)
-        errors_.fail("joint", "no constraint named '" + settings_.joint + "'");
-    joint_ = dynamic_cast<const FrameJoint*>(found);
-    if (!joint_ || !has_single_coordinate(joint_->type()))
-        errors_.fail("joint", "'" + settings_.joint + "' is not a revolute_joint or prismatic_joint: a limit bounds a "
-                                                    "joint's single coordinate");
-    if (joint_->has_prescribed_coordinate())
-        errors_.fail("joint", "joint '" + settings_.joint + "' prescribes its coordinate: a limit on it would fight its motion");
+    joint_ = &coordinate_joint(scene, settings_.joint, errors_, "a limit bounds");
     const bool angle = joint_->type() == JointType::revolute;
     const char* unit = angle ? " rad" : " m";
     // The joint starts at 0: inside the range.
@@ -53,11 +43,7 @@ void JointLimit::bind(const SceneView& scene) {
     upper_ = settings_.upper ? *settings_.upper : (angle && settings_.lower ? *settings_.lower + turn : 0.0);
     turned_ = 0.0;
     last_angle_ = 0.0;
-    const auto n = static_cast<Index>(joint_->dofs().size());
-    coordinate_.force_row.setZero(n);
-    coordinate_.position_row.setZero(n);
-    coordinate_.rate_position_row.setZero(n);
-    coordinate_.curvature.setZero(n, n);
+    size_coordinate(*joint_, coordinate_);
 }
 
 UnilateralContact JointLimit::stop(double bound, double sign, const EvalContext& context) const {

@@ -1,4 +1,4 @@
-// Registers `ball_joint`, `clamp`, the frame joints (`revolute_joint`, ...), `joint_limit`, `joint_coupling`, `joint_drive` and
+// Registers `ball_joint`, `clamp`, the frame joints (`revolute_joint`, ...), `joint_limit`, `joint_stop`, `joint_coupling`, `joint_drive` and
 // `frame_spring`.
 #include "ball_joint.hpp"
 #include "clamp.hpp"
@@ -6,6 +6,7 @@
 #include "frame_spring.hpp"
 #include "joint_coupling.hpp"
 #include "joint_drive.hpp"
+#include "joint_stop.hpp"
 #include "joint_limit.hpp"
 
 #include "soma/api.hpp"
@@ -358,6 +359,30 @@ SOMA_PLUGIN("joints") {
         if (p.has("upper")) settings.upper = p.real("upper");
         settings.margin = p.real("margin");
         return std::make_unique<JointLimit>(std::move(settings), scene_errors(p));
+    });
+
+    ParameterSchema stop("joint_stop",
+                         "The range of a revolute_joint's angle or a prismatic_joint's slide held by penalty stops, for "
+                         "every integrator (joint_limit holds it exactly, for ncp_newton): past a stop the joint meets "
+                         "a spring-damper, torque (or force) -(stiffness e + damping |e| rate) along the coordinate, e the "
+                         "penetration past the stop (Hunt and Crossley's damping: it grows from 0 as the stop "
+                         "engages, so the force is continuous); within the range nothing. Energy stiffness e^2/2. The stops "
+                         "overshoot by about the load over the stiffness. The coordinate is 0 as built, which must lie "
+                         "within the range; a revolute joint's stops lie within (-pi, pi), where its angle is measured. "
+                         "CSV statistics: coordinate, penetration, effort.");
+    stop.string("joint", "scene name of the revolute_joint or prismatic_joint").require();
+    stop.real("lower", "lowest coordinate (rad from the configuration as built, or m)").require();
+    stop.real("upper", "highest coordinate (rad or m)").require();
+    stop.real("stiffness", "the stops' stiffness (N m/rad for an angle, N/m for a slide)").require().positive();
+    stop.real("damping", "their damping per unit of penetration (N m s/rad^2 or N s/m^2)").fallback(0.0).non_negative();
+    registry.add_force(std::move(stop), [](const Parameters& p) {
+        JointStopSettings settings;
+        settings.joint = p.string("joint");
+        settings.lower = p.real("lower");
+        settings.upper = p.real("upper");
+        settings.stiffness = p.real("stiffness");
+        settings.damping = p.real("damping");
+        return std::make_unique<JointStop>(std::move(settings), scene_errors(p));
     });
 
     ParameterSchema coupling("joint_coupling",

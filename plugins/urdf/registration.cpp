@@ -21,7 +21,7 @@ ParameterSchema urdf_schema() {
         "continuous, prismatic and planar joint a revolute_joint, prismatic_joint or planar_joint, a floating joint "
         "nothing (a free body). The robot is built in the URDF's zero configuration, where every joint coordinate is "
         "0 as Soma's joints count it (the child link turned or moved from the parent about the joint axis, as URDF "
-        "counts it). Joint ranges become joint_limit stops (integrator ncp_newton), a <mimic> joint a joint_coupling "
+        "counts it). Joint ranges become joint_limit stops (integrator ncp_newton), or joint_stop penalty stops with limit_stiffness, a <mimic> joint a joint_coupling "
         "NAME/joint/mimic (its multiplier; the offset must be 0, as both coordinates are 0 as built), <dynamics damping> a joint_drive "
         "with that damping, every collision geometry (box, sphere, cylinder, OBJ or STL mesh) of a body's links a part "
         "of its `shapes`, placed and turned as its <collision> origin says, and every visual geometry one of its "
@@ -46,8 +46,23 @@ ParameterSchema urdf_schema() {
                             "root link is a free body")
         .fallback(true);
     s.boolean("limits", "the ranges of revolute and prismatic joints as joint_limit stops (they need the integrator "
-                        "ncp_newton); the range must hold 0, where the robot is built")
+                        "ncp_newton), or as joint_stop penalty stops with `limit_stiffness`; the range must hold 0, "
+                        "where the robot is built")
         .fallback(true);
+    s.real("limit_stiffness", "write the ranges as joint_stop penalty stops, which every integrator takes, instead of "
+                              "joint_limit rows (ncp_newton only): the stiffness of a revolute joint's stops (N m/rad; "
+                              "its range must then lie within (-pi, pi))")
+        .positive();
+    s.real("slide_limit_stiffness", "with limit_stiffness: the stiffness of a prismatic joint's stops (N/m); needed "
+                                    "when the robot has a prismatic range")
+        .positive();
+    s.real("limit_damping", "with limit_stiffness: a revolute stop's damping per unit of penetration (joint_stop's "
+                            "`damping`, N m s/rad^2)")
+        .fallback(0.0)
+        .non_negative();
+    s.real("slide_limit_damping", "with limit_stiffness: a prismatic stop's damping per unit of penetration (N s/m^2)")
+        .fallback(0.0)
+        .non_negative();
     s.boolean("joint_damping", "a joint's <dynamics damping> as a joint_drive with that damping (N m s/rad or N s/m)")
         .fallback(true);
     s.boolean("ignore_joint_friction", "leave out <dynamics friction> (dry joint friction, not modelled) instead of "
@@ -95,6 +110,13 @@ std::string import_urdf(const Parameters& p) {
     settings.prefix = p.string("name");
     settings.source = p.string("file");
     settings.limits = p.boolean("limits");
+    if (p.has("limit_stiffness")) settings.limit_stiffness = p.real("limit_stiffness");
+    if (p.has("slide_limit_stiffness")) {
+        if (!p.has("limit_stiffness")) p.fail("slide_limit_stiffness", "applies to penalty stops: give limit_stiffness too");
+        settings.slide_limit_stiffness = p.real("slide_limit_stiffness");
+    }
+    settings.slide_limit_damping = p.real("slide_limit_damping");
+    settings.limit_damping = p.real("limit_damping");
     settings.joint_damping = p.boolean("joint_damping");
     settings.collision = p.boolean("collision");
     settings.visuals = p.boolean("visuals");

@@ -163,8 +163,20 @@ std::string robot_scene_text(const Robot& robot, const SceneSettings& settings) 
                 refuse(fmt::format("joint '{}': its range [{}, {}] is wider than a turn, which a joint_limit does not "
                                    "hold; import it with limits: false",
                                    j.name, num(*j.lower), num(*j.upper)));
-            constraints += fmt::format("  - {{type: joint_limit, name: {}, joint: {}, lower: {}, upper: {}}}\n",
-                                       quoted(name + "/limit"), quoted(name), num(*j.lower), num(*j.upper));
+            if (settings.limit_stiffness) {
+                const bool slide = j.kind == RobotJoint::Kind::prismatic;
+                if (slide && !settings.slide_limit_stiffness)
+                    refuse(fmt::format("joint '{}' is prismatic with a range: give slide_limit_stiffness (N/m) for its "
+                                       "penalty stops",
+                                       j.name));
+                forces += fmt::format("  - {{type: joint_stop, name: {}, joint: {}, lower: {}, upper: {}, stiffness: {}, "
+                                      "damping: {}}}\n",
+                                      quoted(name + "/limit"), quoted(name), num(*j.lower), num(*j.upper),
+                                      num(slide ? *settings.slide_limit_stiffness : *settings.limit_stiffness),
+                                      num(slide ? settings.slide_limit_damping : settings.limit_damping));
+            } else
+                constraints += fmt::format("  - {{type: joint_limit, name: {}, joint: {}, lower: {}, upper: {}}}\n",
+                                           quoted(name + "/limit"), quoted(name), num(*j.lower), num(*j.upper));
         }
         if (settings.joint_damping && j.damping > 0.0 && has_coordinate(j.kind))
             forces += fmt::format("  - {{type: joint_drive, name: {}, joint: {}, damping: {}}}\n",

@@ -7,6 +7,7 @@
 #include "urdf_robot.hpp"
 
 #include <map>
+#include <optional>
 #include <string>
 
 namespace soma::urdf {
@@ -15,7 +16,10 @@ namespace soma::urdf {
 struct SceneSettings {
     std::string prefix;               ///< begins every name: `prefix/link`
     std::string source;               ///< the URDF file, for the text's first comment
-    bool limits = true;               ///< ranges as joint_limit
+    bool limits = true;               ///< ranges as joint_limit (or joint_stop, below)
+    std::optional<double> limit_stiffness;        ///< ranges as joint_stop instead: a revolute stop's stiffness
+    std::optional<double> slide_limit_stiffness;  ///< a prismatic stop's
+    double limit_damping = 0.0, slide_limit_damping = 0.0;
     bool joint_damping = true;        ///< <dynamics damping> as joint_drive
     bool collision = true;            ///< collision geometry as the bodies' shapes
     bool visuals = true;              ///< visual geometry as the bodies' visuals

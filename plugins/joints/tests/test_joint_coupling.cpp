@@ -38,12 +38,8 @@ JointCouplingSettings coupling(const std::string& leader, const std::string& fol
 }
 
 JointCoordinate sized_coordinate(const FrameJoint& joint) {
-    const auto n = static_cast<Index>(joint.dofs().size());
     JointCoordinate c;
-    c.force_row.setZero(n);
-    c.position_row.setZero(n);
-    c.rate_position_row.setZero(n);
-    c.curvature.setZero(n, n);
+    size_coordinate(joint, c);
     return c;
 }
 

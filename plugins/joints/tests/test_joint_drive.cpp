@@ -55,10 +55,7 @@ TEST_CASE("joint_drive: residual and Jacobian against finite differences", "[joi
 
         // The residual is g_f^T (k e + d e') with the coordinate's own rows.
         JointCoordinate c;
-        c.force_row.setZero(13);
-        c.position_row.setZero(13);
-        c.rate_position_row.setZero(13);
-        c.curvature.setZero(13, 13);
+        size_coordinate(joint, c);
         joint.evaluate_coordinate(context, 1.0, c);
         double error = c.value - 0.24;
         if (type == JointType::revolute) error = std::remainder(error, 2 * std::numbers::pi);
