@@ -7,7 +7,6 @@
 
 #include <cmath>
 #include <numbers>
-#include <sstream>
 
 namespace soma::joints {
 
@@ -21,11 +20,11 @@ JointStop::JointStop(JointStopSettings settings, SettingsErrors errors)
 
 void JointStop::bind(const SceneView& scene) {
     joint_ = &coordinate_joint(scene, settings_.joint, errors_, "a stop bounds");
-    // An angle is measured in (-pi, pi]: a stop at or past a half turn would meet the wrap.
-    if (joint_->type() == JointType::revolute && (settings_.lower <= -std::numbers::pi || settings_.upper >= std::numbers::pi))
-        errors_.fail(settings_.upper >= std::numbers::pi ? "upper" : "lower",
-                     "a revolute joint's stops must lie within (-pi, pi), where its angle is measured; for a wider "
-                     "range use joint_limit (integrator ncp_newton)");
+    // The angle is read within a turn centred on the range (penetration()): a range of a turn or
+    // more has no room for the wrap.
+    if (joint_->type() == JointType::revolute && settings_.upper - settings_.lower >= 2.0 * std::numbers::pi)
+        errors_.fail("upper", "a revolute joint's range must be narrower than a turn (upper - lower < 2 pi); for a "
+                              "joint that turns freely give no stop");
     size_coordinate(*joint_, coordinate_);
     const auto n = static_cast<Index>(joint_->dofs().size());
     residual_.setZero(n);
@@ -36,7 +35,14 @@ void JointStop::declare_pattern(PatternBuilder& pattern) { stencil_ = pattern.ad
 
 double JointStop::penetration(const EvalContext& context) const {
     joint_->evaluate_coordinate(context, 1.0, coordinate_);
-    const double theta = coordinate_.value;
+    double theta = coordinate_.value;
+    if (joint_->type() == JointType::revolute) {
+        // The angle comes in (-pi, pi]; read it within the turn centred on the range instead, so
+        // that its jump by 2 pi lies half a turn from the range's middle, as far from both stops
+        // as it can be (a joint past a stop near pi would otherwise read as past the other one).
+        const double middle = 0.5 * (settings_.lower + settings_.upper);
+        theta = middle + std::remainder(theta - middle, 2.0 * std::numbers::pi);
+    }
     if (theta > settings_.upper) return theta - settings_.upper;
     if (theta < settings_.lower) return theta - settings_.lower;
     return 0.0;
@@ -49,10 +55,13 @@ void JointStop::add_residual_and_jacobian(const EvalContext& context, Assembly& 
     // jump in the residual there, which Newton cannot converge across. Its derivatives are those
     // of k' e + d' theta' with k' = k + d sign(e) theta' and d' = d |e| (coordinate_effort.hpp).
     const double rate = coordinate_.rate;
-    const double effort = settings_.stiffness * e + settings_.damping * std::abs(e) * rate;
+    double effort = settings_.stiffness * e + settings_.damping * std::abs(e) * rate;
     const double sign = e > 0.0 ? 1.0 : e < 0.0 ? -1.0 : 0.0;
-    const double k = e != 0.0 ? settings_.stiffness + settings_.damping * sign * rate : 0.0;
-    const double d = settings_.damping * std::abs(e);
+    double k = e != 0.0 ? settings_.stiffness + settings_.damping * sign * rate : 0.0;
+    double d = settings_.damping * std::abs(e);
+    // A stop pushes, never pulls: leaving it faster than k/d the damper would outweigh the
+    // spring. The effort is then 0 (continuous: both vanish where k e + d |e| theta' does).
+    if (effort * sign < 0.0) effort = k = d = 0.0;
     const bool with_jacobian = assembly.wants_jacobian();
     add_coordinate_effort(coordinate_, effort, k, d, context.coefficients, residual_, with_jacobian ? &jacobian_ : nullptr);
     assembly.add_residual(stencil_, residual_);
@@ -77,7 +86,8 @@ double JointStop::statistic(std::size_t index, const EvalContext& context) const
     const double e = penetration(context);
     if (index == 0) return coordinate_.value;
     if (index == 1) return e;
-    return -(settings_.stiffness * e + settings_.damping * std::abs(e) * coordinate_.rate);
+    const double effort = settings_.stiffness * e + settings_.damping * std::abs(e) * coordinate_.rate;
+    return effort * e > 0.0 ? -effort : 0.0;
 }
 
 }  // namespace soma::joints

@@ -3,7 +3,9 @@
 /// \brief The range of a revolute or prismatic joint's coordinate held by a penalty: past a stop
 /// the joint meets a spring-damper, tau = -(k e + d |e| theta') with e the penetration past the
 /// stop (theta - upper > 0, or theta - lower < 0) and theta' the coordinate's rate (Hunt and
-/// Crossley's damping, continuous where the stop engages); within the range nothing. The energy
+/// Crossley's damping, continuous where the stop engages; a stop pushes and never pulls, so the
+/// effort is 0 where the damper would outweigh the spring on the way out); within the range
+/// nothing. A revolute angle is read within the turn centred on the range. The energy
 /// k e^2 / 2 is continuous with its force, so every integrator takes it
 /// (joint_limit holds the range exactly, as complementarity rows, for ncp_newton only). The
 /// force, its Jacobian and their sign follow joint_drive's (coordinate_effort.hpp).

@@ -366,10 +366,11 @@ SOMA_PLUGIN("joints") {
                          "every integrator (joint_limit holds it exactly, for ncp_newton): past a stop the joint meets "
                          "a spring-damper, torque (or force) -(stiffness e + damping |e| rate) along the coordinate, e the "
                          "penetration past the stop (Hunt and Crossley's damping: it grows from 0 as the stop "
-                         "engages, so the force is continuous); within the range nothing. Energy stiffness e^2/2. The stops "
-                         "overshoot by about the load over the stiffness. The coordinate is 0 as built, which must lie "
-                         "within the range; a revolute joint's stops lie within (-pi, pi), where its angle is measured. "
-                         "CSV statistics: coordinate, penetration, effort.");
+                         "engages, so the force is continuous; a stop pushes and never pulls); within the range nothing. "
+                         "Energy stiffness e^2/2. The stops overshoot by about the load over the stiffness. The "
+                         "coordinate is 0 as built, which must lie within the range; a revolute range is narrower than "
+                         "a turn, and the angle is read within the turn centred on it. CSV statistics: coordinate, "
+                         "penetration, effort.");
     stop.string("joint", "scene name of the revolute_joint or prismatic_joint").require();
     stop.real("lower", "lowest coordinate (rad from the configuration as built, or m)").require();
     stop.real("upper", "highest coordinate (rad or m)").require();

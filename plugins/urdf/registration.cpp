@@ -50,8 +50,7 @@ ParameterSchema urdf_schema() {
                         "where the robot is built")
         .fallback(true);
     s.real("limit_stiffness", "write the ranges as joint_stop penalty stops, which every integrator takes, instead of "
-                              "joint_limit rows (ncp_newton only): the stiffness of a revolute joint's stops (N m/rad; "
-                              "its range must then lie within (-pi, pi))")
+                              "joint_limit rows (ncp_newton only): the stiffness of a revolute joint's stops (N m/rad)")
         .positive();
     s.real("slide_limit_stiffness", "with limit_stiffness: the stiffness of a prismatic joint's stops (N/m); needed "
                                     "when the robot has a prismatic range")
@@ -111,10 +110,12 @@ std::string import_urdf(const Parameters& p) {
     settings.source = p.string("file");
     settings.limits = p.boolean("limits");
     if (p.has("limit_stiffness")) settings.limit_stiffness = p.real("limit_stiffness");
-    if (p.has("slide_limit_stiffness")) {
-        if (!p.has("limit_stiffness")) p.fail("slide_limit_stiffness", "applies to penalty stops: give limit_stiffness too");
-        settings.slide_limit_stiffness = p.real("slide_limit_stiffness");
-    }
+    if (p.has("limit_stiffness") && !settings.limits)
+        p.fail("limit_stiffness", "gives the ranges' penalty stops, but `limits: false` writes no range");
+    for (const char* key : {"slide_limit_stiffness", "limit_damping", "slide_limit_damping"})
+        if (p.has(key) && !p.has("limit_stiffness"))
+            p.fail(key, "applies to penalty stops: give limit_stiffness too");
+    if (p.has("slide_limit_stiffness")) settings.slide_limit_stiffness = p.real("slide_limit_stiffness");
     settings.slide_limit_damping = p.real("slide_limit_damping");
     settings.limit_damping = p.real("limit_damping");
     settings.joint_damping = p.boolean("joint_damping");

@@ -160,9 +160,10 @@ std::string robot_scene_text(const Robot& robot, const SceneSettings& settings) 
                                    "zero configuration; import it with limits: false",
                                    j.name, num(*j.lower), num(*j.upper)));
             if (j.kind == RobotJoint::Kind::revolute && *j.upper - *j.lower >= 2.0 * std::numbers::pi)
-                refuse(fmt::format("joint '{}': its range [{}, {}] is wider than a turn, which a joint_limit does not "
-                                   "hold; import it with limits: false",
-                                   j.name, num(*j.lower), num(*j.upper)));
+                refuse(fmt::format("joint '{}': its range [{}, {}] is a turn wide or more, which a {} does not hold; "
+                                   "import it with limits: false",
+                                   j.name, num(*j.lower), num(*j.upper),
+                                   settings.limit_stiffness ? "joint_stop" : "joint_limit"));
             if (settings.limit_stiffness) {
                 const bool slide = j.kind == RobotJoint::Kind::prismatic;
                 if (slide && !settings.slide_limit_stiffness)

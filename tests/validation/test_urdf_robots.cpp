@@ -173,9 +173,14 @@ TEST_CASE("urdf robots: with limit_stiffness the ranges are penalty stops, under
     CHECK(largest_angle < 1.55);
     CHECK(largest_slide > 0.05);
     CHECK(largest_slide < 0.051);
-    // A prismatic range without its stiffness is refused.
+    // A prismatic range without its stiffness is refused, as are the stops' keys without
+    // limit_stiffness and limit_stiffness without the ranges.
     CHECK_THROWS_WITH(build_scene(released_arm_scene(", limit_stiffness: 2000", "", "implicit_euler")),
                       Catch::Contains("slide_limit_stiffness"));
+    CHECK_THROWS_WITH(build_scene(released_arm_scene(", limit_damping: 5", "", "implicit_euler")),
+                      Catch::Contains("limit_damping") && Catch::Contains("give limit_stiffness too"));
+    CHECK_THROWS_WITH(build_scene(released_arm_scene(", limits: false, limit_stiffness: 2000", "", "implicit_euler")),
+                      Catch::Contains("limit_stiffness") && Catch::Contains("limits: false"));
 }
 
 TEST_CASE("urdf robots: the scene's own joint_limit blocks bound imported joints", "[validation][urdf]") {

@@ -13,10 +13,14 @@ using namespace soma::joints::testing;
 
 TEST_CASE("joint_stop: past a stop, residual and Jacobian against finite differences; within the range, nothing",
           "[joints][joint_stop]") {
-    for (const JointType type : {JointType::revolute, JointType::prismatic}) {
-        INFO(joint_type_name(type));
+    // Each type with its axis both ways: the coordinate changes sign, so both stops are met.
+    for (const JointType type : {JointType::revolute, JointType::prismatic})
+    for (const double axis_sign : {1.0, -1.0}) {
+        INFO(joint_type_name(type) << ", axis sign " << axis_sign);
         SceneWithJoints scene;
-        FrameJoint joint(rod_to_body(type), rod_body_joint_parameters());
+        FrameJointSettings joint_settings = rod_to_body(type);
+        joint_settings.axis *= axis_sign;
+        FrameJoint joint(joint_settings, rod_body_joint_parameters());
         joint.set_name("hinge");
         joint.bind(scene);
         scene.joints = {&joint};
@@ -36,7 +40,9 @@ TEST_CASE("joint_stop: past a stop, residual and Jacobian against finite differe
         settings.lower = c.value < 0.0 ? 0.5 * c.value : -1.0;
         settings.upper = c.value > 0.0 ? 0.5 * c.value : 1.0;
         settings.stiffness = 40.0;
-        settings.damping = 60.0;  // d |e| = 0.3 on the angle: the damper's terms are not negligible
+        // d |e| = 0.3 on the slide's 4.6 mm (only the body translates, so the hinge's rate is 0 and
+        // the slide exercises the damper's terms).
+        settings.damping = 60.0;
         JointStop stop(settings, SettingsErrors("joint_stop"));
         stop.bind(scene);
         soma::testing::DenseAssembly dense(kDofs);
@@ -50,6 +56,28 @@ TEST_CASE("joint_stop: past a stop, residual and Jacobian against finite differe
         check_force_jacobian(stop, dense, scene, dofs, v);
         CHECK(stop.potential_energy(context) == Approx(0.5 * 40.0 * 0.25 * c.value * c.value).epsilon(1e-12));
         CHECK(stop.statistic(1, context) == Approx(0.5 * c.value).epsilon(1e-12));
+
+        // A stop left faster than k/d: the damper would pull, so nothing acts (the effort clamps
+        // at 0, where the spring and the damper balance). Only the slide has a rate.
+        if (type == JointType::prismatic) {
+            const double e = 0.5 * c.value;
+            REQUIRE(std::abs(c.rate) > 1e-3);  // the body's translation moves the slide
+            JointStopSettings leaving = settings;
+            leaving.damping = 4.0 * settings.stiffness / std::abs(c.rate);  // d |rate| = 4 k
+            JointStop stop_left(leaving, SettingsErrors("joint_stop"));
+            stop_left.bind(scene);
+            soma::testing::DenseAssembly left(kDofs);
+            stop_left.declare_pattern(left.pattern());
+            // Leaving: the rate away from the stop (the sign of -e); else the damper adds to the spring.
+            VectorX away = v;
+            if (c.rate * e > 0.0) away = -v;
+            context.v = &away;
+            const auto [Fl, Kl] = left.evaluate(stop_left, context);
+            CHECK(Fl.norm() == 0.0);
+            CHECK(Kl.norm() == 0.0);
+            CHECK(stop_left.statistic(2, context) == 0.0);
+            context.v = &v;
+        }
 
         // The same stop beyond the coordinate: nothing.
         settings.lower = -2.0 * std::abs(c.value);
@@ -81,10 +109,10 @@ TEST_CASE("joint_stop: bad ranges and references are refused at their keys", "[j
     joint.set_name("hinge");
     joint.bind(scene);
     scene.joints = {&joint};
-    s.lower = -1.0;
-    s.upper = 3.2;  // past a half turn
+    s.lower = -3.0;
+    s.upper = 3.5;  // a turn and more
     JointStop wide(s, SettingsErrors("joint_stop"));
-    CHECK_THROWS_WITH(wide.bind(scene), Catch::Contains("upper") && Catch::Contains("within (-pi, pi)"));
+    CHECK_THROWS_WITH(wide.bind(scene), Catch::Contains("upper") && Catch::Contains("narrower than a turn"));
     s.upper = 1.0;
     s.joint = "elbow";
     JointStop unknown(s, SettingsErrors("joint_stop"));
