@@ -119,6 +119,11 @@ public:
         normal_forces_.assign(normal, normal + contacts_.size());
         friction_forces_.assign(friction, friction + 2 * contacts_.size());
     }
+    /// The normal forces of contacts() at the step committed (N; empty before the first step).
+    const std::vector<double>& normal_forces() const { return normal_forces_; }
+    /// The friction forces of contacts() at the step committed, two per contact along
+    /// contact_tangents' t1, t2 (N).
+    const std::vector<double>& friction_forces() const { return friction_forces_; }
     /// contacts, active_contacts, normal_force, friction_force (CSV probe `statistic`).
     std::vector<TermStatistic> statistics() const override {
         return {{"contacts", "", "contacts found at the step's start"},

@@ -94,15 +94,16 @@ void FrameJoint::bind(const SceneView& scene) {
                                                " joint has no single coordinate to prescribe (revolute and prismatic do)");
         const bool angle = settings_.type == JointType::revolute;
         rows_.push_back({angle ? RowKind::angle : RowKind::slide, 0, 0, angle, true});
-        // A hard row must hold as built, where the coordinate is zero.
+        // A hard row must hold as built, where the coordinate is initial_coordinate.
         const double t0 = scene.state().t;
         const double target = settings_.coordinate(t0);
-        if (!std::isfinite(target) || std::abs(target) > 1e-9) {
+        if (!std::isfinite(target) || std::abs(target - settings_.initial_coordinate) > 1e-9) {
             std::ostringstream text;
-            text << "the joint's coordinate is 0 as built (the scene's configuration) but '" << settings_.coordinate_text
+            text << "the joint's coordinate is " << settings_.initial_coordinate
+                 << " as built (the scene's configuration, `initial_coordinate`) but '" << settings_.coordinate_text
                  << "' is " << target << " at t = " << t0
                  << ": a prescribed coordinate must start where the joint is; build the scene at the target or start "
-                    "the expression at 0";
+                    "the expression at " << settings_.initial_coordinate;
             parameters_.fail("coordinate", text.str());
         }
         // ... and move as the joint does: a rate jump would be an impulse, whose alternation the
@@ -163,7 +164,7 @@ void FrameJoint::evaluate(const EvalContext& context, const double* lambda, Cons
         row_at(spec, row_);
         double value = row_.value;
         if (spec.prescribed) {
-            value -= settings_.coordinate(context.t);
+            value += settings_.initial_coordinate - settings_.coordinate(context.t);
             if (spec.kind == RowKind::angle) value = std::remainder(value, 2.0 * std::numbers::pi);
         }
         const auto row = static_cast<Index>(r);
@@ -183,7 +184,8 @@ void FrameJoint::evaluate_coordinate(const EvalContext& context, double tau, Joi
     pair_.evaluate(context);
     const bool angle = settings_.type == JointType::revolute;
     row_at({angle ? RowKind::angle : RowKind::slide, 0, 0, angle, false}, row_);
-    out.value = row_.value;
+    out.value = row_.value + settings_.initial_coordinate;
+    if (angle) out.value = std::remainder(out.value, 2.0 * std::numbers::pi);
     pair_.scatter(row_.gradient, out.force_row, out.position_row);
     wrench_ = tau * row_.gradient;
     hessian_ = tau * row_.hessian;

@@ -7,7 +7,8 @@
 /// The scene gives the joint's point `at` and `axis` in the world, in the configuration as built;
 /// both joint frames (joint_rows.hpp) start there with the same axes: z along `axis`, x along
 /// `second_axis` (a universal joint) or an axis perpendicular to it. So every row is zero as
-/// built and each joint coordinate starts at zero. The rows (d = o_1 - o_2; x_i, y_i, z_i the
+/// built and each joint coordinate starts at its `initial_coordinate` (0 by default: a robot
+/// built in a pose gives each joint's angle or slide there, so that it counts from its zero). The rows (d = o_1 - o_2; x_i, y_i, z_i the
 /// joint frames' axes):
 ///
 ///     spherical    d = 0 (world components)
@@ -62,6 +63,9 @@ struct FrameJointSettings {
     /// One per row in the type's row order (above), the prescribed coordinate's not counted;
     /// empty: compliance and rotational_compliance.
     std::vector<double> row_compliance;
+    /// The coordinate (rad or m) in the configuration as built: the joint counts from it (a robot
+    /// built in a pose keeps the zero of its description). Revolute and prismatic joints.
+    double initial_coordinate = 0.0;
     /// The prescribed coordinate (rad or m) as a function of time, and its text for messages.
     std::function<double(double)> coordinate;
     std::string coordinate_text;
@@ -70,7 +74,7 @@ struct FrameJointSettings {
 /// The joint's coordinate at one iterate, with what a drive needs (joint_drive.hpp). Vectors and
 /// matrices over the joint's DOFs (dofs()).
 struct JointCoordinate {
-    double value = 0.0;  ///< rad (wrapped into (-pi, pi]) or m
+    double value = 0.0;  ///< rad (wrapped into (-pi, pi]) or m, counted from initial_coordinate as built
     double rate = 0.0;   ///< d value/dt (when the context has v)
     Eigen::RowVectorXd force_row;     ///< d rate / dv: a generalised force tau acts as force_row^T tau
     Eigen::RowVectorXd position_row;  ///< d value / dq (Newton coordinates)
@@ -94,6 +98,8 @@ public:
     JointType type() const { return settings_.type; }
     /// Whether the scene prescribes the coordinate (`coordinate`): then nothing else can move it.
     bool has_prescribed_coordinate() const { return static_cast<bool>(settings_.coordinate); }
+    /// The coordinate as built (`initial_coordinate`, rad or m).
+    double initial_coordinate() const { return settings_.initial_coordinate; }
     /// The two frames, the joint frames on them (fixed at bind) and their last evaluation.
     const FramePair& frames() const { return pair_; }
     /// \brief The joint's coordinate (revolute: angle, prismatic: slide) at \p context, its rate,

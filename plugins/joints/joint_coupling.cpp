@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <sstream>
 
 namespace soma::joints {
 
@@ -63,6 +64,17 @@ void JointCoupling::bind(const SceneView& scene) {
     columns_of(*follower_, follower_columns_);
     size_coordinate(*leader_, leader_coordinate_);
     size_coordinate(*follower_, follower_coordinate_);
+    // The row holds as built (a hard row that does not would jump the follower in the first step).
+    double built = follower_->initial_coordinate() - settings_.multiplier * leader_->initial_coordinate();
+    if (follower_->type() == JointType::revolute) built = std::remainder(built, 2.0 * std::numbers::pi);
+    if (!(std::abs(built) <= 1e-9)) {
+        std::ostringstream text;
+        text << "as built, follower '" << settings_.follower << "' is at " << follower_->initial_coordinate() << " and leader '"
+             << settings_.leader << "' at " << leader_->initial_coordinate() << " (their `initial_coordinate`), but the "
+             << "coupling holds follower = " << settings_.multiplier << " x leader: build the follower at "
+             << settings_.multiplier * leader_->initial_coordinate();
+        errors_.fail("follower", text.str());
+    }
 }
 
 void JointCoupling::evaluate(const EvalContext& context, const double* lambda, ConstraintEvaluation& out) const {

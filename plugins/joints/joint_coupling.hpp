@@ -5,9 +5,9 @@
 ///
 ///     C = theta_f - m theta_l = 0,
 ///
-/// theta_f the follower's coordinate, theta_l the leader's (frame_joint.hpp: the angle from the
-/// configuration as built, or the slide; both 0 as built, so an offset could not hold there) and
-/// m the multiplier. With the joints'
+/// theta_f the follower's coordinate, theta_l the leader's (frame_joint.hpp: the angle or the
+/// slide, initial_coordinate as built; the row must hold there, which bind checks) and m the
+/// multiplier. With the joints'
 /// coordinate rows (JointCoordinate) the row's derivatives are
 ///
 ///     G_f = g_f,f - m g_f,l,   G_q = g_q,f - m g_q,l,

@@ -24,13 +24,14 @@ void JointLimit::bind(const SceneView& scene) {
     joint_ = &coordinate_joint(scene, settings_.joint, errors_, "a limit bounds");
     const bool angle = joint_->type() == JointType::revolute;
     const char* unit = angle ? " rad" : " m";
-    // The joint starts at 0: inside the range.
-    if ((settings_.lower && *settings_.lower > 0.0) || (settings_.upper && *settings_.upper < 0.0)) {
+    // The joint starts at its initial coordinate: inside the range.
+    const double built = joint_->initial_coordinate();
+    if ((settings_.lower && *settings_.lower > built) || (settings_.upper && *settings_.upper < built)) {
         std::ostringstream text;
-        text << "the joint's coordinate is 0 as built, outside [" << (settings_.lower ? *settings_.lower : -INFINITY)
+        text << "the joint's coordinate is " << built << " as built, outside [" << (settings_.lower ? *settings_.lower : -INFINITY)
              << ", " << (settings_.upper ? *settings_.upper : INFINITY) << "]" << unit
              << ": build the scene inside its limits";
-        errors_.fail(settings_.lower && *settings_.lower > 0.0 ? "lower" : "upper", text.str());
+        errors_.fail(settings_.lower && *settings_.lower > built ? "lower" : "upper", text.str());
     }
     // An angle's stops are the faces of pins on one circle: a range at most a turn wide, and a
     // lone stop's back face a turn from its front.
@@ -41,8 +42,9 @@ void JointLimit::bind(const SceneView& scene) {
     has_upper_ = settings_.upper.has_value() || (angle && settings_.lower.has_value());
     lower_ = settings_.lower ? *settings_.lower : (angle && settings_.upper ? *settings_.upper - turn : 0.0);
     upper_ = settings_.upper ? *settings_.upper : (angle && settings_.lower ? *settings_.lower + turn : 0.0);
-    turned_ = 0.0;
-    last_angle_ = 0.0;
+    // The angle followed across turns from where it is built (evaluate_coordinate wraps it).
+    turned_ = built;
+    last_angle_ = angle ? std::remainder(built, turn) : built;
     size_coordinate(*joint_, coordinate_);
 }
 

@@ -7,19 +7,23 @@
 
 #include <cmath>
 #include <numbers>
+#include <sstream>
 
 namespace soma::joints {
 
 JointStop::JointStop(JointStopSettings settings, SettingsErrors errors)
     : settings_(std::move(settings)), errors_(std::move(errors)) {
     if (!(settings_.lower < settings_.upper)) errors_.fail("upper", "must be above lower: the range would be empty");
-    if (settings_.lower > 0.0 || settings_.upper < 0.0)
-        errors_.fail(settings_.lower > 0.0 ? "lower" : "upper",
-                     "the joint's coordinate is 0 as built, outside the range: build the scene inside it");
 }
 
 void JointStop::bind(const SceneView& scene) {
     joint_ = &coordinate_joint(scene, settings_.joint, errors_, "a stop bounds");
+    const double built = joint_->initial_coordinate();
+    if (settings_.lower > built || settings_.upper < built) {
+        std::ostringstream text;
+        text << "the joint's coordinate is " << built << " as built, outside the range: build the scene inside it";
+        errors_.fail(settings_.lower > built ? "lower" : "upper", text.str());
+    }
     // The angle is read within a turn centred on the range (penetration()): a range of a turn or
     // more has no room for the wrap.
     if (joint_->type() == JointType::revolute && settings_.upper - settings_.lower >= 2.0 * std::numbers::pi)

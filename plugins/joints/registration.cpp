@@ -162,16 +162,26 @@ void add_frame_joint(Registry& registry, const FrameJointDoc& doc) {
     declare_row_compliance(s, doc.row_count, doc.row_order,
                            has_rotation_rows ? "compliance and rotational_compliance" : "compliance");
     if (has_single_coordinate(type))
+        s.real("initial_coordinate",
+               type == JointType::revolute
+                   ? "the joint's angle in the configuration as built: the joint counts from it, so a mechanism built "
+                     "in a pose keeps the zero of its description (its `coordinate`, limits, stops, drives and "
+                     "couplings read the angle so counted)"
+                   : "the joint's slide in the configuration as built: the joint counts from it (its `coordinate`, "
+                     "limits, stops, drives and couplings read the slide so counted)")
+            .unit(type == JointType::revolute ? "rad" : "m")
+            .fallback(0.0);
+    if (has_single_coordinate(type))
         s.string("coordinate",
                  type == JointType::revolute
-                     ? "prescribes the joint angle (rad, the first frame turned from the second about `axis`, 0 as "
-                       "built) as an expression of t (muparser: sin, cos, min, max, ...; _pi): one more row whose "
-                       "multiplier is the actuation torque (N m). Must start at 0 and at the joint's rate; the "
+                     ? "prescribes the joint angle (rad, the first frame turned from the second about `axis`, "
+                       "`initial_coordinate` as built) as an expression of t (muparser: sin, cos, min, max, ...; _pi): one more row whose "
+                       "multiplier is the actuation torque (N m). Must start at `initial_coordinate` and at the joint's rate; the "
                        "difference is taken modulo a turn, so a motor may turn without end. With newmark, whose "
                        "initial acceleration does not see the target's, start it with zero acceleration too"
-                     : "prescribes the slide (m, the first frame's point moved from the second's along `axis`, 0 as "
-                       "built) as an expression of t (muparser): one more row whose multiplier is the actuation force "
-                       "(N). Must start at 0 and at the joint's rate (with newmark, at zero acceleration too)");
+                     : "prescribes the slide (m, the first frame's point moved from the second's along `axis`, "
+                       "`initial_coordinate` as built) as an expression of t (muparser): one more row whose multiplier is the actuation force "
+                       "(N). Must start at `initial_coordinate` and at the joint's rate (with newmark, at zero acceleration too)");
     registry.add_constraint(std::move(s), [type, has_axis, has_rotation_rows](const Parameters& p) {
         FrameJointSettings settings;
         settings.type = type;
@@ -184,6 +194,7 @@ void add_frame_joint(Registry& registry, const FrameJointDoc& doc) {
         if (has_rotation_rows) settings.rotational_compliance = p.real("rotational_compliance");
         settings.row_compliance = has_rotation_rows ? read_row_compliance(p, {"compliance", "rotational_compliance"})
                                                     : read_row_compliance(p, {"compliance"});
+        if (has_single_coordinate(type)) settings.initial_coordinate = p.real("initial_coordinate");
         if (has_single_coordinate(type) && p.has("coordinate")) {
             settings.coordinate = time_function_at(p, "coordinate");
             settings.coordinate_text = p.string("coordinate");
@@ -283,7 +294,7 @@ SOMA_PLUGIN("joints") {
          "[d_x, d_y, d_z] (d = o_1 - o_2, world)"},
         {JointType::revolute,
          "A hinge: holds the points together and the axes aligned (5 rows); the first frame turns about the axis. "
-         "Its coordinate is that angle (0 as built).",
+         "Its coordinate is that angle (`initial_coordinate` as built, 0 by default).",
          5, "[d_x, d_y, d_z, z_1.x_2, z_1.y_2] (d = o_1 - o_2, world; x_i, y_i, z_i the joint frames' axes, z along "
             "`axis`)"},
         {JointType::universal,
@@ -292,7 +303,7 @@ SOMA_PLUGIN("joints") {
          4, "[d_x, d_y, d_z, z_1.x_2] (d = o_1 - o_2, world; z along `axis`, x along `second_axis`)"},
         {JointType::prismatic,
          "A slider: holds the rotation and the point on the axis (5 rows); the first frame slides along the axis. Its "
-         "coordinate is that slide (0 as built).",
+         "coordinate is that slide (`initial_coordinate` as built, 0 by default).",
          5, "[x_2.d, y_2.d, z_1.x_2, z_1.y_2, x_1.y_2] (d = o_1 - o_2; x_i, y_i, z_i the joint frames' axes, z along "
             "`axis`)"},
         {JointType::cylindrical,
@@ -342,10 +353,10 @@ SOMA_PLUGIN("joints") {
                           "between a point of the first frame and one of the second: for a slide the joint points, "
                           "for an angle a point 1 m from the axis on the first frame against where it stands at the "
                           "stop (its normal force, N, is the stop's torque, N m). Statistics as a contact constraint's "
-                          "(contacts, active_contacts, normal_force, friction_force). The coordinate is 0 as built, "
-                          "which must lie within the range.");
+                          "(contacts, active_contacts, normal_force, friction_force). The coordinate as built (the "
+                          "joint's `initial_coordinate`, 0 by default) must lie within the range.");
     limit.string("joint", "scene name of the revolute_joint or prismatic_joint, listed before this limit").require();
-    limit.real("lower", "lowest coordinate (rad from the configuration as built, followed across turns; or m)");
+    limit.real("lower", "lowest coordinate (rad, the joint's angle followed across turns; or m)");
     limit.real("upper", "highest coordinate (rad or m). A revolute range is at most a turn wide; one stop alone "
                         "blocks both ways, as a pin does (with lower only, the joint turns up to lower + 2 pi)");
     limit.real("margin", "a stop within this distance of the coordinate (now or predicted over twice the step) becomes "
@@ -368,11 +379,11 @@ SOMA_PLUGIN("joints") {
                          "penetration past the stop (Hunt and Crossley's damping: it grows from 0 as the stop "
                          "engages, so the force is continuous; a stop pushes and never pulls); within the range nothing. "
                          "Energy stiffness e^2/2. The stops overshoot by about the load over the stiffness. The "
-                         "coordinate is 0 as built, which must lie within the range; a revolute range is narrower than "
+                         "coordinate as built (the joint's `initial_coordinate`) must lie within the range; a revolute range is narrower than "
                          "a turn, and the angle is read within the turn centred on it. CSV statistics: coordinate, "
                          "penetration, effort.");
     stop.string("joint", "scene name of the revolute_joint or prismatic_joint").require();
-    stop.real("lower", "lowest coordinate (rad from the configuration as built, or m)").require();
+    stop.real("lower", "lowest coordinate (rad or m, as the joint counts it)").require();
     stop.real("upper", "highest coordinate (rad or m)").require();
     stop.real("stiffness", "the stops' stiffness (N m/rad for an angle, N/m for a slide)").require().positive();
     stop.real("damping", "their damping per unit of penetration (N m s/rad^2 or N s/m^2)").fallback(0.0).non_negative();
@@ -390,7 +401,7 @@ SOMA_PLUGIN("joints") {
                              "Couples the coordinates of two revolute_joint or prismatic_joint constraints, listed before "
                              "it: follower = multiplier x leader (a URDF mimic joint, a gear, two fingers moved as one), "
                              "as one constraint row whose multiplier is the follower's effort (N m or N); the leader "
-                             "carries -multiplier times it, so the coupling does no work. Both coordinates are 0 as built. "
+                             "carries -multiplier times it, so the coupling does no work. It must hold as built (the joints' `initial_coordinate`s). "
                              "An angle is measured in (-pi, pi]: with an integer multiplier (and a revolute follower) the "
                              "coupling holds across the wrap; with another, while the leader's angle stays within (-pi, pi). The follower must "
                              "not prescribe its coordinate; the leader may (it then drives both). List it after both "

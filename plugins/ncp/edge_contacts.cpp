@@ -94,14 +94,9 @@ double face_separation(const std::vector<std::array<Index, 3>>& faces_a, const s
     return best;
 }
 
-namespace {
-
-/// Whether the points at s along a and t along b lie within \p margin of an end of either edge.
 bool near_an_end(double s, double length_a, double t, double length_b, double margin) {
     return s * length_a <= margin || (1.0 - s) * length_a <= margin || t * length_b <= margin || (1.0 - t) * length_b <= margin;
 }
-
-}  // namespace
 
 void face_crossing_pairs(const PolyhedronFeatures& a, const PolyhedronFeatures& b, double margin, double reach,
                          std::vector<EdgePair>& pairs) {

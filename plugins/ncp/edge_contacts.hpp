@@ -117,6 +117,10 @@ bool supporting_edge_normal(const Vec3& da, const Vec3& na0, const Vec3& na1, co
 /// positive length.
 void segment_closest_points(const Vec3& a0, const Vec3& a1, const Vec3& b0, const Vec3& b1, double& s, double& t);
 
+/// \brief Whether the points at \p s along an edge of length \p length_a and \p t along one of length
+/// \p length_b lie within \p margin of an end of either (there the corner is a point candidate).
+bool near_an_end(double s, double length_a, double t, double length_b, double margin);
+
 /// \brief The separating-axis value of A's face normals against B:
 /// max over A's faces of the min over B's vertices of the signed distance to the face's plane
 /// (positive: a plane of A separates B by that much; negative: B's deepest vertex inside that

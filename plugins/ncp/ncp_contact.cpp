@@ -1,6 +1,8 @@
 // Contacts with a floor and between elements (ncp_contact.hpp).
 #include "ncp_contact.hpp"
 
+#include "capsule_contacts.hpp"
+
 #include "soma/element_selection.hpp"
 #include "soma/point_kinematics.hpp"
 #include "soma/point_map.hpp"
@@ -44,7 +46,7 @@ void NcpContact::bind(const SceneView& scene) {
     const VectorX& q = scene.state().q;
     candidates_.clear();
     solids_.clear();
-    polyhedra_.clear();
+    edge_solids_.clear();
     std::set<std::array<Index, 3>> seen;  // a node two elements share is one candidate
     const auto movable = [&](const Element& element, Index point) {
         const std::vector<Index> dofs = point_stencil(element, point, q);
@@ -74,7 +76,8 @@ void NcpContact::bind(const SceneView& scene) {
                 for (std::size_t i = 0; i < x.size(); ++i) x[i] = point_position(element, static_cast<Index>(i), q);
                 edges = polyhedron_edges(solid.faces, x);
             }
-            if (!edges.empty()) polyhedra_.push_back(solids_.size());
+            // Swept for edge contacts: polyhedra with edges, and capsules (their sides) always.
+            if (!edges.empty() || solid.kind == ContactSolid::Kind::capsule) edge_solids_.push_back(solids_.size());
             std::vector<Index> spanning;
             if (solid.kind == ContactSolid::Kind::polyhedron) {
                 std::vector<Vec3> x(g.point_dofs.size());
@@ -97,9 +100,9 @@ void NcpContact::bind(const SceneView& scene) {
     positions_.resize(elements_.size());
     velocities_.resize(elements_.size());
     // Per-step buffers sized once.
-    boxes_.resize(polyhedra_.size());
-    polyhedra_by_x_.reserve(polyhedra_.size());
-    for (const std::size_t k : polyhedra_) solids_[k].normals.resize(solids_[k].solid.faces.size());
+    boxes_.resize(edge_solids_.size());
+    edge_solids_by_x_.reserve(edge_solids_.size());
+    for (const std::size_t k : edge_solids_) solids_[k].normals.resize(solids_[k].solid.faces.size());
 }
 
 ContactEnd NcpContact::frame_point(const Element& e, Index point, const Vec3& centre, const Vec3& arm,
@@ -162,61 +165,100 @@ void NcpContact::consider(const Candidate& c, const ContactEnd& surface, const V
     add_contact(a, surface, normal, thickness, key, gap);
 }
 
-void NcpContact::detect_edge_contacts(double dt, double reach) {
-    // The polyhedra's boxes, each grown by half the reach: two overlap when they come within it.
-    polyhedra_by_x_.clear();
-    for (std::size_t k = 0; k < polyhedra_.size(); ++k) {
-        Solid& solid = solids_[polyhedra_[k]];
+void NcpContact::detect_edge_contacts(double dt, double reach, const VectorX& q) {
+    // The solids' boxes, each grown by half the reach (and a capsule's radius): two overlap when
+    // they come within it.
+    edge_solids_by_x_.clear();
+    for (std::size_t k = 0; k < edge_solids_.size(); ++k) {
+        Solid& solid = solids_[edge_solids_[k]];
         const std::vector<Vec3>& x = positions_[solid.element];
         Vec3 low = Vec3::Constant(std::numeric_limits<double>::infinity()), high = -low;
         for (const Index v : solid.solid.vertices) {
             low = low.cwiseMin(x[static_cast<std::size_t>(v)]);
             high = high.cwiseMax(x[static_cast<std::size_t>(v)]);
         }
-        boxes_[k] = {Vec3(low.array() - 0.5 * reach), Vec3(high.array() + 0.5 * reach)};
-        polyhedra_by_x_.emplace_back(boxes_[k][0].x(), k);
+        const double grow = 0.5 * reach + solid.solid.radius;
+        boxes_[k] = {Vec3(low.array() - grow), Vec3(high.array() + grow)};
+        edge_solids_by_x_.emplace_back(boxes_[k][0].x(), k);
         face_normals(solid.solid.faces, x, solid.normals);
     }
-    std::sort(polyhedra_by_x_.begin(), polyhedra_by_x_.end());
-    for (auto first = polyhedra_by_x_.begin(); first != polyhedra_by_x_.end(); ++first) {
+    std::sort(edge_solids_by_x_.begin(), edge_solids_by_x_.end());
+    const auto is_capsule = [](const Solid& solid) { return solid.solid.kind == ContactSolid::Kind::capsule; };
+    const auto axis_of = [&](const Solid& solid) {
+        const std::vector<Vec3>& x = positions_[solid.element];
+        return CapsuleAxis{x[static_cast<std::size_t>(solid.solid.vertices[0])], x[static_cast<std::size_t>(solid.solid.vertices[1])],
+                           solid.solid.radius};
+    };
+    for (auto first = edge_solids_by_x_.begin(); first != edge_solids_by_x_.end(); ++first) {
         const std::array<Vec3, 2>& box_a = boxes_[first->second];
-        for (auto second = std::next(first); second != polyhedra_by_x_.end() && second->first <= box_a[1].x(); ++second) {
+        for (auto second = std::next(first); second != edge_solids_by_x_.end() && second->first <= box_a[1].x(); ++second) {
             const std::array<Vec3, 2>& box_b = boxes_[second->second];
             if (box_b[0].y() > box_a[1].y() || box_a[0].y() > box_b[1].y() || box_b[0].z() > box_a[1].z() ||
                 box_a[0].z() > box_b[1].z())
                 continue;
             // A is the solid listed first whatever the boxes' order along x, so that a pair is
-            // the same (its key, its face crossings' reference faces) at every look.
-            const auto [index_a, index_b] = std::minmax(polyhedra_[first->second], polyhedra_[second->second]);
+            // the same (its key, its face crossings' reference faces) at every look; a capsule
+            // against a polyhedron is A.
+            std::size_t index_a = std::min(edge_solids_[first->second], edge_solids_[second->second]);
+            std::size_t index_b = std::max(edge_solids_[first->second], edge_solids_[second->second]);
+            if (is_capsule(solids_[index_b]) && !is_capsule(solids_[index_a])) std::swap(index_a, index_b);
             const Solid& a = solids_[index_a];
             const Solid& b = solids_[index_b];
             if (a.element == b.element || (!a.movable && !b.movable)) continue;
             if (excluded_.count(std::minmax(a.element, b.element))) continue;
             edge_pairs_.clear();
-            supporting_edge_pairs({a.solid, a.edges, positions_[a.element], a.normals},
-                                  {b.solid, b.edges, positions_[b.element], b.normals}, settings_.margin, reach, edge_pairs_,
-                                  /*face_crossings=*/true);
-            // The edge's material point's velocity (like the point candidates').
-            const auto velocity_at = [&](const Solid& solid, const PolyhedronEdge& edge, double w) {
-                const std::vector<Vec3>& v = velocities_[solid.element];
-                return Vec3((1.0 - w) * v[static_cast<std::size_t>(edge.points[0])] + w * v[static_cast<std::size_t>(edge.points[1])]);
+            if (!is_capsule(a)) {
+                supporting_edge_pairs({a.solid, a.edges, positions_[a.element], a.normals},
+                                      {b.solid, b.edges, positions_[b.element], b.normals}, settings_.margin, reach,
+                                      edge_pairs_, /*face_crossings=*/true);
+            } else if (!is_capsule(b)) {
+                if (b.edges.empty()) continue;  // edge_contacts: false
+                capsule_edge_pairs(axis_of(a), {b.solid, b.edges, positions_[b.element], b.normals}, settings_.margin, reach,
+                                   edge_pairs_);
+            } else {
+                EdgePair pair;
+                if (capsule_side_pair(axis_of(a), axis_of(b), settings_.margin, reach,
+                                      centroids_[a.element] - centroids_[b.element], pair))
+                    edge_pairs_.push_back(pair);
+            }
+            // An edge: its two ends (a capsule's axis; edge 0).
+            const auto edge_ends = [](const Solid& solid, std::size_t edge) {
+                return solid.edges.empty() ? std::array<Index, 2>{solid.solid.vertices[0], solid.solid.vertices[1]}
+                                           : solid.edges[edge].points;
             };
             for (const EdgePair& pair : edge_pairs_) {
-                const PolyhedronEdge& ea = a.edges[pair.edge_a];
-                const PolyhedronEdge& eb = b.edges[pair.edge_b];
+                const std::array<Index, 2> ea = edge_ends(a, pair.edge_a), eb = edge_ends(b, pair.edge_b);
+                // The edge's material point's velocity (like the point candidates'): along n, a
+                // capsule's surface point moves as its axis point.
+                const auto velocity_at = [&](const Solid& solid, const std::array<Index, 2>& edge, double w) {
+                    const std::vector<Vec3>& v = velocities_[solid.element];
+                    return Vec3((1.0 - w) * v[static_cast<std::size_t>(edge[0])] + w * v[static_cast<std::size_t>(edge[1])]);
+                };
                 const double speed = pair.normal.dot(velocity_at(a, ea, pair.s) - velocity_at(b, eb, pair.t));
                 if (!within_margin(pair.gap, speed, dt)) continue;
-                // Each end is the edge's material point: two points of its element, weights 1 - s, s.
-                const auto end = [](const Element* element, const PolyhedronEdge& edge, double w) {
+                // Each end is the edge's material point: two points of its element, weights 1 - s,
+                // s; a capsule's is on its surface, fixed in its body's frame (for the friction's
+                // torque), out along -n on A and +n on B.
+                double thickness = 0.0;
+                const auto end = [&](const Solid& solid, const std::array<Index, 2>& edge, double w, double sign) {
                     ContactEnd e;
-                    e.element = element;
-                    e.points = {edge.points[0], edge.points[1], 0};
+                    e.element = elements_[solid.element];
+                    e.points = {edge[0], edge[1], 0};
                     e.weights = {1.0 - w, w, 0.0};
                     e.count = 2;
+                    if (!is_capsule(solid)) return e;
+                    const std::vector<Vec3>& x = positions_[solid.element];
+                    const Vec3 centre = (1.0 - w) * x[static_cast<std::size_t>(edge[0])] + w * x[static_cast<std::size_t>(edge[1])];
+                    const ContactEnd on_surface =
+                        frame_point(*e.element, edge[0], centre, sign * solid.solid.radius * pair.normal, e, q);
+                    if (on_surface.frame >= 0) return on_surface;
+                    thickness += solid.solid.radius;
                     return e;
                 };
-                add_contact(end(elements_[a.element], ea, pair.s), end(elements_[b.element], eb, pair.t), pair.normal, 0.0,
-                            {1, index_a, pair.edge_a, index_b, pair.edge_b}, pair.gap);
+                const ContactEnd end_a = end(a, ea, pair.s, -1.0), end_b = end(b, eb, pair.t, 1.0);
+                add_contact(end_a, end_b, pair.normal, thickness,
+                            {is_capsule(a) ? std::size_t{2} : std::size_t{1}, index_a, pair.edge_a, index_b, pair.edge_b},
+                            pair.gap);
             }
         }
     }
@@ -390,8 +432,9 @@ void NcpContact::find_contacts(const VectorX& q, double dt, double fastest) {
                      {0, it->second, solid_index, 0, 0});
         }
     }
-    // Edge against edge: the same reach without the candidates' radii (polyhedra have none).
-    if (settings_.edge_contacts && !polyhedra_.empty()) detect_edge_contacts(dt, settings_.margin + 4.0 * dt * fastest);
+    // Edge against edge and a capsule's side: the same reach without the candidates' radii (the
+    // sweep grows a capsule's box by its own).
+    if (!edge_solids_.empty()) detect_edge_contacts(dt, settings_.margin + 4.0 * dt * fastest, q);
 }
 
 }  // namespace soma::ncp

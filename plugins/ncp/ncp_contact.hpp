@@ -48,14 +48,21 @@
 /// where an edge of one crosses an edge of the other, by the same rules: the corners of the
 /// polygon where two faces lying flat on each other overlap.
 ///
+/// A capsule's side (capsule_contacts.hpp): its axis ends find what touches it at an end; in the
+/// middle of its axis it meets another capsule's side (the axes' common perpendicular) and a
+/// polyhedron's edge whose cone of face normals holds that perpendicular (a capsule lying across
+/// a box with its ends overhanging), inside both by more than the margin, under the depth rule.
+/// Its end is on its surface, fixed in its body's frame (friction turns it), like a rounded
+/// point's. `edge_contacts: false` leaves out the polyhedra's edges, the capsules' included.
+///
 /// Broad phase: the candidates sorted along x once per look; each solid's box, grown by the
 /// margin, the largest candidate radius and the step's largest motion, selects a range of them
 /// by bisection and then by y and z. For edge contacts the polyhedra's boxes, each grown by half
 /// of that reach (the margin and the step's largest motion of both sides), sorted along x, are
-/// swept: a pair is tested when its boxes overlap. Not every pair is tested.
+/// swept (a capsule's grown by its radius too): a pair is tested when its boxes overlap. Not every
+/// pair is tested.
 ///
-/// Not found (documented limits): a capsule's side against another capsule's side or a box's
-/// edge (only its axis ends are candidates); edges shorter than twice the margin (no point of
+/// Not found (documented limits): edges shorter than twice the margin (no point of
 /// them is that far from both ends); a deformable element's own surface as a solid (a rod
 /// against a shell: use imc_contact). Bodies held together by a joint or a clamp touch each
 /// other unless their pair is in `exclude`: otherwise their contacts fight the joint.
@@ -128,7 +135,8 @@ private:
     /// without four spanning vertices: its first vertex's velocity).
     Vec3 solid_velocity(const Solid& solid, const Vec3& x) const;
     /// What a contact is between, to find it again: {0, candidate, solid or kFloor, 0, 0} for a
-    /// point, {1, solid a, edge of a, solid b, edge of b} for an edge pair.
+    /// point, {1, solid a, edge of a, solid b, edge of b} for an edge pair, {2, capsule, 0, solid
+    /// b, edge of b or 0} for a capsule's side.
     using ContactKey = std::array<std::size_t, 5>;
     static constexpr std::size_t kFloor = static_cast<std::size_t>(-1);
     /// Adds a contact of ends \p a, \p b (normal from b towards a) with the settings' friction,
@@ -147,9 +155,11 @@ private:
     /// The contacts at the points evaluated (configuration \p q): the floor, the solids, the edges,
     /// within the margin now or predicted by the points' speeds (at most \p fastest) over 2 dt.
     void find_contacts(const VectorX& q, double dt, double fastest);
-    /// The edge-edge contacts of the polyhedra (edge_contacts.hpp): a sweep along x over their
-    /// boxes grown by half of \p reach each, then supporting_edge_pairs and within_margin.
-    void detect_edge_contacts(double dt, double reach);
+    /// The edge-edge contacts of the polyhedra (edge_contacts.hpp) and the capsules' sides
+    /// (capsule_contacts.hpp): a sweep along x over their boxes grown by half of \p reach each,
+    /// then supporting_edge_pairs, capsule_edge_pairs or capsule_side_pair, and within_margin;
+    /// \p q the look's configuration (a capsule's contact end in its body's frame).
+    void detect_edge_contacts(double dt, double reach, const VectorX& q);
     /// A contact end at \p centre + \p arm of element \p e: the centre fixed in the frame that
     /// point \p point moves rigidly with (Element::rigid_frame_of_point: a rigid body's body
     /// frame) at configuration \p q, the arm fixed in the world; \p otherwise when there is none
@@ -181,9 +191,10 @@ private:
     std::vector<int> pair_reference_;
     std::vector<std::size_t> pair_reference_search_;
     std::size_t search_ = 0;
-    std::vector<std::size_t> polyhedra_;                      ///< solids_ with edges (bind)
-    std::vector<std::array<Vec3, 2>> boxes_;                  ///< per polyhedra_: low, high corner
-    std::vector<std::pair<double, std::size_t>> polyhedra_by_x_;  ///< polyhedra_ by their boxes' low x
+    /// solids_ swept for edge contacts (bind): polyhedra with edges (with `edge_contacts`) and capsules.
+    std::vector<std::size_t> edge_solids_;
+    std::vector<std::array<Vec3, 2>> boxes_;                  ///< per edge_solids_: low, high corner
+    std::vector<std::pair<double, std::size_t>> edge_solids_by_x_;  ///< edge_solids_ by their boxes' low x
     std::vector<EdgePair> edge_pairs_;                        ///< of one pair of polyhedra
     VectorX velocity_ahead_;
     FrameKinematics frame_;

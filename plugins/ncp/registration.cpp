@@ -161,8 +161,8 @@ SOMA_PLUGIN("ncp") {
                       "lying on the other): each pair of their edges whose Gauss-map arcs intersect (Gregorius 2013) "
                       "and whose closest points lie inside both edges by more than the margin is a candidate (edges shorter than twice the margin give none). A candidate becomes a contact "
                       "when its gap, now or predicted from twice the step's motion, is within `margin`. A sphere or "
-                      "capsule touches at its surface, so friction turns it (a ball rolls). Not found: a capsule's "
-                      "side against another capsule's side or a box's edge, and deformable surfaces as solids "
+                      "capsule touches at its surface, so friction turns it (a ball rolls); a capsule's side meets another "
+                      "capsule's side and a convex mesh's edges (a capsule lying across a box). Not found: deformable surfaces as solids "
                       "(imc_contact treats those). Bodies joined by a joint or clamp touch each other unless `exclude` "
                       "lists their pair.");
     c.string_list("elements", "names of the elements in contact; empty: every element").fallback(std::vector<std::string>{});
@@ -183,9 +183,10 @@ SOMA_PLUGIN("ncp") {
         .unit("m")
         .fallback(contact.margin)
         .positive();
-    c.boolean("edge_contacts", "edge-edge contacts between convex meshes, at the pairs of edges that cross (false: "
-                               "only the meshes' corners against the other solids, as before, for comparison: two "
-                               "bars crossed edge to edge then pass through each other)")
+    c.boolean("edge_contacts", "edge-edge contacts between convex meshes, at the pairs of edges that cross, and a "
+                               "capsule's side against a mesh's edges (false: only the meshes' corners against the "
+                               "other solids, for comparison: two bars crossed edge to edge then pass through each "
+                               "other; capsules' sides still meet each other)")
         .fallback(contact.edge_contacts);
     registry.add_constraint(std::move(c), [](const Parameters& p) {
         ContactSettings settings;

@@ -167,7 +167,13 @@ ParameterSchema vtk_schema() {
         "node_index -1 and their triangles with cell data visual = 1, 0 on every other cell: threshold on it "
         "to show either), plus the collection `<prefix>.pvd` in the "
         "output folder listing every frame with its time (open it in ParaView). The collection is "
-        "replaced atomically after each frame, so a run that stops early leaves a valid one.");
+        "replaced atomically after each frame, so a run that stops early leaves a valid one. A scene with "
+        "a contact constraint (ncp_contact) also gets contact frames `<prefix>_contacts_000000.vtu`, ... "
+        "with their collection `<prefix>_contacts.pvd`: a vertex per contact of the step just taken, where "
+        "its force acts on its first body, with point data normal (from the second body towards the "
+        "first), normal_force (N), friction_force and force (world vectors on the first body, N), gap "
+        "(m), element_a and element_b (element_id, -1 for the floor) and constraint (glyph `force` in "
+        "ParaView to see the forces).");
     schema.integer("every", "write every N accepted steps (the initial state and the final state are always written)")
         .fallback(1L)
         .min_value(1);
@@ -182,6 +188,9 @@ ParameterSchema vtk_schema() {
                   "ParaView's 'appended' mode); `ascii`: decimal text, diffable")
         .fallback(std::string("binary"))
         .one_of_strings({"binary", "ascii"});
+    schema.boolean("contacts", "with a contact constraint in the scene, also write its contact frames and their "
+                               "collection `<prefix>_contacts.pvd` (false: not)")
+        .fallback(true);
     return schema;
 }
 
@@ -195,6 +204,7 @@ std::unique_ptr<soma::Observer> make_vtk(const Parameters& params) {
     settings.folder = params.string("folder");
     settings.encoding = params.string("format") == "ascii" ? soma::outputs::VtkEncoding::ascii
                                                            : soma::outputs::VtkEncoding::appended_raw;
+    settings.contacts = params.boolean("contacts");
     return std::make_unique<soma::outputs::VtkFrames>(std::move(settings));
 }
 

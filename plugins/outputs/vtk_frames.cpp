@@ -3,6 +3,7 @@
 #include "file_writing.hpp"
 
 #include "soma/checkpoint.hpp"
+#include "soma/contact_end_position.hpp"
 #include "soma/element.hpp"
 #include "soma/point_map.hpp"
 #include "soma/scene_view.hpp"
@@ -11,6 +12,7 @@
 
 #include <fstream>
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 #include <string_view>
 
@@ -134,12 +136,111 @@ UnstructuredGrid VtkFrames::frame_grid(const SceneView& scene) {
     return grid;
 }
 
+UnstructuredGrid VtkFrames::contact_grid(const SceneView& scene, const std::vector<const ContactConstraint*>& constraints) {
+    UnstructuredGrid grid;
+    std::vector<double> normal, normal_force, friction_force, force, gap;
+    std::vector<std::int32_t> element_a, element_b, constraint_index;
+    std::map<const Element*, std::int32_t> element_id;
+    for (std::size_t e = 0; e < scene.elements().size(); ++e) element_id[scene.elements()[e]] = static_cast<std::int32_t>(e);
+    const auto id_of = [&](const ContactEnd& end) { return end.element ? element_id.at(end.element) : -1; };
+    const VectorX& q = scene.state().q;
+    FrameKinematics frame;
+    for (std::size_t c = 0; c < constraints.size(); ++c) {
+        const ContactConstraint& constraint = *constraints[c];
+        const std::vector<UnilateralContact>& contacts = constraint.contacts();
+        // Forces belong to the committed step's contacts; none yet at the initial state.
+        const bool solved = constraint.normal_forces().size() == contacts.size() &&
+                            constraint.friction_forces().size() == 2 * contacts.size();
+        for (std::size_t i = 0; i < contacts.size(); ++i) {
+            const UnilateralContact& contact = contacts[i];
+            const Vec3 x_a = contact_end_position(contact.a, q, frame);
+            const Vec3 x_b = contact_end_position(contact.b, q, frame);
+            Vec3 t1, t2;
+            contact_tangents(contact.normal, t1, t2);
+            const double lambda_n = solved ? constraint.normal_forces()[i] : 0.0;
+            const Vec3 friction = solved ? Vec3(constraint.friction_forces()[2 * i] * t1 + constraint.friction_forces()[2 * i + 1] * t2)
+                                         : Vec3::Zero();
+            const Vec3 total = lambda_n * contact.normal + friction;
+            grid.points.insert(grid.points.end(), x_a.data(), x_a.data() + 3);
+            normal.insert(normal.end(), contact.normal.data(), contact.normal.data() + 3);
+            normal_force.push_back(lambda_n);
+            friction_force.insert(friction_force.end(), friction.data(), friction.data() + 3);
+            force.insert(force.end(), total.data(), total.data() + 3);
+            gap.push_back(contact.normal.dot(x_a - x_b) - contact.thickness);
+            element_a.push_back(id_of(contact.a));
+            element_b.push_back(id_of(contact.b));
+            constraint_index.push_back(static_cast<std::int32_t>(c));
+            const auto point = static_cast<std::int64_t>(grid.types.size());
+            grid.connectivity.push_back(point);
+            grid.offsets.push_back(point + 1);
+            grid.types.push_back(kVtkVertex);
+        }
+    }
+    for (std::size_t c = 0; c < constraints.size(); ++c)
+        grid.comments.push_back(fmt::format("constraint {}: {}", c, constraints[c]->name()));
+    grid.point_data.push_back({"normal", 3, std::move(normal)});
+    grid.point_data.push_back({"normal_force", 1, std::move(normal_force)});
+    grid.point_data.push_back({"friction_force", 3, std::move(friction_force)});
+    grid.point_data.push_back({"force", 3, std::move(force)});
+    grid.point_data.push_back({"gap", 1, std::move(gap)});
+    grid.point_data.push_back({"element_a", 1, std::move(element_a)});
+    grid.point_data.push_back({"element_b", 1, std::move(element_b)});
+    grid.point_data.push_back({"constraint", 1, std::move(constraint_index)});
+    return grid;
+}
+
 namespace {
 constexpr std::string_view kCollectionHead = "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n  <Collection>\n";
 constexpr std::string_view kCollectionTail = "  </Collection>\n</VTKFile>\n";
+/// A collection's line for the frame \p file at \p time.
+std::string collection_entry(double time, const std::string& file) {
+    return fmt::format("    <DataSet timestep=\"{}\" group=\"\" part=\"0\" file=\"{}\"/>\n", exact_real(time), xml_escape(file));
+}
 }  // namespace
 
+void VtkCollection::begin(const std::filesystem::path& path) {
+    path_ = path;
+    write_file_atomically(path_, std::string(kCollectionHead) + std::string(kCollectionTail));
+    body_bytes_ = kCollectionHead.size();
+}
+
+std::uintmax_t VtkCollection::entry_bytes(const std::string& file) { return collection_entry(0.125, file).size(); }
+
+void VtkCollection::append(double time, const std::string& file) { append_text(collection_entry(time, file)); }
+
+void VtkCollection::append_text(const std::string& entries) {
+    // One write of the entry and the closing tags over the old closing tags.
+    std::fstream file(path_, std::ios::in | std::ios::out | std::ios::binary);
+    const std::string text = entries + std::string(kCollectionTail);
+    file.seekp(static_cast<std::streamoff>(body_bytes_));
+    file.write(text.data(), static_cast<std::streamsize>(text.size()));
+    file.flush();
+    if (!file) throw std::runtime_error("vtk output: cannot write '" + path_.string() + "' (disk full?)");
+    body_bytes_ += entries.size();
+}
+
+void VtkCollection::resume(const std::filesystem::path& path, std::uintmax_t body_bytes, const std::string& what) {
+    path_ = path;
+    body_bytes_ = body_bytes;
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(path_, ec);
+    if (ec || size < body_bytes_)
+        throw CheckpointError(fmt::format("vtk output: the {} '{}' is {} than at the checkpoint ({} bytes): "
+                                          "the output folder is not the checkpointed run's",
+                                          what, path_.string(), ec ? "missing or unreadable, not longer" : "shorter",
+                                          body_bytes_));
+    // Drop the entries written after the checkpoint, then close the collection again.
+    std::filesystem::resize_file(path_, body_bytes_);
+    append_text("");
+}
+
 void VtkFrames::bind(const SceneView& scene) {
+    contact_constraints_.clear();
+    if (settings_.contacts)
+        for (const Constraint* term : scene.constraint_terms())
+            if (const auto* contacts = dynamic_cast<const ContactConstraint*>(term)) contact_constraints_.push_back(contacts);
+    // A contact frame without contacts: its size grows with the contacts, which a run finds as it goes.
+    contact_frame_bytes_ = contact_constraints_.empty() ? 0 : vtu_text(contact_grid(scene, contact_constraints_), settings_.encoding).size();
     UnstructuredGrid grid = frame_grid(scene);
     if (settings_.encoding == VtkEncoding::ascii) {
         // Text grows with the digits: give every position and velocity the width of a typical
@@ -152,12 +253,17 @@ void VtkFrames::bind(const SceneView& scene) {
     frame_bytes_ = vtu_text(grid, settings_.encoding).size();
 }
 
-std::string VtkFrames::frame_file(std::size_t index) const {
-    return (settings_.folder / fmt::format("{}_{:06d}.vtu", settings_.prefix, index)).generic_string();
+std::string VtkFrames::frame_file(std::size_t index, bool contacts) const {
+    return (settings_.folder / fmt::format("{}{}_{:06d}.vtu", settings_.prefix, contacts ? "_contacts" : "", index)).generic_string();
 }
 
 std::vector<PlannedFile> VtkFrames::planned_files() const {
-    return {{settings_.prefix + ".pvd", "prefix", false}, {frame_file(0), "folder", true}};
+    std::vector<PlannedFile> files{{settings_.prefix + ".pvd", "prefix", false}, {frame_file(0), "folder", true}};
+    if (!contact_constraints_.empty()) {
+        files.push_back({settings_.prefix + "_contacts.pvd", "contacts", false});
+        files.push_back({frame_file(0, true), "contacts", true});
+    }
+    return files;
 }
 
 std::uintmax_t VtkFrames::estimated_bytes(long steps) const {
@@ -165,72 +271,60 @@ std::uintmax_t VtkFrames::estimated_bytes(long steps) const {
     const long every = settings_.every;
     const auto frames = static_cast<std::uintmax_t>(1 + steps / every + (steps % every != 0 ? 1 : 0));
     // One collection line per frame; the time printed at a typical width (0.125).
-    const std::uintmax_t line =
-        fmt::format("    <DataSet timestep=\"{}\" group=\"\" part=\"0\" file=\"{}\"/>\n", "0.125", frame_file(0)).size();
-    return frames * (frame_bytes_ + line) + 100;
+    std::uintmax_t bytes = frames * (frame_bytes_ + VtkCollection::entry_bytes(frame_file(0))) + 100;
+    if (!contact_constraints_.empty())
+        bytes += frames * (contact_frame_bytes_ + VtkCollection::entry_bytes(frame_file(0, true))) + 100;
+    return bytes;
 }
 
 void VtkFrames::open_folders(const std::filesystem::path& output_dir) {
     output_dir_ = output_dir;
     std::filesystem::create_directories(output_dir_ / settings_.folder);
-    collection_ = output_dir_ / (settings_.prefix + ".pvd");
 }
 
 void VtkFrames::begin(const SceneView&, const std::filesystem::path& output_dir) {
     open_folders(output_dir);
     frame_count_ = 0;
-    // An empty collection from the start: a run that fails before its first frame leaves no
-    // stale collection of an earlier run behind.
-    write_file_atomically(collection_, std::string(kCollectionHead) + std::string(kCollectionTail));
-    collection_body_bytes_ = kCollectionHead.size();
+    collection_.begin(output_dir_ / (settings_.prefix + ".pvd"));
+    if (!contact_constraints_.empty()) contact_collection_.begin(output_dir_ / (settings_.prefix + "_contacts.pvd"));
 }
 
 void VtkFrames::observe(const SceneView& scene, const StepInfo& info) {
     if (info.step % settings_.every != 0 && !info.final_step) return;  // the end state is always written
-    if (collection_.empty()) throw std::logic_error("vtk output: observe() before begin()");
-    const std::string relative = frame_file(static_cast<std::size_t>(frame_count_));
-    // The frame is complete on disk before the collection names it.
-    write_file_atomically(output_dir_ / relative, vtu_text(frame_grid(scene), settings_.encoding));
+    if (collection_.path().empty()) throw std::logic_error("vtk output: observe() before begin()");
+    const auto index = static_cast<std::size_t>(frame_count_);
+    // Each frame is complete on disk before its collection names it.
+    write_file_atomically(output_dir_ / frame_file(index), vtu_text(frame_grid(scene), settings_.encoding));
+    if (!contact_constraints_.empty())
+        write_file_atomically(output_dir_ / frame_file(index, true),
+                              vtu_text(contact_grid(scene, contact_constraints_), settings_.encoding));
     ++frame_count_;
-    append_to_collection(fmt::format("    <DataSet timestep=\"{}\" group=\"\" part=\"0\" file=\"{}\"/>\n",
-                                     exact_real(info.t), xml_escape(relative)));
-}
-
-void VtkFrames::append_to_collection(const std::string& entries) {
-    // One write of the entry and the closing tags over the old closing tags.
-    std::fstream file(collection_, std::ios::in | std::ios::out | std::ios::binary);
-    const std::string text = entries + std::string(kCollectionTail);
-    file.seekp(static_cast<std::streamoff>(collection_body_bytes_));
-    file.write(text.data(), static_cast<std::streamsize>(text.size()));
-    file.flush();
-    if (!file) throw std::runtime_error("vtk output: cannot write '" + collection_.string() + "' (disk full?)");
-    collection_body_bytes_ += entries.size();
+    collection_.append(info.t, frame_file(index));
+    if (!contact_constraints_.empty()) contact_collection_.append(info.t, frame_file(index, true));
 }
 
 void VtkFrames::save_checkpoint(CheckpointWriter& out) const {
     out.integer("frames", frame_count_);
-    out.integer("collection_bytes", static_cast<std::int64_t>(collection_body_bytes_));
+    out.integer("collection_bytes", static_cast<std::int64_t>(collection_.body_bytes()));
+    if (!contact_constraints_.empty())
+        out.integer("contact_collection_bytes", static_cast<std::int64_t>(contact_collection_.body_bytes()));
 }
 
 void VtkFrames::resume(const SceneView&, const std::filesystem::path& output_dir, CheckpointReader& in) {
     open_folders(output_dir);
     frame_count_ = static_cast<long>(in.integer("frames"));
-    collection_body_bytes_ = static_cast<std::uintmax_t>(in.integer("collection_bytes"));
-    std::error_code ec;
-    const std::uintmax_t size = std::filesystem::file_size(collection_, ec);
-    if (ec || size < collection_body_bytes_)
-        throw CheckpointError(fmt::format("vtk output: the collection '{}' is {} than at the checkpoint ({} bytes): "
-                                          "the output folder is not the checkpointed run's",
-                                          collection_.string(), ec ? "missing or unreadable, not longer" : "shorter",
-                                          collection_body_bytes_));
-    // Drop the entries written after the checkpoint, then close the collection again.
-    std::filesystem::resize_file(collection_, collection_body_bytes_);
-    append_to_collection("");
+    collection_.resume(output_dir_ / (settings_.prefix + ".pvd"), static_cast<std::uintmax_t>(in.integer("collection_bytes")),
+                       "collection");
+    if (!contact_constraints_.empty())
+        contact_collection_.resume(output_dir_ / (settings_.prefix + "_contacts.pvd"),
+                                   static_cast<std::uintmax_t>(in.integer("contact_collection_bytes")), "contacts' collection");
 }
 
 WrittenFiles VtkFrames::written_files() const {
-    if (collection_.empty()) return {};
-    return {collection_, 1 + static_cast<std::size_t>(frame_count_)};
+    if (collection_.path().empty()) return {};
+    // The contact frames are counted beside the frames (one each), under the frames' collection.
+    const std::size_t series = contact_constraints_.empty() ? 1 : 2;
+    return {collection_.path(), series * (1 + static_cast<std::size_t>(frame_count_))};
 }
 
 }  // namespace soma::outputs

@@ -4,6 +4,7 @@
 
 #include "vtu_file.hpp"
 
+#include "soma/contact_constraint.hpp"
 #include "soma/observer.hpp"
 
 #include <filesystem>
@@ -18,6 +19,33 @@ struct VtkFramesSettings {
     std::string prefix = "frames";             ///< frames <prefix>_000000.vtu, collection <prefix>.pvd
     std::filesystem::path folder = "vtk";      ///< frames folder, relative to the output folder
     VtkEncoding encoding = VtkEncoding::appended_raw;
+    /// With contact constraints in the scene (ncp_contact): also a contact frame per written step
+    /// (<prefix>_contacts_000000.vtu, collection <prefix>_contacts.pvd).
+    bool contacts = true;
+};
+
+/// \brief One .pvd collection that grows by one entry per frame: valid XML naming only complete
+/// files between frames, each entry one write over the old closing tags (a collection rewritten
+/// whole per frame costs O(frames^2) over a run, and holds every entry in memory).
+class VtkCollection {
+public:
+    /// Writes an empty collection at \p path (a run that fails before its first frame leaves no
+    /// stale collection of an earlier run behind).
+    void begin(const std::filesystem::path& path);
+    /// Appends a frame's entry: its time and its file, relative to the collection's folder.
+    void append(double time, const std::string& file);
+    /// Cuts the collection at \p path back to \p body_bytes (a checkpoint's), checking it is at
+    /// least that long (\p what names it in the error).
+    void resume(const std::filesystem::path& path, std::uintmax_t body_bytes, const std::string& what);
+    const std::filesystem::path& path() const { return path_; }
+    std::uintmax_t body_bytes() const { return body_bytes_; }
+    /// An entry's size at a typical time, for estimates.
+    static std::uintmax_t entry_bytes(const std::string& file);
+
+private:
+    void append_text(const std::string& entries);
+    std::filesystem::path path_;
+    std::uintmax_t body_bytes_ = 0;  ///< bytes before its closing tags
 };
 
 /// \brief Writes the `vtk` output.
@@ -29,11 +57,13 @@ struct VtkFramesSettings {
 /// bodies stay visible); cell data `element_id`, `edge_index` (the edge's index in its element,
 /// -1 on other cells) and `triangle_index` (likewise). The collection
 /// `<output>/<prefix>.pvd` lists every frame with its time. Each frame's file is complete on disk
-/// before the collection names it; the collection then grows in place by one write of the new
-/// entry and the closing tags over the old closing tags, so it is valid XML naming only complete
-/// files between frames, and a frame costs the same at the millionth frame as at the first (a
-/// collection rewritten whole per frame costs O(frames^2) over a run, and holds every entry in
-/// memory).
+/// before the collection names it (VtkCollection), so a frame costs the same at the millionth
+/// frame as at the first.
+///
+/// With contact constraints in the scene (ContactConstraint: ncp_contact) and `contacts`, each
+/// written step also gets a contact frame (contact_grid) in its own collection
+/// `<prefix>_contacts.pvd`: the contacts of the step just taken, one vertex each where its force
+/// acts on its first end, with the forces the integrator found.
 class VtkFrames final : public Observer {
 public:
     /// \brief Keeps the settings; files are created in begin().
@@ -61,22 +91,28 @@ public:
 
     /// \brief The grid of the scene's current state (exposed for tests).
     static UnstructuredGrid frame_grid(const SceneView& scene);
+    /// \brief The contacts of \p constraints at the scene's current state (exposed for tests): a
+    /// vertex per contact at its first end a (contact_constraint.hpp: where its force acts on a,
+    /// a body's surface point or a node), with point data `normal` (unit, from b towards a),
+    /// `normal_force` (N), `friction_force` (world vector on a, N), `force` (their sum, on a; b
+    /// takes the opposite), `gap` (m, at this state: n . (x_a - x_b) - thickness), `element_a`,
+    /// `element_b` (indices in scene.elements(), -1 for the world) and `constraint` (index in \p
+    /// constraints). Forces are those of the step committed (0 before the first).
+    static UnstructuredGrid contact_grid(const SceneView& scene, const std::vector<const ContactConstraint*>& constraints);
 
 private:
     /// Sets the folders and creates the frames folder.
     void open_folders(const std::filesystem::path& output_dir);
-    /// Writes `entries` (collection lines) at the end of the collection's body, then the closing tags.
-    void append_to_collection(const std::string& entries);
-
-    /// Frame `index` relative to the output folder, '/'-separated.
-    std::string frame_file(std::size_t index) const;
+    /// Frame `index` relative to the output folder, '/'-separated (of the contacts' series with \p contacts).
+    std::string frame_file(std::size_t index, bool contacts = false) const;
 
     VtkFramesSettings settings_;
     std::uintmax_t frame_bytes_ = 0;  ///< one frame's size (bind())
+    std::uintmax_t contact_frame_bytes_ = 0;  ///< a contact frame without contacts (bind())
+    std::vector<const ContactConstraint*> contact_constraints_;  ///< bind(); empty: no contact frames
     std::filesystem::path output_dir_;
-    std::filesystem::path collection_;
+    VtkCollection collection_, contact_collection_;
     long frame_count_ = 0;
-    std::uintmax_t collection_body_bytes_ = 0;  ///< bytes of the collection before its closing tags
 };
 
 }  // namespace soma::outputs

@@ -82,7 +82,14 @@ ParameterSchema urdf_schema() {
         .fallback(std::string{});
     s.free_map("coordinates", "joints moved along a prescribed coordinate: joint name (as in the URDF): expression "
                               "of t (rad or m from the zero configuration; muparser), the `coordinate` of its joint "
-                              "block (no limit or damper is written for it), e.g. `{shoulder: '0.5*sin(t)'}`");
+                              "block (no limit or damper is written for it), e.g. `{shoulder: '0.5*sin(t)'}`; it must "
+                              "start at the joint's initial coordinate");
+    s.free_map("initial_coordinates",
+               "the configuration the robot is built in: joint name (as in the URDF): its coordinate (rad or m from "
+               "the zero configuration), e.g. `{shoulder: -0.5, slide: 0.02}`; joints not named start at 0, a mimic "
+               "joint at its multiplier times its leader's. The bodies are placed there, and each joint still "
+               "counts from the URDF's zero (its `initial_coordinate`), so ranges, `coordinates` and drives keep "
+               "the file's numbers");
     return s;
 }
 
@@ -99,11 +106,25 @@ std::string import_urdf(const Parameters& p) {
     read.collision = p.boolean("collision");  // geometry left out is not even looked for (its files need not exist)
     read.visuals = p.boolean("visuals");
     if (!p.string("package_root").empty()) read.package_root = p.path("package_root");
+    for (const auto& [joint, text] : p.free_map("initial_coordinates")) {
+        // A number in the scene's own syntax (YAML reals), nothing after it.
+        std::size_t used = 0;
+        double value = 0.0;
+        try {
+            value = std::stod(text, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used == 0 || text.find_first_not_of(" \t", used) != std::string::npos || !std::isfinite(value))
+            p.fail("initial_coordinates", "joint '" + joint + "': '" + text + "' is not a number (rad or m)");
+        read.initial_coordinates[joint] = value;
+    }
     urdf::Robot robot;
     try {
         robot = urdf::read_urdf(p.path("file"), read);
     } catch (const std::invalid_argument& e) {
-        p.fail("file", e.what());
+        const bool initial = std::string(e.what()).rfind("initial_coordinates:", 0) == 0;
+        p.fail(initial ? "initial_coordinates" : "file", e.what());
     }
     urdf::SceneSettings settings;
     settings.prefix = p.string("name");

@@ -10,6 +10,7 @@
 #include <Eigen/Eigenvalues>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <sstream>
@@ -228,20 +229,31 @@ Robot read_urdf_text(const std::string& text, const std::filesystem::path& file,
                     j.friction = joint->dynamics->friction;
                 }
                 if (joint->mimic) {
-                    // Every coordinate is 0 as built (the zero configuration): an offset would not hold there.
+                    // The coupling is follower = multiplier x leader, without an offset.
                     if (joint->mimic->offset != 0.0)
-                        fail(file, fmt::format("joint '{}' mimics joint '{}' with offset {}: the robot is built in the "
-                                               "zero configuration, where both coordinates are 0, so only offset 0 "
-                                               "holds there",
+                        fail(file, fmt::format("joint '{}' mimics joint '{}' with offset {}: Soma's joint_coupling "
+                                               "holds follower = multiplier x leader, without an offset",
                                                joint->name, joint->mimic->joint_name, joint->mimic->offset));
                     if (joint->mimic->multiplier == 0.0)
                         fail(file, fmt::format("joint '{}' mimics joint '{}' with multiplier 0: make it a fixed joint",
                                                joint->name, joint->mimic->joint_name));
                     j.mimic = RobotJoint::Mimic{joint->mimic->joint_name, joint->mimic->multiplier};
                 }
-                j.child = add_body(child->name, joint_frame);
+                // Built at its initial coordinate: the child's frame is the joint frame moved along
+                // the axis (prismatic) or turned about it (revolute, continuous).
+                const auto given = [&](const std::string& name) {
+                    const auto it = options.initial_coordinates.find(name);
+                    return it == options.initial_coordinates.end() ? 0.0 : it->second;
+                };
+                j.initial = j.mimic ? j.mimic->multiplier * given(j.mimic->joint) : given(j.name);
+                Eigen::Isometry3d motion = Eigen::Isometry3d::Identity();
+                if (j.kind == RobotJoint::Kind::prismatic) motion.translation() = j.initial * axis.normalized();
+                if (j.kind == RobotJoint::Kind::revolute || j.kind == RobotJoint::Kind::continuous)
+                    motion.linear() = Eigen::AngleAxisd(j.initial, axis.normalized()).toRotationMatrix();
+                const Eigen::Isometry3d child_frame = joint_frame * motion;
+                j.child = add_body(child->name, child_frame);
                 robot.joints.push_back(j);
-                visit(*child, joint_frame, j.child, Eigen::Isometry3d::Identity());
+                visit(*child, child_frame, j.child, Eigen::Isometry3d::Identity());
             }
         };
 
@@ -270,6 +282,26 @@ Robot read_urdf_text(const std::string& text, const std::filesystem::path& file,
             fail(file, fmt::format("joint '{}' mimics joint '{}', which itself mimics '{}': mimic the first joint of "
                                    "the chain directly",
                                    j.name, j.mimic->joint, leader->mimic->joint));
+    }
+    // Each initial coordinate names a joint with one coordinate that does not follow another.
+    for (const auto& [name, value] : options.initial_coordinates) {
+        const std::string& joint = name;  // not a structured binding: clang 14 cannot capture one
+        const auto j = std::find_if(robot.joints.begin(), robot.joints.end(),
+                                    [&](const RobotJoint& candidate) { return candidate.name == joint; });
+        if (j == robot.joints.end())
+            throw std::invalid_argument(fmt::format("initial_coordinates: the robot has no moving joint named '{}' (fixed "
+                                                    "joints merge their links and have no coordinate)",
+                                                    joint));
+        if (!single_coordinate(j->kind))
+            throw std::invalid_argument(fmt::format("initial_coordinates: joint '{}' is not revolute, continuous or "
+                                                    "prismatic, so it has no single coordinate to start at",
+                                                    joint));
+        if (j->mimic)
+            throw std::invalid_argument(fmt::format("initial_coordinates: joint '{}' mimics joint '{}', so it starts at "
+                                                    "{} times that joint's coordinate: give '{}' instead",
+                                                    joint, j->mimic->joint, j->mimic->multiplier, j->mimic->joint));
+        if (!std::isfinite(value))
+            throw std::invalid_argument(fmt::format("initial_coordinates: joint '{}' is given {}", joint, value));
     }
     if (robot.bodies.empty())
         fail(file, fmt::format("the robot has no moving link: with fixed_base every link fixed to the root link '{}' "

@@ -142,10 +142,10 @@ std::string robot_scene_text(const Robot& robot, const SceneSettings& settings) 
         if (j.kind == RobotJoint::Kind::floating) continue;  // a free body: no rows
         const std::string name = settings.prefix + "/" + j.name;
         const auto prescribed = settings.coordinates.find(j.name);
-        constraints += fmt::format("  - {{type: {}, name: {}, first: {{element: {}}}{}, at: {}, axis: {}{}}}\n",
+        constraints += fmt::format("  - {{type: {}, name: {}, first: {{element: {}}}{}, at: {}, axis: {}{}{}}}\n",
                                    joint_type(j.kind), quoted(name), element(j.child),
                                    j.parent >= 0 ? ", second: {element: " + element(j.parent) + "}" : "", vec(j.at),
-                                   vec(j.axis),
+                                   vec(j.axis), j.initial != 0.0 ? ", initial_coordinate: " + num(j.initial) : "",
                                    prescribed != settings.coordinates.end()
                                        ? ", coordinate: " + quoted(prescribed->second)
                                        : "");
@@ -155,10 +155,11 @@ std::string robot_scene_text(const Robot& robot, const SceneSettings& settings) 
                                      quoted(name), num(j.mimic->multiplier));
         if (prescribed != settings.coordinates.end()) continue;  // its motion is given: no range, damping or friction
         if (settings.limits && j.lower && j.upper) {
-            if (!(*j.lower <= 0.0 && 0.0 <= *j.upper))
-                refuse(fmt::format("joint '{}': its range [{}, {}] excludes 0, and the robot is built in the URDF's "
-                                   "zero configuration; import it with limits: false",
-                                   j.name, num(*j.lower), num(*j.upper)));
+            if (!(*j.lower <= j.initial && j.initial <= *j.upper))
+                refuse(fmt::format("joint '{}': its range [{}, {}] excludes {}, the coordinate the robot is built at "
+                                   "(its initial coordinate, 0 unless given); start it inside, or import it with "
+                                   "limits: false",
+                                   j.name, num(*j.lower), num(*j.upper), num(j.initial)));
             if (j.kind == RobotJoint::Kind::revolute && *j.upper - *j.lower >= 2.0 * std::numbers::pi)
                 refuse(fmt::format("joint '{}': its range [{}, {}] is a turn wide or more, which a {} does not hold; "
                                    "import it with limits: false",

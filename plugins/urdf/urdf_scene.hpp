@@ -33,8 +33,8 @@ struct SceneSettings {
 /// first), at the collision frame's origin and turned as that frame is from the body's; each body
 /// with visual geometry (and `visuals` set) gets `visuals:` in the same way from its <visual>s.
 /// Throws std::invalid_argument naming the link or joint when the robot cannot be written as it
-/// is: a collision or visual mesh that is neither OBJ nor STL or is scaled unevenly, a range that excludes the zero
-/// configuration the robot is built in, joint friction (unless ignored), or a `coordinates` entry
+/// is: a collision or visual mesh that is neither OBJ nor STL or is scaled unevenly, a range that excludes the
+/// coordinate the robot is built at, joint friction (unless ignored), or a `coordinates` entry
 /// that names no revolute, continuous or prismatic joint.
 std::string robot_scene_text(const Robot& robot, const SceneSettings& settings);
 

@@ -3,6 +3,8 @@
 // and soma.VectorEnv; names here are private to that package.
 #include "python_simulation.hpp"
 
+#include "soma/contact_end_position.hpp"
+
 #include <pybind11/eigen.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -58,13 +60,21 @@ py::dict contact_forces(const PythonSimulation& self) {
     py::array_t<double> normal_direction({static_cast<py::ssize_t>(n), py::ssize_t{3}});
     py::array_t<double> friction({static_cast<py::ssize_t>(n), py::ssize_t{2}});
     py::array_t<double> normal(static_cast<py::ssize_t>(n));
+    py::array_t<double> point({static_cast<py::ssize_t>(n), py::ssize_t{3}});
+    auto x = point.mutable_unchecked<2>();
+    soma::FrameKinematics frame;
     auto d = normal_direction.mutable_unchecked<2>();
     auto f = friction.mutable_unchecked<2>();
     auto l = normal.mutable_unchecked<1>();
     const bool solved = contacts.normal_forces().size() == n;
     for (soma::Index i = 0; i < n; ++i) {
         const soma::Vec3& direction = contacts.contact(i).normal;
-        for (int k = 0; k < 3; ++k) d(i, k) = direction[k];
+        // Where the force acts on the contact's first end (a body's surface point, a node).
+        const soma::Vec3 at = soma::contact_end_position(contacts.contact(i).a, self.simulation().state().q, frame);
+        for (int k = 0; k < 3; ++k) {
+            d(i, k) = direction[k];
+            x(i, k) = at[k];
+        }
         l(i) = solved ? contacts.normal_forces()[i] : 0.0;
         for (int k = 0; k < 2; ++k) f(i, k) = solved && contacts.friction_forces().size() == 2 * n ? contacts.friction_forces()[2 * i + k] : 0.0;
     }
@@ -72,6 +82,7 @@ py::dict contact_forces(const PythonSimulation& self) {
     out["normal"] = normal;
     out["friction"] = friction;
     out["normal_direction"] = normal_direction;
+    out["point"] = point;
     return out;
 }
 

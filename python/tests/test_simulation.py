@@ -171,6 +171,9 @@ def test_contact_forces_of_a_resting_box_carry_its_weight(soma):
     assert contacts["normal"].sum() == pytest.approx(4.0 * 9.81, rel=1e-6)
     np.testing.assert_allclose(contacts["normal_direction"], [[0, 0, 1]] * 4, atol=1e-12)
     np.testing.assert_allclose(contacts["friction"], 0.0, atol=1e-6)
+    # Where each force acts: the box's four bottom corners, on the floor (the gap tolerance, 1e-9 m).
+    np.testing.assert_allclose(np.sort(contacts["point"][:, :2], axis=0), [[-0.1, -0.1]] * 2 + [[0.1, 0.1]] * 2, atol=1e-9)
+    np.testing.assert_allclose(contacts["point"][:, 2], 0.0, atol=1e-9)
 
 
 def test_a_failed_step_raises_and_keeps_the_last_good_state(soma):

@@ -88,6 +88,24 @@ outputs:
 )";
 }
 
+std::string contact_scene() {
+    return R"(
+simulation: {duration: 0.2}
+integrator: {type: ncp_newton, dt: 5.0e-3}
+checkpoint: {every: 25}
+elements:
+  - {name: box, type: rigid_body, position: [0, 0, 0.15], orientation: [0.9961946980917455, 0.0871557427476582, 0, 0],
+     velocity: [0.3, 0, 0], density: 500, shape: {box: {size: [0.2, 0.2, 0.2]}}}
+forces:
+  - {type: gravity, acceleration: [0, 0, -9.81]}
+constraints:
+  - {name: contact, type: ncp_contact, floor: {}, friction: 0.5}
+outputs:
+  - {type: csv, name: box, every: 1, probes: [{node_position: {element: box, node: 0}}, {statistic: {term: contact, name: normal_force}}]}
+  - {type: vtk, every: 3}
+)";
+}
+
 /// Every regular file under `folder` (relative path -> bytes), the checkpoint excluded (it is
 /// written at different steps by the two runs being compared).
 std::map<std::string, std::string> folder_files(const fs::path& folder) {
@@ -186,6 +204,17 @@ TEST_CASE("an interrupted shell run (Newmark) continued from its checkpoint equa
 TEST_CASE("an interrupted actuated, damped rod continued from its checkpoint equals the uninterrupted run",
           "[checkpoint]") {
     check_interrupted_run_equals_uninterrupted("actuated", actuated_scene(), 31);
+}
+
+TEST_CASE("an interrupted run with contacts (ncp_newton) continued from its checkpoint equals the uninterrupted run, "
+          "its contact frames included",
+          "[checkpoint]") {
+    // A box dropped turned onto the floor, sliding: contacts change from step to step, and the
+    // vtk output writes contact frames beside its frames (interrupted before step 30 of 40).
+    check_interrupted_run_equals_uninterrupted("contacts", contact_scene(), 30);
+    const fs::path folder = fs::temp_directory_path() / "soma_checkpoint_test_contacts_pieces";
+    CHECK(fs::exists(folder / "frames_contacts.pvd"));
+    CHECK(fs::exists(folder / "vtk" / "frames_contacts_000014.vtu"));  // the final state's (step 40)
 }
 
 TEST_CASE("an interrupted rod run under a multistep rule with error control (bdf2, bdf) continued from its "

@@ -231,6 +231,82 @@ TEST_CASE("multibody joints: a PD drive holds a pendulum where its spring balanc
     CHECK(servo->statistic(2, context) == Approx(m * g * l * std::sin(theta)).epsilon(1e-8));
 }
 
+TEST_CASE("multibody joints: a pendulum built at an angle (initial_coordinate) counts from its zero", "[validation][multibody]") {
+    // The PD-held pendulum above, built at 0.5 rad instead of hanging: with initial_coordinate 0.5
+    // the joint reads 0.5 there, so the drive pulls it to the same equilibrium as the pendulum built
+    // hanging, and its statistic reads the angle from the hanging position.
+    const double k = 5.0, d = 0.5, target = 0.3, m = 1.0, l = 0.2, g = 9.81, built = 0.5;
+    // The drive is left out with a prescribed angle (nothing else may act on it).
+    const auto scene = [&](const std::string& joint_extra, const std::string& more, const std::string& more_forces = "") {
+        const bool prescribed = joint_extra.find("coordinate: '") != std::string::npos;
+        return "simulation: {duration: 10.0}\n"
+               "integrator: {type: implicit_euler, dt: 0.01" + kTightNewton + "}\n"
+               "elements:\n"
+               "  - {name: bob, type: rigid_body, position: [0, " + num(l * std::sin(built)) + ", " + num(-l * std::cos(built)) +
+               "], mass: 1, inertia: [2.0e-3, 2.0e-3, 2.0e-3, 0, 0, 0]}\n"
+               "constraints:\n"
+               "  - {type: revolute_joint, name: hinge, first: {element: bob}, at: [0, 0, 0], axis: [1, 0, 0]" + joint_extra + "}\n" +
+               more +
+               "forces:\n"
+               "  - {type: gravity, acceleration: [0, 0, -9.81]}\n" +
+               (prescribed ? std::string()
+                           : "  - {type: joint_drive, name: servo, joint: hinge, stiffness: " + num(k) + ", damping: " +
+                                 num(d) + ", target: '" + num(target) + "'}\n") +
+               more_forces;
+    };
+    auto sim = build_scene(scene(", initial_coordinate: " + num(built), ""));
+    const Contributor* servo = nullptr;
+    for (const Contributor* c : sim->contributors())
+        if (c->name() == "servo") servo = c;
+    REQUIRE(servo);
+    const auto statistic = [&](std::size_t index) {
+        EvalContext context;
+        context.t = sim->state().t;
+        context.q = &sim->state().q;
+        context.v = &sim->state().v;
+        return servo->statistic(index, context);
+    };
+    CHECK(statistic(0) == Approx(built).margin(1e-12));  // the angle as built
+    run_to_end(*sim);
+    const Vec3 bob = node_position(*sim, "bob", 0);
+    const double theta = std::atan2(bob.y(), -bob.z());
+    double equilibrium = 0.0;
+    for (int i = 0; i < 50; ++i)
+        equilibrium -= (k * (target - equilibrium) - m * g * l * std::sin(equilibrium)) /
+                       (-k - m * g * l * std::cos(equilibrium));
+    CHECK(theta == Approx(equilibrium).margin(1e-9));  // as the pendulum built hanging
+    CHECK(statistic(0) == Approx(theta).margin(1e-12));
+    // Without it the joint counts from the pose as built, and the drive holds the bob 0.5 rad further.
+    auto uncounted = build_scene(scene("", ""));
+    run_to_end(*uncounted);
+    const Vec3 far = node_position(*uncounted, "bob", 0);
+    CHECK(std::atan2(far.y(), -far.z()) > equilibrium + 0.3);
+
+    // What must hold as built is checked against it: a prescribed angle starts there, a range
+    // holds it, a coupling holds between two joints' built coordinates.
+    const auto error_of = [&](const std::string& joint_extra, const std::string& more,
+                              const std::string& more_forces = "") -> std::string {
+        try {
+            build_scene(scene(joint_extra, more, more_forces));
+        } catch (const InputError& error) {
+            return error.what();
+        }
+        return "accepted";
+    };
+    CHECK_THAT(error_of(", initial_coordinate: 0.5, coordinate: '0'", ""),
+               Catch::Matchers::Contains("coordinate is 0.5 as built") && Catch::Matchers::Contains("start the expression at 0.5"));
+    CHECK(error_of(", initial_coordinate: 0.5, coordinate: '0.5 + t^2'", "") == "accepted");
+    CHECK_THAT(error_of(", initial_coordinate: 0.5", "", "  - {type: joint_stop, joint: hinge, lower: -1, upper: 0.4, stiffness: 100}\n"),
+               Catch::Matchers::Contains("coordinate is 0.5 as built, outside the range"));
+    CHECK(error_of(", initial_coordinate: 0.5", "", "  - {type: joint_stop, joint: hinge, lower: 0.4, upper: 1, stiffness: 100}\n") ==
+          "accepted");
+    CHECK_THAT(error_of(", initial_coordinate: 0.5",
+                        "  - {type: revolute_joint, name: other, first: {element: bob}, at: [0, 0, 0], axis: [0, 1, 0], "
+                        "initial_coordinate: 0.2}\n"
+                        "  - {type: joint_coupling, leader: hinge, follower: other, multiplier: 2}\n"),
+               Catch::Matchers::Contains("build the follower at 1"));
+}
+
 TEST_CASE("multibody joints: universal, cylindrical and planar joints free what they should", "[validation][multibody]") {
     // The midpoint rule holds the rows at each step's midpoint, so the end of a curved motion is
     // off them by O(h^2) (test_constraints.cpp); implicit Euler holds them at the end. The straight

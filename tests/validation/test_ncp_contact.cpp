@@ -743,6 +743,84 @@ TEST_CASE("ncp_contact: a box standing edge down on a box's edge at 90 degrees c
     CHECK(node_position(*corners_only, "upper", 0).z() < 2 * top - 0.01);
 }
 
+TEST_CASE("ncp_contact: a capsule rests across a fixed capsule and across a box's top edges on its side",
+          "[ncp][validation]") {
+    // Capsules of radius 0.05 m and length 1 m (4.19 kg at 500 kg/m^3): the upper one dropped
+    // from 5 cm above its resting height across the fixed lower one, at 90 and 60 degrees. Their
+    // ends are far from each other, so only the side contact (the axes' common perpendicular)
+    // holds it: one contact carrying m g, the centre at r_a + r_b = 0.1 m above the lower axis.
+    const double r = 0.05, length = 1.0;
+    const double mass = 500.0 * std::numbers::pi * r * r * (length + 4.0 / 3.0 * r);
+    const auto drop = [&](double turn) {
+        return "simulation: {duration: 1.0}\n"
+               "integrator: {type: ncp_newton, dt: " + num(kH) + "}\n"
+               "elements:\n"
+               "  - {name: lower, type: rigid_body, position: [0, 0, 0], orientation: [0.7071067811865476, "
+               "0.7071067811865476, 0, 0], density: 500,\n"
+               "     shape: {capsule: {radius: 0.05, length: 1}}, fixed: {nodes: [0], rotations: [0]}}\n"
+               // Along x (turned 90 degrees about y), then by `turn` about z.
+               "  - {name: upper, type: rigid_body, position: [0, 0, 0.15], orientation: [" +
+               num(std::cos(turn / 2) / std::numbers::sqrt2) + ", " + num(-std::sin(turn / 2) / std::numbers::sqrt2) + ", " +
+               num(std::cos(turn / 2) / std::numbers::sqrt2) + ", " + num(std::sin(turn / 2) / std::numbers::sqrt2) +
+               "], density: 500,\n"
+               "     shape: {capsule: {radius: 0.05, length: 1}}}\n"
+               "forces:\n"
+               "  - {type: gravity, acceleration: [0, 0, " + num(-kG) + "]}\n"
+               "constraints:\n"
+               "  - {type: ncp_contact, friction: 0.5}\n";
+    };
+    for (const double turn : {0.0, std::numbers::pi / 6}) {
+        INFO("turned " << turn << " rad from crossing at right angles");
+        auto crossed = build_scene(drop(turn));
+        run_to_end(*crossed);
+        const Vec3 centre = node_position(*crossed, "upper", 0);
+        // The gap tolerance, 1e-9 m, held at every step's end: 1e-8 m leaves a factor 10.
+        CHECK(centre.z() == Approx(2 * r).margin(1e-8));
+        // Balanced on one point above its centre of mass, symmetric to round-off: it stays put
+        // (the sticking slip is at most the slip tolerance, 1e-6 m/s, times the second).
+        CHECK(std::hypot(centre.x(), centre.y()) < 1e-6);
+        CHECK(node_velocity(*crossed, "upper", 0).norm() < 1e-6);
+        const Constraint& contacts = contact_term(*crossed);
+        CHECK(contacts.statistic(0) == 1.0);  // the sides' contact; the ends touch nothing
+        CHECK(contacts.statistic(2) == Approx(mass * kG).epsilon(1e-8));  // the force tolerance's decade
+    }
+
+    // The same capsule (radius 0.03 m, 1 m) dropped along x across a fixed 0.4 m box: its ends
+    // overhang by 0.3 m, so only its side crossing the box's two top edges can hold it, each
+    // edge carrying half its weight, its axis r above the top. With `edge_contacts: false` the
+    // box's edges are not searched and it falls through.
+    const double rc = 0.03;
+    const double light = 500.0 * std::numbers::pi * rc * rc * (length + 4.0 / 3.0 * rc);
+    const auto across = [&](const std::string& edge_contacts) {
+        return "simulation: {duration: 1.0}\n"
+               "integrator: {type: ncp_newton, dt: " + num(kH) + "}\n"
+               "elements:\n"
+               "  - {name: box, type: rigid_body, position: [0, 0, 0], density: 500, shape: {box: {size: [0.4, 0.4, 0.2]}},\n"
+               "     fixed: {nodes: [0], rotations: [0]}}\n"
+               "  - {name: rod, type: rigid_body, position: [0, 0.05, 0.18], orientation: [0.7071067811865476, 0, "
+               "0.7071067811865476, 0], density: 500,\n"
+               "     shape: {capsule: {radius: 0.03, length: 1}}}\n"
+               "forces:\n"
+               "  - {type: gravity, acceleration: [0, 0, " + num(-kG) + "]}\n"
+               "constraints:\n"
+               "  - {type: ncp_contact, friction: 0.5" + edge_contacts + "}\n";
+    };
+    auto resting = build_scene(across(""));
+    run_to_end(*resting);
+    const Vec3 centre = node_position(*resting, "rod", 0);
+    CHECK(centre.z() == Approx(0.1 + rc).margin(1e-8));
+    CHECK(std::hypot(centre.x(), centre.y() - 0.05) < 1e-6);
+    CHECK(node_velocity(*resting, "rod", 0).norm() < 1e-6);
+    const Constraint& contacts = contact_term(*resting);
+    CHECK(contacts.statistic(0) == 2.0);
+    CHECK(contacts.statistic(1) == 2.0);
+    CHECK(contacts.statistic(2) == Approx(light * kG).epsilon(1e-8));
+    auto corners_only = build_scene(across(", edge_contacts: false"));
+    run_to_end(*corners_only);
+    // Free fall from 0.18 m for 1 s (implicit Euler: about -4.8 m).
+    CHECK(node_position(*corners_only, "rod", 0).z() < -4.0);
+}
+
 TEST_CASE("ncp_newton: max_depenetration_speed pushes a penetrated box out at that speed, not in one step",
           "[ncp][validation]") {
     // A 0.1 m cube starting 1 cm into the floor, at rest. Without a limit the first step closes

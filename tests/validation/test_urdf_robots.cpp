@@ -109,6 +109,100 @@ TEST_CASE("urdf robots: a prescribed spatial arm holds with the recursive holdin
     CHECK((node_position(*sim, "arm/finger", 0) - finger.translation()).norm() < 1e-12);
 }
 
+TEST_CASE("urdf robots: the spatial arm built in a pose (initial_coordinates) holds there with the recursive holding "
+          "torques, its joints counting from the file's zero",
+          "[validation][urdf]") {
+    // The same arm as above, built at turret 0.4 rad, shoulder -0.3 rad and slide 0.02 m and held
+    // there by constant prescribed coordinates. The expected link frames compose the file's joint
+    // origins with each joint's motion (a turn about its axis, a slide along it, in the joint
+    // frame), independently of the importer's walk.
+    const double turret_angle = 0.4, shoulder_angle = -0.3, slide = 0.02;
+    const std::string scene =
+        "simulation: {duration: 0.02}\n"
+        "integrator: {type: implicit_euler, dt: 0.01, newton: {absolute_tolerance: 1.0e-11, relative_tolerance: 0, "
+        "constraint_tolerance: 1.0e-13}, adaptive: {enabled: false}}\n"
+        "imports:\n"
+        "  - {type: urdf, name: arm, file: '" + arm_file() + "', initial_coordinates: {turret: " + num(turret_angle) +
+        ", shoulder: " + num(shoulder_angle) + ", slide: " + num(slide) + "},\n"
+        "     coordinates: {turret: '" + num(turret_angle) + "', shoulder: '" + num(shoulder_angle) + "', slide: '" +
+        num(slide) + "'}}\n"
+        "forces: [{type: gravity, acceleration: [0, 0, -9.81]}]\n";
+    auto sim = build_scene(scene);
+    const auto turn = [](double angle, const Vec3& axis) {
+        Eigen::Isometry3d t = Eigen::Isometry3d::Identity();
+        t.linear() = Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
+        return t;
+    };
+    Eigen::Isometry3d shift = Eigen::Isometry3d::Identity();
+    shift.translation() = slide * Vec3(1, 0, 0.5).normalized();
+    const Eigen::Isometry3d turret = pose(Vec3(0.05, 0, 0.1), 0.3, 0, 0.3) * turn(turret_angle, Vec3::UnitZ());
+    const Eigen::Isometry3d upper = turret * pose(Vec3(0.02, 0.03, 0.12), 0.2, -0.1, 0.4) * turn(shoulder_angle, Vec3(0, 1, 0.2));
+    const Eigen::Isometry3d plate = upper * pose(Vec3(0.3, 0, 0), 0.5, 0, 0);
+    const Eigen::Isometry3d finger = plate * pose(Vec3(0.02, 0.01, 0), 0, 0, 0) * shift;
+    // Built there: each body's frame (its first link's) where the composition puts it.
+    for (const auto& [name, frame] : {std::pair{"arm/turret_link", turret}, std::pair{"arm/upper_arm", upper},
+                                      std::pair{"arm/finger", finger}}) {
+        INFO(name);
+        const Eigen::Isometry3d built = body_pose(*sim, name);
+        CHECK((built.translation() - frame.translation()).norm() < 1e-12);
+        CHECK((built.linear() - frame.linear()).norm() < 1e-12);
+    }
+    REQUIRE(step_once(*sim, 0.01));
+    REQUIRE(step_once(*sim, 0.01));
+    struct Part {
+        double mass;
+        Vec3 center;
+        int joints_above;
+    };
+    const Part parts[] = {{2.0, turret * Vec3(0.01, 0.02, 0.05), 1},
+                          {1.5, upper * Vec3(0.15, 0.01, 0.02), 2},
+                          {0.3, plate * Vec3(0.01, 0, 0), 2},
+                          {0.2, finger * Vec3(0.03, 0, 0), 3}};
+    const Vec3 points[] = {turret.translation(), upper.translation(), finger.translation()};
+    const Vec3 axes[] = {turret.linear() * Vec3::UnitZ(), upper.linear() * Vec3(0, 1, 0.2).normalized(),
+                         plate.linear() * Vec3(1, 0, 0.5).normalized()};
+    const Vec3 g(0, 0, -9.81);
+    double expected[3] = {0, 0, 0};
+    for (const Part& part : parts)
+        for (int j = 0; j < part.joints_above; ++j)
+            expected[j] -= j < 2 ? (part.center - points[j]).cross(part.mass * g).dot(axes[j]) : (part.mass * g).dot(axes[j]);
+    const VectorX& lambda = sim->constraint_multipliers();
+    REQUIRE(lambda.size() == 18);
+    for (int j = 0; j < 3; ++j) {
+        INFO("joint " << j);
+        CHECK(lambda[6 * j + 5] == Approx(expected[j]).epsilon(1e-9));  // as above: Newton's 1e-11 on ~10 N
+        CHECK(std::abs(expected[j]) > 0.05);
+    }
+    // Held: the finger where it was built (the prescribed rows to their 1e-13 tolerance).
+    CHECK((node_position(*sim, "arm/finger", 0) - finger.translation()).norm() < 1e-12);
+
+    // Refused: a start outside a joint's range (the shoulder's is [-1.5, 1.5]), a name that is no
+    // moving joint, and a value that is not a number.
+    const auto error_of = [&](const std::string& initial) -> std::string {
+        try {
+            build_scene("simulation: {duration: 0.01}\nintegrator: {type: implicit_euler, dt: 0.01}\nimports:\n"
+                        "  - {type: urdf, name: arm, file: '" + arm_file() + "', initial_coordinates: " + initial + "}\n");
+        } catch (const InputError& error) {
+            return error.what();
+        }
+        return "accepted";
+    };
+    CHECK_THAT(error_of("{shoulder: 1.6}"), Catch::Matchers::Contains("excludes 1.6") &&
+                                                Catch::Matchers::Contains("initial coordinate"));
+    CHECK_THAT(error_of("{elbow: 0.1}"), Catch::Matchers::Contains("initial_coordinates") &&
+                                             Catch::Matchers::Contains("no moving joint named 'elbow'"));
+    CHECK_THAT(error_of("{shoulder: high}"), Catch::Matchers::Contains("'high' is not a number"));
+    // A prescribed coordinate must start where the joint is built.
+    try {
+        build_scene("simulation: {duration: 0.01}\nintegrator: {type: implicit_euler, dt: 0.01}\nimports:\n"
+                    "  - {type: urdf, name: arm, file: '" + arm_file() + "', initial_coordinates: {shoulder: 0.2}, "
+                    "coordinates: {shoulder: '0'}}\n");
+        FAIL("accepted");
+    } catch (const InputError& error) {
+        CHECK_THAT(error.what(), Catch::Matchers::Contains("must start where the joint is"));
+    }
+}
+
 namespace {
 
 /// The arm imported with \p import_options (", key: value" pairs) and released under gravity for

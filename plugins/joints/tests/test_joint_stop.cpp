@@ -100,15 +100,15 @@ TEST_CASE("joint_stop: bad ranges and references are refused at their keys", "[j
     s.lower = 0.2;
     s.upper = 0.1;
     CHECK_THROWS_WITH(JointStop(s, SettingsErrors("joint_stop")), Catch::Contains("upper") && Catch::Contains("empty"));
-    s.lower = 0.1;
-    s.upper = 0.5;
-    CHECK_THROWS_WITH(JointStop(s, SettingsErrors("joint_stop")),
-                      Catch::Contains("lower") && Catch::Contains("0 as built, outside the range"));
     SceneWithJoints scene;
     FrameJoint joint(rod_to_body(JointType::revolute), rod_body_joint_parameters());
     joint.set_name("hinge");
     joint.bind(scene);
     scene.joints = {&joint};
+    s.lower = 0.1;  // the joint is at 0 as built (its initial_coordinate)
+    s.upper = 0.5;
+    JointStop above(s, SettingsErrors("joint_stop"));
+    CHECK_THROWS_WITH(above.bind(scene), Catch::Contains("lower") && Catch::Contains("0 as built, outside the range"));
     s.lower = -3.0;
     s.upper = 3.5;  // a turn and more
     JointStop wide(s, SettingsErrors("joint_stop"));

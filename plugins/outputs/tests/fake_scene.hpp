@@ -3,6 +3,7 @@
 // shell patch with a triangle and one loose point, a single-point body) and one force, with a
 // state the tests change step by step.
 
+#include "soma/contact_constraint.hpp"
 #include "soma/contributor.hpp"
 #include "soma/element.hpp"
 #include "soma/testing/test_scene.hpp"
@@ -90,6 +91,21 @@ private:
     Geometry geometry_;
 };
 
+/// A contact constraint whose contacts and forces the test sets (as ncp_contact and the kernel
+/// would after a step).
+class FakeContacts final : public ContactConstraint {
+public:
+    explicit FakeContacts(std::string name) { set_name(std::move(name)); }
+    void bind(const SceneView&) override {}
+    void detect(const SceneView&, double, std::span<const SolvedStep>) override {}
+    bool has_friction() const override { return true; }
+    /// The step's contacts and, unless empty, their forces (one normal, two friction each).
+    void set(std::vector<UnilateralContact> contacts, const std::vector<double>& normal, const std::vector<double>& friction) {
+        contacts_ = std::move(contacts);
+        if (!normal.empty()) set_contact_forces(normal.data(), friction.data());
+    }
+};
+
 /// Elements "beam" (4 nodes, 3 edges, radius 0.01), "sheet" (4 nodes, one triangle over nodes
 /// 0-2, node 3 loose, no radius) and "ball" (1 node, radius 0.05); forces "gravity" and "drag".
 /// The SDK's test scene, holding them, with a state and energies set step by step.
@@ -173,10 +189,22 @@ public:
 
     Contributor* force(std::size_t i) const { return forces_[i].get(); }
 
+    /// Adds a FakeContacts called \p name to the scene's constraints.
+    FakeContacts& add_contacts(const std::string& name) {
+        contacts_.push_back(std::make_unique<FakeContacts>(name));
+        return *contacts_.back();
+    }
+    std::vector<const Constraint*> constraint_terms() const override {
+        std::vector<const Constraint*> terms;
+        for (const auto& c : contacts_) terms.push_back(c.get());
+        return terms;
+    }
+
 private:
     std::vector<std::unique_ptr<FakeElement>> owned_;
     std::vector<std::unique_ptr<FakeForce>> forces_;
     std::vector<std::unique_ptr<FakeOrientedBody>> oriented_;
+    std::vector<std::unique_ptr<FakeContacts>> contacts_;
     Index dof_count_ = 3 * 9;
 };
 

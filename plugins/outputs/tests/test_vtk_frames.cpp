@@ -214,3 +214,107 @@ TEST_CASE("vtk frame grid: an element's display surface follows its own cells, m
                   std::vector<double>{0.5, -0.5, 0.25, 0.5, -0.5, 0.25, 0.5, -0.5, 0.25, 0.5, -0.5, 0.25});
     }
 }
+
+TEST_CASE("vtk contact frames: a vertex per contact where its force acts, with the step's forces", "[outputs][vtk]") {
+    // Two contacts of one constraint: the ball's node against the floor (a world point), and a
+    // point on the beam's edge 1-2 (weights 0.25, 0.75) against the sheet's node 3. Positions are
+    // the fake's q (node p of element e at DOFs 3 (offset_e + p)); forces as a step would leave them.
+    FakeScene scene;
+    scene.set_step(2);
+    FakeContacts& constraint = scene.add_contacts("contact");
+    const auto& elements = scene.elements();
+    const Element& beam = *elements[0];
+    const Element& sheet = *elements[1];
+    const Element& ball = *elements[2];
+    UnilateralContact floor;
+    floor.a = ContactEnd::at_point(&ball, 0);
+    floor.b = ContactEnd::at_world(Vec3(0, 0, 0.5));
+    floor.normal = Vec3::UnitZ();
+    floor.thickness = 0.05;
+    UnilateralContact edge;
+    edge.a.element = &beam;
+    edge.a.points = {1, 2, 0};
+    edge.a.weights = {0.25, 0.75, 0.0};
+    edge.a.count = 2;
+    edge.b = ContactEnd::at_point(&sheet, 3);
+    edge.normal = Vec3(0, 0.6, 0.8);
+    const VectorX& q = scene.state().q;
+    const auto node = [&](Index first_dof) { return Vec3(q.segment<3>(first_dof)); };
+    const Vec3 x_ball = node(3 * 8), x_edge = 0.25 * node(3 * 1) + 0.75 * node(3 * 2), x_sheet = node(3 * 7);
+
+    VtkFramesSettings settings;
+    settings.encoding = VtkEncoding::ascii;
+    // Before any step: the contacts, their forces zero (none solved yet).
+    constraint.set({floor, edge}, {}, {});
+    const UnstructuredGrid unsolved = VtkFrames::contact_grid(scene, {&constraint});
+    const auto reals = [](const UnstructuredGrid& grid, const std::string& name) {
+        for (const VtkDataArray& array : grid.point_data)
+            if (array.name == name) {
+                if (const auto* r = std::get_if<std::vector<double>>(&array.values)) return *r;
+                std::vector<double> values;
+                for (const auto v : std::get<std::vector<std::int32_t>>(array.values)) values.push_back(v);
+                return values;
+            }
+        FAIL("no array " << name);
+        return std::vector<double>{};
+    };
+    CHECK(reals(unsolved, "normal_force") == std::vector<double>{0, 0});
+
+    constraint.set({floor, edge}, {9.81, 2.5}, {1.0, -2.0, 0.0, 0.5});
+    const UnstructuredGrid grid = VtkFrames::contact_grid(scene, {&constraint});
+    REQUIRE(grid.points.size() == 6);
+    CHECK(Vec3(grid.points[0], grid.points[1], grid.points[2]) == x_ball);
+    CHECK((Vec3(grid.points[3], grid.points[4], grid.points[5]) - x_edge).norm() < 1e-14);  // a weighted sum's round-off
+    CHECK(grid.types == std::vector<std::uint8_t>{kVtkVertex, kVtkVertex});
+    CHECK(grid.connectivity == std::vector<std::int64_t>{0, 1});
+    CHECK(reals(grid, "normal") == std::vector<double>{0, 0, 1, 0, 0.6, 0.8});
+    CHECK(reals(grid, "normal_force") == std::vector<double>{9.81, 2.5});
+    // Friction along the contact's tangents (contact_tangents), on a.
+    Vec3 t1, t2;
+    contact_tangents(floor.normal, t1, t2);
+    const Vec3 f0 = 1.0 * t1 - 2.0 * t2;
+    contact_tangents(edge.normal, t1, t2);
+    const Vec3 f1 = 0.5 * t2;
+    const std::vector<double> friction = reals(grid, "friction_force"), force = reals(grid, "force");
+    for (int k = 0; k < 3; ++k) {
+        CHECK(friction[static_cast<std::size_t>(k)] == Approx(f0[k]).margin(1e-15));
+        CHECK(friction[static_cast<std::size_t>(3 + k)] == Approx(f1[k]).margin(1e-15));
+        CHECK(force[static_cast<std::size_t>(k)] == Approx(9.81 * floor.normal[k] + f0[k]).margin(1e-14));
+        CHECK(force[static_cast<std::size_t>(3 + k)] == Approx(2.5 * edge.normal[k] + f1[k]).margin(1e-14));
+    }
+    // The friction lies in the tangent plane.
+    CHECK(std::abs(Vec3(friction[3], friction[4], friction[5]).dot(edge.normal)) < 1e-15);
+    const std::vector<double> gap = reals(grid, "gap");
+    CHECK(gap[0] == Approx(x_ball.z() - 0.5 - 0.05).margin(1e-14));
+    CHECK(gap[1] == Approx(edge.normal.dot(x_edge - x_sheet)).margin(1e-14));
+    CHECK(reals(grid, "element_a") == std::vector<double>{2, 0});
+    CHECK(reals(grid, "element_b") == std::vector<double>{-1, 1});
+    CHECK(reals(grid, "constraint") == std::vector<double>{0, 0});
+
+    // Through the output: a second collection and series beside the frames, frame for frame.
+    ScratchDir dir;
+    VtkFrames vtk(settings);
+    vtk.bind(scene);
+    const std::vector<PlannedFile> planned = vtk.planned_files();
+    REQUIRE(planned.size() == 4);
+    CHECK(planned[2].path == "frames_contacts.pvd");
+    CHECK(planned[3].path == "vtk/frames_contacts_000000.vtu");
+    vtk.begin(scene, dir.path());
+    for (long step = 0; step < 3; ++step) vtk.observe(scene, scene.info(step));
+    const auto entries = read_collection(dir.path() / "frames_contacts.pvd");
+    REQUIRE(entries.size() == 3);
+    CHECK(entries[2].file == "vtk/frames_contacts_000002.vtu");
+    const VtuContents written = read_vtu(dir.path() / entries[2].file);
+    CHECK(written.points == 2);
+    CHECK(written.arrays.at("PointData/normal_force") == std::vector<double>{9.81, 2.5});
+    CHECK(vtk.written_files().count == 2 * (1 + 3));
+    // Without `contacts`, or without a contact constraint, nothing of it.
+    settings.contacts = false;
+    VtkFrames plain(settings);
+    plain.bind(scene);
+    CHECK(plain.planned_files().size() == 2);
+    FakeScene no_contacts;
+    VtkFrames none(VtkFramesSettings{});
+    none.bind(no_contacts);
+    CHECK(none.planned_files().size() == 2);
+}
