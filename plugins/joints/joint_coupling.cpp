@@ -64,11 +64,27 @@ void JointCoupling::bind(const SceneView& scene) {
     columns_of(*follower_, follower_columns_);
     size_coordinate(*leader_, leader_coordinate_);
     size_coordinate(*follower_, follower_coordinate_);
-    // The row holds as built (a hard row that does not would jump the follower in the first step).
-    double built = follower_->initial_coordinate() - settings_.multiplier * leader_->initial_coordinate();
-    if (follower_->type() == JointType::revolute) built = std::remainder(built, 2.0 * std::numbers::pi);
+    // The row holds as built (a hard row that does not would jump the follower in the first step),
+    // evaluated as evaluate() does: each angle read in (-pi, pi], the difference modulo a turn.
+    const double turn = 2.0 * std::numbers::pi;
+    const auto read = [&](const FrameJoint& joint) {
+        const double c = joint.initial_coordinate();
+        return joint.type() == JointType::revolute ? std::remainder(c, turn) : c;
+    };
+    double built = read(*follower_) - settings_.multiplier * read(*leader_);
+    if (follower_->type() == JointType::revolute) built = std::remainder(built, turn);
     if (!(std::abs(built) <= 1e-9)) {
         std::ostringstream text;
+        double raw = follower_->initial_coordinate() - settings_.multiplier * leader_->initial_coordinate();
+        if (follower_->type() == JointType::revolute) raw = std::remainder(raw, turn);
+        if (std::abs(raw) <= 1e-9) {
+            // Consistent, but the leader's angle is read in (-pi, pi]: a non-integer multiple of
+            // the angle so read is not the multiple of the angle built.
+            text << "leader '" << settings_.leader << "' is built at " << leader_->initial_coordinate()
+                 << " rad, which the coupling reads in (-pi, pi] as " << read(*leader_) << ": with multiplier "
+                 << settings_.multiplier << " it would not hold as built; build the leader within (-pi, pi]";
+            errors_.fail("leader", text.str());
+        }
         text << "as built, follower '" << settings_.follower << "' is at " << follower_->initial_coordinate() << " and leader '"
              << settings_.leader << "' at " << leader_->initial_coordinate() << " (their `initial_coordinate`), but the "
              << "coupling holds follower = " << settings_.multiplier << " x leader: build the follower at "

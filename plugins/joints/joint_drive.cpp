@@ -52,7 +52,7 @@ double JointDrive::potential_energy(const EvalContext& context) const {
 
 std::vector<TermStatistic> JointDrive::statistics() const {
     const bool angle = joint_ && joint_->type() == JointType::revolute;
-    return {{"coordinate", angle ? "rad" : "m", "the joint's coordinate (angle from the configuration as built, or slide)"},
+    return {{"coordinate", angle ? "rad" : "m", "the joint's coordinate (angle or slide; its initial_coordinate as built)"},
             {"error", angle ? "rad" : "m", "coordinate - target(t)"},
             {"effort", angle ? "N m" : "N",
              "the drive's torque or force on the first frame along the coordinate, -(k error + d rate error)"}};

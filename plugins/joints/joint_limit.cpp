@@ -24,15 +24,6 @@ void JointLimit::bind(const SceneView& scene) {
     joint_ = &coordinate_joint(scene, settings_.joint, errors_, "a limit bounds");
     const bool angle = joint_->type() == JointType::revolute;
     const char* unit = angle ? " rad" : " m";
-    // The joint starts at its initial coordinate: inside the range.
-    const double built = joint_->initial_coordinate();
-    if ((settings_.lower && *settings_.lower > built) || (settings_.upper && *settings_.upper < built)) {
-        std::ostringstream text;
-        text << "the joint's coordinate is " << built << " as built, outside [" << (settings_.lower ? *settings_.lower : -INFINITY)
-             << ", " << (settings_.upper ? *settings_.upper : INFINITY) << "]" << unit
-             << ": build the scene inside its limits";
-        errors_.fail(settings_.lower && *settings_.lower > built ? "lower" : "upper", text.str());
-    }
     // An angle's stops are the faces of pins on one circle: a range at most a turn wide, and a
     // lone stop's back face a turn from its front.
     const double turn = 2.0 * std::numbers::pi;
@@ -42,6 +33,16 @@ void JointLimit::bind(const SceneView& scene) {
     has_upper_ = settings_.upper.has_value() || (angle && settings_.lower.has_value());
     lower_ = settings_.lower ? *settings_.lower : (angle && settings_.upper ? *settings_.upper - turn : 0.0);
     upper_ = settings_.upper ? *settings_.upper : (angle && settings_.lower ? *settings_.lower + turn : 0.0);
+    // The joint starts at its initial coordinate: inside the range (a lone angle stop's back face
+    // included).
+    const double built = joint_->initial_coordinate();
+    if ((has_lower_ && lower_ > built) || (has_upper_ && upper_ < built)) {
+        std::ostringstream text;
+        text << "the joint's coordinate is " << built << " as built, outside [" << (has_lower_ ? lower_ : -INFINITY)
+             << ", " << (has_upper_ ? upper_ : INFINITY) << "]" << unit << ": build the scene inside its limits";
+        errors_.fail(has_lower_ && lower_ > built ? (settings_.lower ? "lower" : "upper") : (settings_.upper ? "upper" : "lower"),
+                     text.str());
+    }
     // The angle followed across turns from where it is built (evaluate_coordinate wraps it).
     turned_ = built;
     last_angle_ = angle ? std::remainder(built, turn) : built;
@@ -66,6 +67,9 @@ UnilateralContact JointLimit::stop(double bound, double sign, const EvalContext&
         e.offset = local_offset;
         return e;
     };
+    // The rows measure the coordinate from the configuration as built; the bounds count from the
+    // joint's zero, initial_coordinate there.
+    bound -= joint_->initial_coordinate();
     if (joint_->type() == JointType::prismatic) {
         c.a = end_at(0, local_arm(0));
         c.b = end_at(1, local_arm(1) + bound * local_axes(1).col(2));

@@ -36,7 +36,7 @@ namespace soma::joints {
 
 struct JointLimitSettings {
     std::string joint;             ///< the scene name of a revolute or prismatic joint (listed before)
-    std::optional<double> lower;   ///< rad or m, from the configuration as built
+    std::optional<double> lower;   ///< rad or m, as the joint counts (initial_coordinate as built)
     std::optional<double> upper;
     double margin = 0.01;          ///< rad or m
 };

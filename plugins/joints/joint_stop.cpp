@@ -81,7 +81,7 @@ double JointStop::potential_energy(const EvalContext& context) const {
 
 std::vector<TermStatistic> JointStop::statistics() const {
     const bool angle = joint_ && joint_->type() == JointType::revolute;
-    return {{"coordinate", angle ? "rad" : "m", "the joint's coordinate (angle from the configuration as built, or slide)"},
+    return {{"coordinate", angle ? "rad" : "m", "the joint's coordinate (angle or slide; its initial_coordinate as built)"},
             {"penetration", angle ? "rad" : "m", "how far the coordinate is past a stop (0 within the range)"},
             {"effort", angle ? "N m" : "N", "the stop's torque or force on the first frame along the coordinate"}};
 }

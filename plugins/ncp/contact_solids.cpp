@@ -260,9 +260,13 @@ SolidProximity solid_proximity(const ContactSolid& solid, const std::vector<Vec3
             for (const auto& f : solid.faces) farthest = std::max(farthest, triangle_normal(positions, f).dot(x - at(f[0])));
             double best = 0.0, alignment = -std::numeric_limits<double>::infinity();
             const std::array<Index, 3>* face = nullptr;
-            // The entry face of the relative motion (Cyrus-Beck clipping of x + sigma motion).
+            // The entry face of the relative motion (Cyrus-Beck clipping of x + sigma motion), and
+            // its exit face.
             double enter = -1.0, leave = 1.0;
             bool misses = false;
+            const std::array<Index, 3>* exit_face = nullptr;
+            double exit_distance = 0.0;
+            Vec3 exit_normal = Vec3::Zero();
             for (const auto& f : solid.faces) {
                 const Vec3 n = triangle_normal(positions, f);
                 const double d = n.dot(x - at(f[0])), rate = n.dot(motion);
@@ -275,12 +279,26 @@ SolidProximity solid_proximity(const ContactSolid& solid, const std::vector<Vec3
                         best = d;
                         p.normal = n;
                     }
-                } else {
-                    leave = std::min(leave, -d / rate);
+                } else if (-d / rate < leave) {  // outside this plane for sigma > -d / rate
+                    leave = -d / rate;
+                    exit_face = &f;
+                    exit_distance = d;
+                    exit_normal = n;
                 }
             }
-            // A motion below the tie is no direction: round-off of a point at rest on an edge.
-            if (misses || enter > leave || motion.norm() <= tie) face = nullptr;
+            // A motion below the tie is no direction: round-off of a point at rest on an edge. A
+            // line that leaves the solid by now is a point moving away from it (outside, or on its
+            // surface): where its extrapolated past entered says nothing (a corner bounced off a
+            // plate's top would "enter" by the plate's underside).
+            if (misses || enter > leave || motion.norm() <= tie || leave <= 0.0) face = nullptr;
+            // Inside now: of the face it entered by and the face it leaves by along its motion, the
+            // nearer (a point pushed back out, its velocity reversed within the step, leaves by the
+            // face it came through; extrapolated back, it would have entered by the far one).
+            if (face && enter < 0.0 && exit_face && leave < -enter) {
+                face = exit_face;
+                best = exit_distance;
+                p.normal = exit_normal;
+            }
             if (choice.reference >= 0) {
                 // The pair's contact face, before all, where x lies over it (within the tie): one of
                 // the coplanar triangles of the reference's face. Farther out, x is no corner of

@@ -66,15 +66,20 @@ std::vector<Index> spanning_vertices(const std::vector<Index>& vertices, const s
 struct FaceChoice {
     /// The face of the pair's contact (index into ContactSolid::faces), -1 for none: a corner of
     /// a polyhedron meets the face of the other that separates the two best (their separating
-    /// axis), as every corner of that pair does.
+    /// axis, from the step's start: ncp_contact), as every corner of that pair does.
     int reference = -1;
     /// The point's displacement relative to the solid over the time looked back and ahead: the
     /// face by which the line x + sigma motion, -1 <= sigma <= 1, enters the solid (clipped by the
     /// faces' planes: Cyrus and Beck), the face whose plane it crosses last on the way in. A rod's
     /// node driven into a plate near its end meets the face it came through, not the end face it
-    /// is nearer to. Unused when the line does not enter within that span (it misses the solid, or
-    /// is inside all along: a point sliding on a face), or when the motion is within the `tie`
-    /// (a point at rest: its motion is round-off, and on an edge it would pick either face).
+    /// is nearer to. Inside now, the face it leaves by along the line instead when that is nearer
+    /// (a point pushed back out, whose velocity reversed within the step: extrapolated back, it
+    /// would have entered by the far side). Unused when the line does not enter within that span
+    /// (it misses the solid, or is inside all along: a point sliding on a face), when it has left
+    /// the solid by now (a point outside or on the surface moving away: a corner bouncing off a
+    /// plate's top, extrapolated back, "entered" by the plate's underside), or when the motion is
+    /// within the `tie` (a point at rest: its motion is round-off, and on an edge it would pick
+    /// either face).
     Vec3 motion = Vec3::Zero();
     /// Else the faces whose planes lie within `tie` of the farthest one compete, and the one whose
     /// normal points most along `approach` (the direction the point's body comes from) wins: a

@@ -315,7 +315,9 @@ void NcpContact::detect(const SceneView& scene, double dt, std::span<const Solve
     end_keys_.clear();
     at_solved_end_ = false;
     velocity_ahead_ = s.v + dt * s.a;
-    find_contacts(s.q, dt, evaluate_points(s.q, velocity_ahead_));
+    const double fastest = evaluate_points(s.q, velocity_ahead_);
+    start_positions_ = positions_;  // same sizes every step: no allocation after the first
+    find_contacts(s.q, dt, fastest);
     if (solved.empty()) return;
     // Each solved end in turn: what is within the margin there, from the end's geometry (its
     // faces, its supporting edges), without prediction, but for what the looks before found
@@ -391,11 +393,14 @@ void NcpContact::find_contacts(const VectorX& q, double dt, double fastest) {
                 // polyhedron best, when no face of that polyhedron separates them better (then
                 // its own corners are not the contact's; the other's corners against it are).
                 if (pair_reference_search_[c.solid] != search_) {
+                    // From the step's start, where the pair is apart or touching: at a solved end a
+                    // corner that went deep into a thin plate within the step would find the plate's
+                    // side the shallowest axis, and be pushed out sideways, not back the way it came.
                     const Solid& own = solids_[c.solid];
-                    const auto [face, separation] =
-                        best_separating_face(solid.solid, x, own.solid.vertices, positions_[own.element]);
-                    const double own_separation =
-                        best_separating_face(own.solid, positions_[own.element], solid.solid.vertices, x).second;
+                    const std::vector<Vec3>& start = start_positions_[solid.element];
+                    const std::vector<Vec3>& own_start = start_positions_[own.element];
+                    const auto [face, separation] = best_separating_face(solid.solid, start, own.solid.vertices, own_start);
+                    const double own_separation = best_separating_face(own.solid, own_start, solid.solid.vertices, start).second;
                     pair_reference_[c.solid] = separation >= own_separation ? face : -1;
                     pair_reference_search_[c.solid] = search_;
                 }

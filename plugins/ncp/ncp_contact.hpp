@@ -12,10 +12,11 @@
 ///   gap = the point's signed distance to the solid's surface minus its radius, with the
 ///   surface's material point and the normal there fixed for the step. On a polyhedron the face
 ///   is chosen by contact_solids.hpp's FaceChoice, first rule first: a corner of another
-///   polyhedron meets the face of this one that separates the two best (their contact face,
-///   where the corner lies over it); a point whose motion relative to the solid (its velocity
-///   against the solid's, fitted to four of its vertices, over 2 h back and ahead) enters the
-///   solid meets the face it enters by; a point outside by more than the margin meets the
+///   polyhedron meets the face of this one that separates the two best at the step's start
+///   (their contact face, where the corner lies over it); a point whose motion relative to the
+///   solid (its velocity against the solid's, fitted to four of its vertices, over 2 h back and
+///   ahead) enters the solid meets the face it enters by (inside now, the face it leaves by if
+///   nearer; a point moving away has entered nothing); a point outside by more than the margin meets the
 ///   surface's nearest point (beyond an edge, on the edge, with the normal along the line to it);
 ///   else the farthest face plane, ties within the margin going to the face turned towards the
 ///   point's body.
@@ -27,7 +28,8 @@
 /// gap costs an inactive row, nothing more (lambda_n = 0).
 ///
 /// Later looks (ContactConstraint::detect with the ends of the step's solves): the same search
-/// at each solved end in turn, from that end's geometry, without prediction (gap within the
+/// at each solved end in turn, from that end's geometry (but for a pair of polyhedra's contact
+/// face, their separating face at the step's start, where they were apart), without prediction (gap within the
 /// margin there), adds the contacts the looks before did not have: a table knocked into the
 /// floor by another within the step, a plate slammed flat whose far edge the start did not pair.
 /// A pair the start found is added again, from the end's geometry, only when it ends penetrated
@@ -53,7 +55,8 @@
 /// polyhedron's edge whose cone of face normals holds that perpendicular (a capsule lying across
 /// a box with its ends overhanging), inside both by more than the margin, under the depth rule.
 /// Its end is on its surface, fixed in its body's frame (friction turns it), like a rounded
-/// point's. `edge_contacts: false` leaves out the polyhedra's edges, the capsules' included.
+/// point's. `edge_contacts: false` leaves out the polyhedra's edges (a capsule's side against
+/// them too); capsules' sides still meet each other.
 ///
 /// Broad phase: the candidates sorted along x once per look; each solid's box, grown by the
 /// margin, the largest candidate radius and the step's largest motion, selects a range of them
@@ -177,6 +180,8 @@ private:
     /// Per element, per point, at the look's configuration: x(q), xdot(q, v) (the start's v + h a,
     /// or a solved end's v+).
     std::vector<std::vector<Vec3>> positions_, velocities_;
+    /// The points at the step's start (the pairs' reference faces come from there at every look).
+    std::vector<std::vector<Vec3>> start_positions_;
     /// The keys of the contacts found at the start with their gaps (sorted once the start is
     /// done), and of those found at the solved ends before (sorted) and at the one being looked at.
     std::vector<std::pair<ContactKey, double>> start_found_;

@@ -166,14 +166,17 @@ ParameterSchema vtk_schema() {
         "a scene selects; then each element's visual shapes, a rigid_body's `visuals`: their points with "
         "node_index -1 and their triangles with cell data visual = 1, 0 on every other cell: threshold on it "
         "to show either), plus the collection `<prefix>.pvd` in the "
-        "output folder listing every frame with its time (open it in ParaView). The collection is "
-        "replaced atomically after each frame, so a run that stops early leaves a valid one. A scene with "
+        "output folder listing every frame with its time (open it in ParaView). Each frame is complete on disk "
+        "before the collection names it, and the collection grows by one write per frame, so a run that stops "
+        "early leaves a valid one. A scene with "
         "a contact constraint (ncp_contact) also gets contact frames `<prefix>_contacts_000000.vtu`, ... "
         "with their collection `<prefix>_contacts.pvd`: a vertex per contact of the step just taken, where "
         "its force acts on its first body, with point data normal (from the second body towards the "
         "first), normal_force (N), friction_force and force (world vectors on the first body, N), gap "
         "(m), element_a and element_b (element_id, -1 for the floor) and constraint (glyph `force` in "
-        "ParaView to see the forces).");
+        "ParaView to see the forces). A joint_limit is a contact constraint too: its stops near the joint "
+        "appear as contacts 1 m from a revolute axis (normal_force is then the stop's torque, N m); "
+        "threshold on `constraint` (the frames' comments name each) to keep only ncp_contact's.");
     schema.integer("every", "write every N accepted steps (the initial state and the final state are always written)")
         .fallback(1L)
         .min_value(1);

@@ -260,8 +260,8 @@ std::string VtkFrames::frame_file(std::size_t index, bool contacts) const {
 std::vector<PlannedFile> VtkFrames::planned_files() const {
     std::vector<PlannedFile> files{{settings_.prefix + ".pvd", "prefix", false}, {frame_file(0), "folder", true}};
     if (!contact_constraints_.empty()) {
-        files.push_back({settings_.prefix + "_contacts.pvd", "contacts", false});
-        files.push_back({frame_file(0, true), "contacts", true});
+        files.push_back({settings_.prefix + "_contacts.pvd", "prefix", false});
+        files.push_back({frame_file(0, true), "folder", true});
     }
     return files;
 }
@@ -315,9 +315,18 @@ void VtkFrames::resume(const SceneView&, const std::filesystem::path& output_dir
     frame_count_ = static_cast<long>(in.integer("frames"));
     collection_.resume(output_dir_ / (settings_.prefix + ".pvd"), static_cast<std::uintmax_t>(in.integer("collection_bytes")),
                        "collection");
-    if (!contact_constraints_.empty())
-        contact_collection_.resume(output_dir_ / (settings_.prefix + "_contacts.pvd"),
-                                   static_cast<std::uintmax_t>(in.integer("contact_collection_bytes")), "contacts' collection");
+    if (!contact_constraints_.empty()) {
+        std::int64_t bytes = 0;
+        try {
+            bytes = in.integer("contact_collection_bytes");
+        } catch (const CheckpointError& e) {
+            // A checkpoint written before contact frames existed, or with `contacts: false`.
+            throw CheckpointError(std::string(e.what()) + "; the checkpoint has no contact frames: continue it with "
+                                                          "`contacts: false` in this vtk output");
+        }
+        contact_collection_.resume(output_dir_ / (settings_.prefix + "_contacts.pvd"), static_cast<std::uintmax_t>(bytes),
+                                   "contacts' collection");
+    }
 }
 
 WrittenFiles VtkFrames::written_files() const {

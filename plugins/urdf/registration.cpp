@@ -19,10 +19,10 @@ ParameterSchema urdf_schema() {
         "A robot read from a URDF file (with urdfdom): each link a rigid_body with the link's mass, centre of mass and "
         "inertia (links joined by fixed joints merged into one body, their inertias combined), each revolute, "
         "continuous, prismatic and planar joint a revolute_joint, prismatic_joint or planar_joint, a floating joint "
-        "nothing (a free body). The robot is built in the URDF's zero configuration, where every joint coordinate is "
-        "0 as Soma's joints count it (the child link turned or moved from the parent about the joint axis, as URDF "
-        "counts it). Joint ranges become joint_limit stops (integrator ncp_newton), or joint_stop penalty stops with limit_stiffness, a <mimic> joint a joint_coupling "
-        "NAME/joint/mimic (its multiplier; the offset must be 0, as both coordinates are 0 as built), <dynamics damping> a joint_drive "
+        "nothing (a free body). The robot is built at `initial_coordinates` (the URDF's zero configuration by "
+        "default), and each joint counts its coordinate as URDF does, from the zero configuration (the child link "
+        "turned or moved from the parent about the joint axis; its `initial_coordinate`). Joint ranges become joint_limit stops (integrator ncp_newton), or joint_stop penalty stops with limit_stiffness, a <mimic> joint a joint_coupling "
+        "NAME/joint/mimic (its multiplier; an offset is refused), <dynamics damping> a joint_drive "
         "with that damping, every collision geometry (box, sphere, cylinder, OBJ or STL mesh) of a body's links a part "
         "of its `shapes`, placed and turned as its <collision> origin says, and every visual geometry one of its "
         "`visuals` (drawn in the VTK output, nothing else). Names are "
@@ -147,8 +147,11 @@ std::string import_urdf(const Parameters& p) {
     try {
         return urdf::robot_scene_text(robot, settings);
     } catch (const std::invalid_argument& e) {
-        p.fail(std::string(e.what()).rfind("coordinates:", 0) == 0 ? "coordinates" : "file",
-               p.string("file") + ": " + e.what());
+        const std::string what = e.what();
+        p.fail(what.rfind("coordinates:", 0) == 0           ? "coordinates"
+               : what.rfind("initial_coordinates:", 0) == 0 ? "initial_coordinates"
+                                                            : "file",
+               p.string("file") + ": " + what);
     }
 }
 

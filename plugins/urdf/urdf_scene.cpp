@@ -156,10 +156,11 @@ std::string robot_scene_text(const Robot& robot, const SceneSettings& settings) 
         if (prescribed != settings.coordinates.end()) continue;  // its motion is given: no range, damping or friction
         if (settings.limits && j.lower && j.upper) {
             if (!(*j.lower <= j.initial && j.initial <= *j.upper))
-                refuse(fmt::format("joint '{}': its range [{}, {}] excludes {}, the coordinate the robot is built at "
+                refuse(fmt::format("{}joint '{}': its range [{}, {}] excludes {}, the coordinate the robot is built at "
                                    "(its initial coordinate, 0 unless given); start it inside, or import it with "
                                    "limits: false",
-                                   j.name, num(*j.lower), num(*j.upper), num(j.initial)));
+                                   j.initial != 0.0 ? "initial_coordinates: " : "", j.name, num(*j.lower), num(*j.upper),
+                                   num(j.initial)));
             if (j.kind == RobotJoint::Kind::revolute && *j.upper - *j.lower >= 2.0 * std::numbers::pi)
                 refuse(fmt::format("joint '{}': its range [{}, {}] is a turn wide or more, which a {} does not hold; "
                                    "import it with limits: false",

@@ -305,6 +305,41 @@ TEST_CASE("multibody joints: a pendulum built at an angle (initial_coordinate) c
                         "initial_coordinate: 0.2}\n"
                         "  - {type: joint_coupling, leader: hinge, follower: other, multiplier: 2}\n"),
                Catch::Matchers::Contains("build the follower at 1"));
+    // A leader built past half a turn is read in (-pi, pi]: 2 = 0.5 x 4 holds, but not as the
+    // coupling reads it (0.5 x (4 - 2 pi)).
+    CHECK_THAT(error_of(", initial_coordinate: 2",
+                        "  - {type: revolute_joint, name: leader, first: {element: bob}, at: [0, 0, 0], axis: [0, 1, 0], "
+                        "initial_coordinate: 4}\n"
+                        "  - {type: joint_coupling, leader: leader, follower: hinge, multiplier: 0.5}\n"),
+               Catch::Matchers::Contains("build the leader within (-pi, pi]"));
+
+    // A range counts from the joint's zero too: the horizontal pendulum of the limits case below,
+    // built 0.2 rad down with initial_coordinate 0.2, falls onto the same stop at 0.5 rad from
+    // horizontal (ncp_newton; the stop to the gap tolerance, 1e-9 m at its 1 m lever).
+    const std::string limited =
+        "simulation: {duration: 1.5}\n"
+        "integrator: {type: ncp_newton, dt: 0.005}\n"
+        "elements:\n"
+        "  - {name: bob, type: rigid_body, position: [" + num(0.2 * std::cos(0.2)) + ", 0, " + num(-0.2 * std::sin(0.2)) +
+        "], mass: 1, inertia: [2.0e-3, 2.0e-3, 2.0e-3, 0, 0, 0]}\n"
+        "constraints:\n"
+        "  - {type: revolute_joint, name: hinge, first: {element: bob}, at: [0, 0, 0], axis: [0, 1, 0], initial_coordinate: 0.2}\n"
+        "  - {type: joint_limit, name: swing, joint: hinge, lower: -1, upper: 0.5}\n"
+        "forces: [{type: gravity, acceleration: [0, 0, -9.81]}]\n";
+    auto stopped = build_scene(limited);
+    run_to_end(*stopped);
+    const Vec3 rested = node_position(*stopped, "bob", 0);
+    CHECK(std::atan2(-rested.z(), rested.x()) == Approx(0.5).margin(1e-8));
+    // A lone stop's back face is a turn from its front: a joint built beyond it is refused.
+    std::string beyond = limited;
+    beyond.replace(beyond.find("lower: -1, upper: 0.5"), std::string("lower: -1, upper: 0.5").size(), "lower: -6");
+    beyond.replace(beyond.find("initial_coordinate: 0.2"), std::string("initial_coordinate: 0.2").size(), "initial_coordinate: 0.5");
+    try {
+        build_scene(beyond);
+        FAIL("accepted");
+    } catch (const InputError& error) {
+        CHECK_THAT(error.what(), Catch::Matchers::Contains("0.5 as built, outside [-6, 0.28"));
+    }
 }
 
 TEST_CASE("multibody joints: universal, cylindrical and planar joints free what they should", "[validation][multibody]") {

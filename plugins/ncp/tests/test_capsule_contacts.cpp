@@ -105,8 +105,10 @@ TEST_CASE("capsule_edge_pairs: a capsule leaning over a box's top edge, and one 
     const Vec3 on_edge = (1.0 - leaning[0].t) * box.x[static_cast<std::size_t>(edge.points[0])] +
                          leaning[0].t * box.x[static_cast<std::size_t>(edge.points[1])];
     CHECK((on_edge - Vec3(0.5, 0.1, 0.5)).norm() < 1e-12);
-    // Tilted the other way, its side faces the top face, not the edge: its lower end meets the face.
-    CHECK(pairs_of(capsule(Vec3(0.5 + c, 0.1, 0.5 + c), Vec3(1, 0, 1), 1.0, r), box, 1.0).empty());
+    // Tilted the other way, above the top (its lower end 3 cm over the top face): its axis's
+    // perpendicular to the edge, +-(-1, 0, 1)/sqrt 2, lies outside the edge's cone; the face is
+    // nearer, and its lower end meets it.
+    CHECK(pairs_of(capsule(Vec3(0.5, 0.1, 0.5 + 0.5 / std::numbers::sqrt2 + 0.05), Vec3(1, 0, 1), 1.0, r), box, 1.0).empty());
 
     // Lying across the top, 0.5 mm into it, its ends 0.5 m beyond: the two top edges it crosses
     // (normal +z, gap -0.5 mm). The bottom edges beneath are supporting pairs too (n = -z), a
