@@ -51,6 +51,14 @@ const std::string kTightNewton =
     ", newton: {absolute_tolerance: 1.0e-11, relative_tolerance: 0, constraint_tolerance: 1.0e-13}, "
     "adaptive: {enabled: false}";
 
+/// The rest angle of a pendulum (weight's moment m g l) held by a PD drive of stiffness k at
+/// \p target: k (target - theta) = m g l sin(theta), by Newton from 0.
+double drive_equilibrium(double k, double target, double mgl) {
+    double theta = 0.0;
+    for (int i = 0; i < 50; ++i) theta -= (k * (target - theta) - mgl * std::sin(theta)) / (-k - mgl * std::cos(theta));
+    return theta;
+}
+
 }  // namespace
 
 TEST_CASE("multibody joints: a double pendulum on revolute joints matches the reduced equations",
@@ -211,10 +219,7 @@ TEST_CASE("multibody joints: a PD drive holds a pendulum where its spring balanc
     // theta from the bob's position; the equilibrium by Newton on k (target - theta) = m g l sin(theta).
     const Vec3 bob = node_position(*sim, "bob", 0);
     const double theta = std::atan2(bob.y(), -bob.z());
-    double equilibrium = 0.0;
-    for (int i = 0; i < 50; ++i)
-        equilibrium -= (k * (target - equilibrium) - m * g * l * std::sin(equilibrium)) /
-                       (-k - m * g * l * std::cos(equilibrium));
+    const double equilibrium = drive_equilibrium(k, target, m * g * l);
     // Damped at rate ~5/s over 10 s (e^-50), then Newton's tolerance: 1e-9 rad is generous.
     CHECK(theta == Approx(equilibrium).margin(1e-9));
     CHECK(equilibrium > 0.1);
@@ -270,10 +275,7 @@ TEST_CASE("multibody joints: a pendulum built at an angle (initial_coordinate) c
     run_to_end(*sim);
     const Vec3 bob = node_position(*sim, "bob", 0);
     const double theta = std::atan2(bob.y(), -bob.z());
-    double equilibrium = 0.0;
-    for (int i = 0; i < 50; ++i)
-        equilibrium -= (k * (target - equilibrium) - m * g * l * std::sin(equilibrium)) /
-                       (-k - m * g * l * std::cos(equilibrium));
+    const double equilibrium = drive_equilibrium(k, target, m * g * l);
     CHECK(theta == Approx(equilibrium).margin(1e-9));  // as the pendulum built hanging
     CHECK(statistic(0) == Approx(theta).margin(1e-12));
     // Without it the joint counts from the pose as built, and the drive holds the bob 0.5 rad further.

@@ -15,6 +15,7 @@
 #include <Eigen/Geometry>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -59,6 +60,32 @@ Eigen::Isometry3d body_pose(const Simulation& sim, const std::string& name) {
     return t;
 }
 
+/// The spatial arm's holding efforts under gravity at the link frames given (world): the turret's
+/// and the shoulder's torques and the slide's force, each minus the load of the parts hanging
+/// from that joint, summed over the parts from the file's numbers (masses, centres of mass, axes).
+std::array<double, 3> holding_efforts(const Eigen::Isometry3d& turret, const Eigen::Isometry3d& upper,
+                                      const Eigen::Isometry3d& plate, const Eigen::Isometry3d& finger) {
+    struct Part {
+        double mass;
+        Vec3 center;
+        int joints_above;  // the joints it hangs from: 1 turret, 2 + shoulder, 3 + slide
+    };
+    const Part parts[] = {{2.0, turret * Vec3(0.01, 0.02, 0.05), 1},
+                          {1.5, upper * Vec3(0.15, 0.01, 0.02), 2},
+                          {0.3, plate * Vec3(0.01, 0, 0), 2},
+                          {0.2, finger * Vec3(0.03, 0, 0), 3}};
+    const Vec3 points[] = {turret.translation(), upper.translation(), finger.translation()};
+    const Vec3 axes[] = {turret.linear() * Vec3::UnitZ(), upper.linear() * Vec3(0, 1, 0.2).normalized(),
+                         plate.linear() * Vec3(1, 0, 0.5).normalized()};
+    const Vec3 g(0, 0, -9.81);
+    std::array<double, 3> expected{0, 0, 0};
+    for (const Part& part : parts)
+        for (std::size_t j = 0; j < static_cast<std::size_t>(part.joints_above); ++j)
+            expected[j] -= j < 2 ? (part.center - points[j]).cross(part.mass * g).dot(axes[j])  // a torque
+                                 : (part.mass * g).dot(axes[j]);                                // the slide's force
+    return expected;
+}
+
 }  // namespace
 
 TEST_CASE("urdf robots: a prescribed spatial arm holds with the recursive holding torques", "[validation][urdf]") {
@@ -80,24 +107,7 @@ TEST_CASE("urdf robots: a prescribed spatial arm holds with the recursive holdin
     const Eigen::Isometry3d upper = turret * pose(Vec3(0.02, 0.03, 0.12), 0.2, -0.1, 0.4);
     const Eigen::Isometry3d plate = upper * pose(Vec3(0.3, 0, 0), 0.5, 0, 0);
     const Eigen::Isometry3d finger = plate * pose(Vec3(0.02, 0.01, 0), 0, 0, 0);
-    struct Part {
-        double mass;
-        Vec3 center;
-        int joints_above;  // the joints it hangs from: 1 turret, 2 + shoulder, 3 + slide
-    };
-    const Part parts[] = {{2.0, turret * Vec3(0.01, 0.02, 0.05), 1},
-                          {1.5, upper * Vec3(0.15, 0.01, 0.02), 2},
-                          {0.3, plate * Vec3(0.01, 0, 0), 2},
-                          {0.2, finger * Vec3(0.03, 0, 0), 3}};
-    const Vec3 points[] = {turret.translation(), upper.translation(), finger.translation()};
-    const Vec3 axes[] = {turret.linear() * Vec3::UnitZ(), upper.linear() * Vec3(0, 1, 0.2).normalized(),
-                         plate.linear() * Vec3(1, 0, 0.5).normalized()};
-    const Vec3 g(0, 0, -9.81);
-    double expected[3] = {0, 0, 0};
-    for (const Part& part : parts)
-        for (int j = 0; j < part.joints_above; ++j)
-            expected[j] -= j < 2 ? (part.center - points[j]).cross(part.mass * g).dot(axes[j])  // a torque
-                                 : (part.mass * g).dot(axes[j]);                                // the slide's force
+    const std::array<double, 3> expected = holding_efforts(turret, upper, plate, finger);
     const VectorX& lambda = sim->constraint_multipliers();
     REQUIRE(lambda.size() == 18);
     for (int j = 0; j < 3; ++j) {
@@ -149,23 +159,7 @@ TEST_CASE("urdf robots: the spatial arm built in a pose (initial_coordinates) ho
     }
     REQUIRE(step_once(*sim, 0.01));
     REQUIRE(step_once(*sim, 0.01));
-    struct Part {
-        double mass;
-        Vec3 center;
-        int joints_above;
-    };
-    const Part parts[] = {{2.0, turret * Vec3(0.01, 0.02, 0.05), 1},
-                          {1.5, upper * Vec3(0.15, 0.01, 0.02), 2},
-                          {0.3, plate * Vec3(0.01, 0, 0), 2},
-                          {0.2, finger * Vec3(0.03, 0, 0), 3}};
-    const Vec3 points[] = {turret.translation(), upper.translation(), finger.translation()};
-    const Vec3 axes[] = {turret.linear() * Vec3::UnitZ(), upper.linear() * Vec3(0, 1, 0.2).normalized(),
-                         plate.linear() * Vec3(1, 0, 0.5).normalized()};
-    const Vec3 g(0, 0, -9.81);
-    double expected[3] = {0, 0, 0};
-    for (const Part& part : parts)
-        for (int j = 0; j < part.joints_above; ++j)
-            expected[j] -= j < 2 ? (part.center - points[j]).cross(part.mass * g).dot(axes[j]) : (part.mass * g).dot(axes[j]);
+    const std::array<double, 3> expected = holding_efforts(turret, upper, plate, finger);
     const VectorX& lambda = sim->constraint_multipliers();
     REQUIRE(lambda.size() == 18);
     for (int j = 0; j < 3; ++j) {
