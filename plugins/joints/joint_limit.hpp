@@ -13,6 +13,8 @@
 ///    its circle there, n = -sin(lower) x_2 + cos(lower) y_2: C = L sin(theta - lower), the angle's
 ///    distance for small ones, so the normal force (N) is the stop's torque (N m);
 ///  - the upper stops alike with the normal reversed.
+/// The rows measure the coordinate from the configuration as built, the bounds from the joint's
+/// zero: with an `initial_coordinate` c, "lower" above stands for lower - c.
 /// The normal is fixed for the step, as for every contact: the linearisation error is second
 /// order in the step's motion. A stop is listed when the coordinate is within `margin` of it, now
 /// or predicted over twice the step from the start's rate and acceleration.

@@ -356,7 +356,8 @@ SOMA_PLUGIN("joints") {
                           "(contacts, active_contacts, normal_force, friction_force). The coordinate as built (the "
                           "joint's `initial_coordinate`, 0 by default) must lie within the range.");
     limit.string("joint", "scene name of the revolute_joint or prismatic_joint, listed before this limit").require();
-    limit.real("lower", "lowest coordinate (rad, the joint's angle followed across turns; or m)");
+    limit.real("lower", "lowest coordinate (rad, the joint's angle followed across turns, or m; as the joint counts "
+                        "it, from its zero: `initial_coordinate` as built)");
     limit.real("upper", "highest coordinate (rad or m). A revolute range is at most a turn wide; one stop alone "
                         "blocks both ways, as a pin does (with lower only, the joint turns up to lower + 2 pi)");
     limit.real("margin", "a stop within this distance of the coordinate (now or predicted over twice the step) becomes "

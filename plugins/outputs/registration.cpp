@@ -169,7 +169,7 @@ ParameterSchema vtk_schema() {
         "output folder listing every frame with its time (open it in ParaView). Each frame is complete on disk "
         "before the collection names it, and the collection grows by one write per frame, so a run that stops "
         "early leaves a valid one. A scene with "
-        "a contact constraint (ncp_contact) also gets contact frames `<prefix>_contacts_000000.vtu`, ... "
+        "a contact constraint (ncp_contact, or a joint_limit) also gets contact frames `<prefix>_contacts_000000.vtu`, ... "
         "with their collection `<prefix>_contacts.pvd`: a vertex per contact of the step just taken, where "
         "its force acts on its first body, with point data normal (from the second body towards the "
         "first), normal_force (N), friction_force and force (world vectors on the first body, N), gap "

@@ -82,6 +82,34 @@ TEST_CASE("contact solids: a point driven into a plate near its end meets the fa
     CHECK((solid_proximity(plate.solid, plate.x, x, choice).normal - Vec3::UnitX()).norm() < 1e-12);
 }
 
+TEST_CASE("contact solids: a point moving away from a plate, or leaving it, is not sent through it", "[ncp][contact_solids]") {
+    // The plate of the case above. The motion spans 2 h v back and ahead (h = 8.3 ms, v = 2 m/s
+    // up: 3.3 cm), longer than the plate is thick, so extrapolated back the line crosses it whole.
+    const Box plate = make_box(Vec3(1, 1, 0.025), Eigen::Matrix3d::Identity(), Vec3::Zero());
+    FaceChoice choice;
+    choice.tie = kMargin;
+    choice.approach = -Vec3::UnitZ();  // the other body's centroid lies below: rule (4) alone would pick the underside
+    choice.motion = Vec3(0, 0, 2.0 * 0.0083 * 2.0);
+    // On the top, moving up (a corner bouncing off the plate): it entered nothing; the line left
+    // the plate by now. Its face is the top, at distance 0 (the entry would be the underside, 2.5 cm "deep").
+    const SolidProximity on_top = solid_proximity(plate.solid, plate.x, Vec3(0.2, 0.1, 0.0125), choice);
+    CHECK((on_top.normal - Vec3::UnitZ()).norm() < 1e-12);
+    CHECK(std::abs(on_top.distance) < 1e-12);
+    // 0.4 mm inside, moving up and out: the exit (the top, 0.4 mm along the line) is nearer than
+    // where the line entered (the underside, 2.1 cm back): the top.
+    const SolidProximity leaving = solid_proximity(plate.solid, plate.x, Vec3(0.2, 0.1, 0.0125 - 4e-4), choice);
+    CHECK((leaving.normal - Vec3::UnitZ()).norm() < 1e-12);
+    CHECK(leaving.distance == Approx(-4e-4).margin(1e-12));
+    // 4 mm above, moving up: outside and moving away, the nearest point (rule 3), on the top.
+    const SolidProximity above = solid_proximity(plate.solid, plate.x, Vec3(0.2, 0.1, 0.0165), choice);
+    CHECK((above.normal - Vec3::UnitZ()).norm() < 1e-12);
+    CHECK(above.distance == Approx(0.004).margin(1e-12));
+    // Moving down instead, 0.4 mm in: it entered by the top (0.4 mm back), nearer than the exit.
+    choice.motion = -choice.motion;
+    const SolidProximity entering = solid_proximity(plate.solid, plate.x, Vec3(0.2, 0.1, 0.0125 - 4e-4), choice);
+    CHECK((entering.normal - Vec3::UnitZ()).norm() < 1e-12);
+}
+
 TEST_CASE("contact solids: a corner meets the pair's separating face where it lies over it", "[ncp][contact_solids]") {
     // A leg (0.03 x 0.03 x 0.4 m) beside a plate's +x end, 2 mm into it sideways, its lower end
     // 1 cm below the plate's top: the best separating face of the plate for the leg is the +x end
