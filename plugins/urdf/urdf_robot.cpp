@@ -13,6 +13,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <numbers>
 #include <sstream>
 #include <stdexcept>
 
@@ -302,6 +303,22 @@ Robot read_urdf_text(const std::string& text, const std::filesystem::path& file,
                                                     joint, j->mimic->joint, j->mimic->multiplier, j->mimic->joint));
         if (!std::isfinite(value))
             throw std::invalid_argument(fmt::format("initial_coordinates: joint '{}' is given {}", joint, value));
+    }
+    // A mimic's coupling reads a revolute leader's angle in (-pi, pi]: a non-integer multiple of
+    // the angle so read is not the multiple of one built beyond it (joint_coupling.hpp).
+    for (const RobotJoint& j : robot.joints) {
+        if (!j.mimic) continue;
+        const auto leader = std::find_if(robot.joints.begin(), robot.joints.end(),
+                                         [&](const RobotJoint& other) { return other.name == j.mimic->joint; });
+        const bool angle = leader->kind != RobotJoint::Kind::prismatic;
+        const double m = j.mimic->multiplier;
+        if (angle && std::abs(leader->initial) > std::numbers::pi && m != std::round(m))
+            throw std::invalid_argument(fmt::format("initial_coordinates: joint '{}' starts at {} rad, beyond half a turn, "
+                                                    "and joint '{}' mimics it with multiplier {}: the coupling reads the "
+                                                    "angle in (-pi, pi], where {} times it is not {} times {}; start '{}' "
+                                                    "within (-pi, pi]",
+                                                    leader->name, leader->initial, j.name, m, m, m, leader->initial,
+                                                    leader->name));
     }
     if (robot.bodies.empty())
         fail(file, fmt::format("the robot has no moving link: with fixed_base every link fixed to the root link '{}' "

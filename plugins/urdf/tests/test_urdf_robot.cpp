@@ -403,6 +403,32 @@ TEST_CASE("urdf: every visual geometry of a body is one of its visuals, placed a
     }
 }
 
+TEST_CASE("urdf: a mimic of a leader built past half a turn with a non-integer multiplier is refused at "
+          "initial_coordinates",
+          "[urdf]") {
+    // Two continuous joints, b mimicking a at 0.5: the coupling reads a's angle in (-pi, pi], so
+    // a built at 4 rad would read 4 - 2 pi, and b, built at 2, would not be half of it.
+    const std::string body =
+        "<link name=\"palm\"/>\n"
+        "<joint name=\"a\" type=\"continuous\"><parent link=\"palm\"/><child link=\"pa\"/><axis xyz=\"0 1 0\"/></joint>\n"
+        "<link name=\"pa\">" + kInertial + "</link>\n"
+        "<joint name=\"b\" type=\"continuous\"><parent link=\"palm\"/><child link=\"pb\"/><axis xyz=\"0 1 0\"/>"
+        "<mimic joint=\"a\" multiplier=\"0.5\"/></joint>\n"
+        "<link name=\"pb\">" + kInertial + "</link>\n";
+    const auto file = write_urdf("mimic_wrap", body);
+    ReadOptions options;
+    options.initial_coordinates["a"] = 4.0;
+    try {
+        read_urdf(file, options);
+        FAIL("accepted");
+    } catch (const std::invalid_argument& e) {
+        CHECK_THAT(e.what(), Catch::StartsWith("initial_coordinates:") && Catch::Contains("start 'a' within (-pi, pi]"));
+    }
+    options.initial_coordinates["a"] = 3.0;  // within: b starts at 1.5
+    const Robot robot = read_urdf(file, options);
+    CHECK(robot.joints[1].initial == 1.5);
+}
+
 TEST_CASE("urdf: a mimic joint is a joint_coupling after every joint", "[urdf]") {
     const Robot robot = read_urdf(write_urdf("mimic_fingers", two_fingers("<mimic joint=\"left\" multiplier=\"-1\"/>")), {});
     REQUIRE(robot.joints.size() == 2);
