@@ -3,6 +3,8 @@
 
 #include "geometric_stiffness.hpp"
 
+#include "soma/checkpoint.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -98,8 +100,7 @@ StepReport NcpNewton::step(System& system, double h) {
         return report;
     }
     x_start_ = x_;  // with the fixed and prescribed DOFs' entries begin_solve set
-    lambda_b_ = multipliers_at_start_;
-    if (std::string why = iterate(system, h, settings_.start == StartingIterate::zero_velocity); !why.empty()) {
+    if (std::string why = solve_from_start(system, h); !why.empty()) {
         report.diagnosis = std::move(why);
         report.newton_iterations = statistics_.newton_iterations;
         return report;
@@ -126,9 +127,7 @@ StepReport NcpNewton::step(System& system, double h) {
             break;
         }
         ++statistics_.contact_looks;
-        x_ = x_start_;
-        lambda_b_ = multipliers_at_start_;
-        if (std::string why = iterate(system, h, settings_.start == StartingIterate::zero_velocity); !why.empty()) {
+        if (std::string why = solve_from_start(system, h); !why.empty()) {
             report.diagnosis = std::move(why);
             report.newton_iterations = statistics_.newton_iterations;
             return report;
@@ -147,6 +146,7 @@ StepReport NcpNewton::step(System& system, double h) {
     next.q.head(n) += h * next.v;  // eq. 45
     system.multipliers() = lambda_b_;
     system.set_contact_forces(lambda_n_, lambda_f_);
+    if (settings_.warm_start) warm_start_.keep(normal_force_, tangent_, lambda_n_, lambda_f_);
     system.commit(std::move(next));
     report.converged = true;
     report.newton_iterations = statistics_.newton_iterations;
@@ -174,6 +174,23 @@ bool NcpNewton::ends_through_a_contact(System& system, double h) {
     return false;
 }
 
+std::string NcpNewton::solve_from_start(System& system, double h) {
+    const bool at_rest = settings_.start == StartingIterate::zero_velocity;
+    x_ = x_start_;
+    lambda_b_ = multipliers_at_start_;
+    warm_solve_ = settings_.warm_start && warm_start_.kept();
+    std::string why = iterate(system, h, at_rest);
+    if (why.empty() || !warm_solve_) return why;
+    // The last step's forces can be a poor start where contacts change fast (an impact's force
+    // carried into the step after it): the iteration from zero forces, the paper's, gets its turn
+    // at this step size before the time loop shrinks the step.
+    ++statistics_.cold_restarts;
+    x_ = x_start_;
+    lambda_b_ = multipliers_at_start_;
+    warm_solve_ = false;
+    return iterate(system, h, at_rest);
+}
+
 std::string NcpNewton::iterate(System& system, double h, bool starts_at_rest) {
     const State& s = system.state();
     prepare_contacts(system);
@@ -199,6 +216,8 @@ std::string NcpNewton::iterate(System& system, double h, bool starts_at_rest) {
         v_iterate_ = step_.v_pred + h * x_;
         const ContactRows& rows = system.contact_rows();
         gather_contact_rows(rows);
+        if (iteration == 0 && warm_solve_)
+            statistics_.warm_contacts = static_cast<int>(warm_start_.apply(normal_force_, tangent_, rows.friction, lambda_n_, lambda_f_));
         if (iteration == 0) {
             // The gaps at the step's start (the first iterate is the start's configuration when
             // the iteration starts from v = 0; otherwise they were read before the loop).
@@ -494,6 +513,15 @@ bool NcpNewton::solve_newton_step(System& system, std::string& why) {
     dx_ -= y0_;
     if (!dlambda_.allFinite()) why = "the conjugate residual iteration broke down (a singular Schur complement?)";
     return dlambda_.allFinite();
+}
+
+// Written only with warm_start, so checkpoints of scenes without it are those of earlier versions.
+void NcpNewton::save_checkpoint(CheckpointWriter& out) const {
+    if (settings_.warm_start) warm_start_.save_checkpoint(out);
+}
+
+void NcpNewton::restore_checkpoint(CheckpointReader& in) {
+    if (settings_.warm_start) warm_start_.restore_checkpoint(in);
 }
 
 }  // namespace soma::ncp

@@ -53,6 +53,7 @@
 ///   (M + h D + h^2 K), where the paper uses M (eq. 66): the same at small steps, and a contact on
 ///   a stiff body sees its stiffness.
 
+#include "contact_warm_start.hpp"
 #include "ncp_functions.hpp"
 #include "conjugate_residual.hpp"
 
@@ -134,6 +135,11 @@ struct NcpNewtonSettings {
     /// with |phi_f| ~ 1e-7 m/s that no iteration count removes (docs/validation.md, 11.3).
     double slip_tolerance = 1e-6;
     double constraint_tolerance = 1e-10;  ///< |C + alpha lambda| of the equality (joint) rows
+    /// Start each contact's forces at those of the same contact at the last committed step
+    /// (contact_warm_start.hpp; the paper starts from lambda = 0 and mentions warm starting in
+    /// section 8.1). A warm-started solve that fails is solved again from lambda = 0 at the same
+    /// step before the step is retried smaller.
+    bool warm_start = false;
 };
 
 /// What the last step's iteration did (for tests, benchmarks and the run summary).
@@ -142,6 +148,8 @@ struct NcpStepStatistics {
     int linear_iterations = 0;  ///< conjugate residual iterations, summed over the step
     int contacts = 0;
     int contact_looks = 0;      ///< times the step was solved again with contacts found at a solve's end
+    int warm_contacts = 0;      ///< contacts of the last solve started at the last step's forces (warm_start)
+    int cold_restarts = 0;      ///< warm-started solves that failed and were solved again from lambda = 0
 };
 
 class NcpNewton final : public Integrator {
@@ -159,6 +167,10 @@ public:
     const VectorX& normal_forces() const { return lambda_n_; }
     const VectorX& friction_forces() const { return lambda_f_; }
     const NcpStepStatistics& statistics() const { return statistics_; }
+    /// The last committed step's contacts and forces (warm_start), so a restarted run continues
+    /// bit for bit.
+    void save_checkpoint(CheckpointWriter& out) const override;
+    void restore_checkpoint(CheckpointReader& in) override;
     /// The diagonal geometric stiffness computed at the last Newton iteration, per free unknown
     /// (added to the matrix unless that iteration converged; zeros with geometric_stiffness none).
     const VectorX& geometric_stiffness_shift() const { return stiffness_shift_; }
@@ -167,6 +179,10 @@ private:
     /// The Newton iteration from x_, lambda_b_ (contact forces from zero) with the contacts found:
     /// empty, or why it failed. \p starts_at_rest: x_ is the start's configuration (v = 0).
     std::string iterate(System& system, double h, bool starts_at_rest);
+    /// One solve of the step from its first iterate (x_start_, the joints' forces at the start,
+    /// the contact forces from zero or warm-started): empty, or why it failed. A warm-started
+    /// solve that fails is solved again from zero contact forces.
+    std::string solve_from_start(System& system, double h);
     /// Whether some contact of the current look is violated at the step's end x_ by more than
     /// gap_tolerance (beyond what the depenetration limit leaves).
     bool ends_through_a_contact(System& system, double h);
@@ -195,6 +211,8 @@ private:
     std::vector<SolvedEnd> solved_ends_;
     std::vector<SolvedStep> solved_;    ///< views of solved_ends_ for ContactConstraint::detect
     NcpStepStatistics statistics_;
+    ContactWarmStart warm_start_;
+    bool warm_solve_ = false;  ///< the current solve starts its contact forces from warm_start_
 
     // ---- per step: the contact rows over the unknowns ----
     using RowMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor, Index>;

@@ -70,6 +70,13 @@ SOMA_PLUGIN("ncp") {
                       "each update; t < 1 converges linearly, the error falling by about 1 - t an iteration")
         .fallback(defaults.damping)
         .range(0.01, 1.0);
+    s.boolean("warm_start",
+              "start each contact's forces at those the same contact had at the last step (the same DOFs and "
+              "nearly the same normal row; section 8.1 mentions warm starting, the paper starts from zero): a "
+              "structure at rest (an arch) then converges in one or two iterations a step, where contacts change "
+              "fast (impacts, a pile settling) it can take more than the zero start; a warm-started solve that "
+              "fails is solved again from zero forces before the step is retried smaller")
+        .fallback(defaults.warm_start);
     s.boolean("project_friction", "project each friction force onto its cone after every update (false: the "
                                   "paper's iteration as printed, which lets redundant sticking contacts pass their load "
                                   "back and forth without converging)")
@@ -134,6 +141,7 @@ SOMA_PLUGIN("ncp") {
         settings.linear_tolerance = p.real("linear_tolerance");
         settings.damping = p.real("damping");
         settings.project_friction = p.boolean("project_friction");
+        settings.warm_start = p.boolean("warm_start");
         if (p.has("max_depenetration_speed")) settings.max_depenetration_speed = p.real("max_depenetration_speed");
         settings.max_contact_looks = static_cast<int>(p.integer("max_contact_looks"));
         settings.regularization = p.real("regularization");

@@ -217,6 +217,25 @@ TEST_CASE("an interrupted run with contacts (ncp_newton) continued from its chec
     CHECK(fs::exists(folder / "vtk" / "frames_contacts_000014.vtu"));  // the final state's (step 40)
 }
 
+TEST_CASE("an interrupted run with contacts started from the last step's forces (ncp_newton warm_start) continued "
+          "from its checkpoint equals the uninterrupted run",
+          "[checkpoint]") {
+    // The warm start carries the last step's contact rows and forces (contact_warm_start.hpp): a
+    // restart that lost them would start its first step from zero forces, with other iterations.
+    std::string scene = contact_scene();
+    const std::string integrator = "integrator: {type: ncp_newton, dt: 5.0e-3}";
+    scene.replace(scene.find(integrator), integrator.size(), "integrator: {type: ncp_newton, dt: 5.0e-3, warm_start: true}");
+    check_interrupted_run_equals_uninterrupted("contacts_warm", scene, 30);
+    // The warm start changes the iteration here (so the comparison above could fail: a restart
+    // without the kept forces would take the cold start's iterations at its first step).
+    auto cold = build_scene(contact_scene()), warm = build_scene(scene);
+    const RunResult cold_run = run_simulation(*cold, options_for(fresh_folder("contacts_cold_only"), contact_scene()));
+    const RunResult warm_run = run_simulation(*warm, options_for(fresh_folder("contacts_warm_only"), scene));
+    REQUIRE(cold_run.summary.completed);
+    REQUIRE(warm_run.summary.completed);
+    CHECK(warm_run.summary.newton_iterations != cold_run.summary.newton_iterations);
+}
+
 TEST_CASE("an interrupted rod run under a multistep rule with error control (bdf2, bdf) continued from its "
           "checkpoint equals the uninterrupted run",
           "[checkpoint]") {
