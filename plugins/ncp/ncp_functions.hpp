@@ -135,4 +135,53 @@ inline double friction_compliance(NcpFunction f, double slip_speed, double frict
     return r * slip_next / force_next;
 }
 
+/// W and its partial derivatives (friction_compliance_derivatives).
+struct FrictionCompliance {
+    double w = 0.0;
+    double d_slip = 0.0;   ///< dW/da, a = |D^T qdot|
+    double d_force = 0.0;  ///< dW/d|lambda_f|
+    double d_limit = 0.0;  ///< dW/d(mu lambda_n)
+};
+
+/// rief The friction compliance W of friction_compliance and its partial derivatives in the slip
+/// speed a, the friction force's magnitude |lambda_f| and the cone's radius mu lambda_n: what
+/// the paper's fixed point leaves out by holding W constant in each iteration (eq. 37), for an
+/// exact Newton step on phi_f = D^T qdot + W lambda_f.
+///
+/// Fischer-Burmeister, with b = mu lambda_n - |lambda_f|, S = sqrt(a^2 + r^2 b^2), N = S - r b
+/// and D = a + r mu lambda_n - S (W = r N / D, eq. 104):
+///     dW/da = r (a D / S - N (1 - a / S)) / D^2
+///     dW/d|lambda_f| = r^2 N (D - r b) / (S D^2)
+///     dW/d(mu lambda_n) = -dW/d|lambda_f| - r^2 N / D^2
+/// Minimum map, sliding branch a > r b (W = (a - r b) / (mu lambda_n), eq. 105): 1/(mu lambda_n),
+/// r/(mu lambda_n), -(r + W)/(mu lambda_n); the sticking branch is W = 0 with zero derivatives.
+/// Sliding on the cone (b = 0) both give W = a/(mu lambda_n), dW/da = 1/(mu lambda_n): then
+/// d(W lambda_f)/d(D^T qdot) = -t t^T for the slip direction t, and the friction force's magnitude
+/// follows mu lambda_n whatever the slip speed, Coulomb's law, where the fixed point takes it as a
+/// viscous force of coefficient 1/W and converges slowly when the contact is near stopping.
+/// Where W is infinite (friction_compliance) the derivatives are returned as 0.
+inline FrictionCompliance friction_compliance_derivatives(NcpFunction f, double slip_speed, double friction_norm,
+                                                          double friction_limit, double r) {
+    FrictionCompliance out;
+    out.w = friction_compliance(f, slip_speed, friction_norm, friction_limit, r);
+    if (!std::isfinite(out.w)) return out;
+    const double a = slip_speed, limit = friction_limit, rb = r * (friction_limit - friction_norm);
+    if (f == NcpFunction::minimum) {
+        if (a <= rb) return out;
+        out.d_slip = 1.0 / limit;
+        out.d_force = r / limit;
+        out.d_limit = -(r + out.w) / limit;
+        return out;
+    }
+    const double s = std::sqrt(a * a + rb * rb);
+    if (s == 0.0) return out;  // a = 0 on the cone: W = 0, a kink (the 0/0 case's neighbour)
+    const double n = rb > 0.0 ? a * a / (s + rb) : s - rb;
+    const double d = r * friction_norm + detail::fischer_burmeister_value(a, rb, s);  // a + r mu lambda_n - s
+    const double d2 = d * d;
+    out.d_slip = r * (a * d / s - n * detail::one_minus_ratio(a, rb, s)) / d2;
+    out.d_force = r * r * n * (d - rb) / (s * d2);
+    out.d_limit = -out.d_force - r * r * n / d2;
+    return out;
+}
+
 }  // namespace soma::ncp

@@ -55,6 +55,9 @@ void NcpNewton::prepare_contacts(const System& system) {
     const Index rows_total = 3 * contacts;
     lambda_n_ = VectorX::Zero(contacts);
     lambda_f_ = VectorX::Zero(2 * contacts);
+    friction_mix_.assign(static_cast<std::size_t>(contacts), Eigen::Matrix2d::Identity());
+    friction_block_.assign(static_cast<std::size_t>(contacts), Eigen::Matrix2d::Zero());
+    friction_normal_.assign(static_cast<std::size_t>(contacts), Eigen::Vector2d::Zero());
     r_normal_.resize(contacts);
     r_friction_.resize(contacts);
     slip_.resize(2 * contacts);
@@ -325,6 +328,24 @@ std::string NcpNewton::iterate(System& system, double h, bool starts_at_rest) {
             const double limit = rows.friction[i] * lambda_n_[i];  // the bound from the last iterate (section 6.1)
             const Eigen::Vector2d slip(slip_[2 * i], slip_[2 * i + 1]);
             const Eigen::Vector2d force(lambda_f_[2 * i], lambda_f_[2 * i + 1]);
+            friction_mix_[i].setIdentity();
+            friction_block_[i].setZero();
+            friction_normal_[i].setZero();
+            if (settings_.friction_jacobian == FrictionJacobian::exact && limit > 0.0) {
+                // The derivatives of W lambda_f the fixed point leaves out (eq. 37), in the
+                // rows' units (divided by h, the slip's change being h D dx):
+                //   d phi_f = (1 + lambda_f dW/da t^T) D dv + (W + dW/d|lambda_f| lambda_f l^T) dlambda_f
+                //             + dW/d(mu lambda_n) mu lambda_f dlambda_n,
+                // t = slip / |slip|, l = lambda_f / |lambda_f|.
+                const double speed = slip.norm(), size = force.norm();
+                const FrictionCompliance w = friction_compliance_derivatives(settings_.function, speed, size, limit,
+                                                                             r_friction_[i]);
+                if (std::isfinite(w.w)) {
+                    if (speed > 0.0) friction_mix_[i] += w.d_slip * force * (slip / speed).transpose();
+                    if (size > 0.0) friction_block_[i] = (w.d_force / h) * force * (force / size).transpose();
+                    friction_normal_[i] = (w.d_limit * rows.friction[i] / h) * force;
+                }
+            }
             for (Index k = 2 * i; k < 2 * i + 2; ++k) {
                 const Index row = contacts + k;
                 const double w = limit > 0.0 ? friction_compliance(settings_.function, slip.norm(), force.norm(), limit,
@@ -410,6 +431,17 @@ bool NcpNewton::at_round_off(Index free, double h, double configuration_scale) c
     return largest(dx_.tail(unknowns - free)) <= 1e-13 * largest(lambda_b_);
 }
 
+void NcpNewton::mix_friction_rows(VectorX& rows) const {
+    if (settings_.friction_jacobian != FrictionJacobian::exact) return;  // the mix is the identity
+    const Index contacts = r_normal_.size();
+    for (Index i = 0; i < contacts; ++i) {
+        const Eigen::Vector2d v(rows[contacts + 2 * i], rows[contacts + 2 * i + 1]);
+        const Eigen::Vector2d m = friction_mix_[i] * v;
+        rows[contacts + 2 * i] = m[0];
+        rows[contacts + 2 * i + 1] = m[1];
+    }
+}
+
 bool NcpNewton::solve_newton_step(System& system, std::string& why) {
     const Index contacts = r_normal_.size();
     const Index rows_total = 3 * contacts;
@@ -445,6 +477,7 @@ bool NcpNewton::solve_newton_step(System& system, std::string& why) {
         return true;
     }
     apply_b(y0_, rhs_);
+    mix_friction_rows(rhs_);
     rhs_ -= phi_hat_;  // -phi_hat + B_q A^-1 F_hat (eq. 59)
 
     if (settings_.linear_solver == SchurSolver::direct) {
@@ -462,9 +495,14 @@ bool NcpNewton::solve_newton_step(System& system, std::string& why) {
         for (Index r = 0; r < rows_total; ++r) {
             work_u_ = a_inverse_bt_.col(r);
             apply_b(work_u_, work_rows_);
+            mix_friction_rows(work_rows_);
             schur_.col(r) = work_rows_;
         }
         schur_.diagonal() += compliance_;
+        for (Index i = 0; settings_.friction_jacobian == FrictionJacobian::exact && i < contacts; ++i) {
+            schur_.block<2, 2>(contacts + 2 * i, contacts + 2 * i) += friction_block_[i];
+            schur_.block<2, 1>(contacts + 2 * i, i) += friction_normal_[i];
+        }
         schur_lu_.compute(schur_);
         dlambda_ = schur_lu_.solve(rhs_);
         dx_.noalias() = a_inverse_bt_ * dlambda_;

@@ -49,6 +49,9 @@
 ///   kernel's Newton on F, with the contacts added; elastic forces keep implicit Euler's stability;
 /// - the iteration stops on tolerances (force balance per DOF against its force scale, the NCP
 ///   residuals in metres and metres per second), not after a fixed count;
+/// - optionally (friction_jacobian: exact) W's derivatives too, a Newton step on Coulomb's law
+///   where the fixed point converges linearly (FrictionJacobian);
+/// - optionally (warm_start) each contact's forces start at the last step's (ContactWarmStart);
 /// - the complementarity scaling r comes from the diagonal of A, the scene's Jacobian
 ///   (M + h D + h^2 K), where the paper uses M (eq. 66): the same at small steps, and a contact on
 ///   a stiff body sees its stiffness.
@@ -87,6 +90,12 @@ enum class GeometricStiffness {
     diagonal,  ///< the secant estimate on the diagonal, stiffening part only (section 8.3, eqs. 71-74)
 };
 
+/// The friction rows' derivatives in each Newton iteration.
+enum class FrictionJacobian {
+    fixed_point,  ///< W held constant (eq. 37): a symmetric Schur complement where A is symmetric
+    exact,        ///< W's derivatives in the slip, the friction force and the cone's radius too
+};
+
 /// How the iteration starts.
 enum class StartingIterate {
     zero_velocity,          ///< v = 0 at the end of the step, lambda = 0 (the paper's, eqs. 67, 68)
@@ -97,6 +106,10 @@ struct NcpNewtonSettings {
     NcpFunction function = NcpFunction::fischer_burmeister;
     ComplementarityScaling scaling = ComplementarityScaling::effective_mass;
     SchurSolver linear_solver = SchurSolver::conjugate_residual;
+    /// exact: a Newton step on Coulomb's law itself where the paper's fixed point (W constant,
+    /// eq. 37) converges linearly, slowly when a sliding contact is near stopping. The Schur
+    /// complement is then unsymmetric, so it needs the direct solve.
+    FrictionJacobian friction_jacobian = FrictionJacobian::fixed_point;
     StartingIterate start = StartingIterate::zero_velocity;
     /// The paper applies it to particle DOFs only (section 11: jitter at rigid joint limits); here
     /// it applies to every free DOF, and only the contacts' stiffness is missing from A.
@@ -224,6 +237,13 @@ private:
     // ---- per iteration ----
     VectorX slip_, residual_hat_, phi_hat_, compliance_, row_scale_, rhs_, dlambda_, dx_, y0_, work_u_, work_u2_;
     VectorX work_rows_, inverse_schur_diagonal_;
+    // ---- friction_jacobian exact: per contact, what the fixed point leaves out ----
+    /// The friction rows' velocity part is mix D (mix = 1 + lambda_f dW/da t^T), their own block
+    /// C gains block (dW/d|lambda_f| lambda_f l^T / h) and their normal column normal (dW/dL mu lambda_f / h).
+    std::vector<Eigen::Matrix2d> friction_mix_, friction_block_;
+    std::vector<Eigen::Vector2d> friction_normal_;
+    /// Applies each contact's mix to its two friction rows of \p rows (B_q's rows times a vector).
+    void mix_friction_rows(VectorX& rows) const;
     // ---- the diagonal geometric stiffness (section 8.3) ----
     VectorX previous_normal_values_, previous_tangent_values_;  ///< G_f's and D's values before the last update
     VectorX secant_step_, secant_left_out_, stiffness_shift_;    ///< over the free DOFs

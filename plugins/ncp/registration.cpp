@@ -48,6 +48,13 @@ SOMA_PLUGIN("ncp") {
                               "per contact row)")
         .one_of_strings({"conjugate_residual", "direct"})
         .fallback(std::string("conjugate_residual"));
+    s.string("friction_jacobian",
+             "the friction rows' derivatives: fixed_point (the compliance W held constant in each iteration, eq. "
+             "37, the paper's: a symmetric system, but linear convergence, slow where a sliding contact is near "
+             "stopping) or exact (W's derivatives in the slip, the friction force and the normal force too: a "
+             "Newton step on Coulomb's law; needs linear_solver: direct, the system being unsymmetric)")
+        .one_of_strings({"fixed_point", "exact"})
+        .fallback(std::string("fixed_point"));
     s.integer("linear_iterations", "conjugate residual iterations per Newton iteration, at most")
         .fallback(defaults.linear_iterations)
         .range(1, 100000);
@@ -142,6 +149,11 @@ SOMA_PLUGIN("ncp") {
         settings.damping = p.real("damping");
         settings.project_friction = p.boolean("project_friction");
         settings.warm_start = p.boolean("warm_start");
+        settings.friction_jacobian = choice<FrictionJacobian>(
+            p, "friction_jacobian", {{"fixed_point", FrictionJacobian::fixed_point}, {"exact", FrictionJacobian::exact}});
+        if (settings.friction_jacobian == FrictionJacobian::exact && settings.linear_solver != SchurSolver::direct)
+            p.fail("friction_jacobian", "exact makes the Schur complement unsymmetric, which the conjugate residual "
+                                        "solve cannot take: write `linear_solver: direct` with it");
         if (p.has("max_depenetration_speed")) settings.max_depenetration_speed = p.real("max_depenetration_speed");
         settings.max_contact_looks = static_cast<int>(p.integer("max_contact_looks"));
         settings.regularization = p.real("regularization");

@@ -239,3 +239,51 @@ TEST_CASE("At the kink the NCP functions take the paper's derivative elements", 
     CHECK((left.value == 1.0 && left.d_first == 1.0 && left.d_second == 0.0));
     CHECK((right.value == 1.0 && right.d_first == 0.0 && right.d_second == 1.0));
 }
+
+TEST_CASE("The friction compliance's derivatives (friction_jacobian: exact) match central differences",
+          "[ncp][ncp_functions]") {
+    // Random contacts in every regime: sticking inside the cone (|lambda_f| < mu lambda_n, small
+    // slip), on it, sliding (large slip), pushed outside it; r from the effective mass's range.
+    // Central differences with a step of 1e-6 of each argument's scale: W is smooth away from the
+    // min map's switch a = r b and from FB's W = infinity, which the draws avoid; 1e-6 relative
+    // of the derivative's size (or of W / scale) leaves room for the truncation, (1e-6)^2 times
+    // the curvature, and round-off, 1e-16 / 1e-6 of W.
+    using soma::ncp::friction_compliance_derivatives;
+    std::mt19937 random(35);
+    for (const NcpFunction f : {NcpFunction::fischer_burmeister, NcpFunction::minimum}) {
+        int checked = 0;
+        for (int i = 0; i < 400; ++i) {
+            const double limit = uniform(random, 0.5, 20.0);                 // mu lambda_n (N)
+            const double force = limit * uniform(random, 0.0, 1.5);          // |lambda_f|
+            const double slip = std::pow(10.0, uniform(random, -4.0, 0.5));  // a (m/s)
+            const double r = std::pow(10.0, uniform(random, -3.0, -1.0));
+            const double rb = r * (limit - force);
+            if (f == NcpFunction::minimum && std::abs(slip - rb) < 0.05 * (slip + std::abs(rb))) continue;
+            const auto w = [&](double a, double n, double l) { return friction_compliance(f, a, n, l, r); };
+            const double w0 = w(slip, force, limit);
+            if (!std::isfinite(w0) || !std::isfinite(w(slip, 1.01 * force, 0.99 * limit))) continue;
+            ++checked;
+            CAPTURE(f == NcpFunction::minimum, slip, force, limit, r, w0);
+            const auto d = friction_compliance_derivatives(f, slip, force, limit, r);
+            CHECK(d.w == w0);
+            const double ha = 1e-6 * slip, hn = 1e-6 * limit, hl = 1e-6 * limit;
+            const double d_slip = (w(slip + ha, force, limit) - w(slip - ha, force, limit)) / (2 * ha);
+            const double d_force = (w(slip, force + hn, limit) - w(slip, force - hn, limit)) / (2 * hn);
+            const double d_limit = (w(slip, force, limit + hl) - w(slip, force, limit - hl)) / (2 * hl);
+            CHECK(d.d_slip == Approx(d_slip).epsilon(1e-6).margin(1e-6 * w0 / slip));
+            CHECK(d.d_force == Approx(d_force).epsilon(1e-6).margin(1e-6 * w0 / limit));
+            CHECK(d.d_limit == Approx(d_limit).epsilon(1e-6).margin(1e-6 * w0 / limit));
+        }
+        CHECK(checked > 250);
+    }
+    // Sliding on the cone (b = 0): W = a / (mu lambda_n), dW/da = 1 / (mu lambda_n), dW/d|lambda_f|
+    // = r / (mu lambda_n), dW/d(mu lambda_n) = -(r + W) / (mu lambda_n), for both functions; so
+    // lambda_f dW/da t^T = -t t^T, Coulomb's magnitude independent of the slip speed.
+    for (const NcpFunction f : {NcpFunction::fischer_burmeister, NcpFunction::minimum}) {
+        const auto d = friction_compliance_derivatives(f, 0.5, 5.0, 5.0, 0.01);
+        CHECK(d.w == Approx(0.1).epsilon(1e-14));
+        CHECK(d.d_slip == Approx(0.2).epsilon(1e-14));
+        CHECK(d.d_force == Approx(0.002).epsilon(1e-12));
+        CHECK(d.d_limit == Approx(-(0.01 + 0.1) / 5.0).epsilon(1e-12));
+    }
+}
