@@ -159,12 +159,14 @@ struct FrictionCompliance {
 /// d(W lambda_f)/d(D^T qdot) = -t t^T for the slip direction t, and the friction force's magnitude
 /// follows mu lambda_n whatever the slip speed, Coulomb's law, where the fixed point takes it as a
 /// viscous force of coefficient 1/W and converges slowly when the contact is near stopping.
-/// Where W is infinite (friction_compliance) the derivatives are returned as 0.
+/// Where W is infinite (friction_compliance), at the 0/0 case a = |lambda_f| = 0 (at rest, no
+/// force yet: W = 0) and where the denominator underflows (a ~ 1e-300) the derivatives are
+/// returned as 0: the fixed point's step there.
 inline FrictionCompliance friction_compliance_derivatives(NcpFunction f, double slip_speed, double friction_norm,
                                                           double friction_limit, double r) {
     FrictionCompliance out;
     out.w = friction_compliance(f, slip_speed, friction_norm, friction_limit, r);
-    if (!std::isfinite(out.w)) return out;
+    if (!std::isfinite(out.w) || (slip_speed == 0.0 && friction_norm == 0.0)) return out;
     const double a = slip_speed, limit = friction_limit, rb = r * (friction_limit - friction_norm);
     if (f == NcpFunction::minimum) {
         if (a <= rb) return out;
@@ -178,8 +180,11 @@ inline FrictionCompliance friction_compliance_derivatives(NcpFunction f, double 
     const double n = rb > 0.0 ? a * a / (s + rb) : s - rb;
     const double d = r * friction_norm + detail::fischer_burmeister_value(a, rb, s);  // a + r mu lambda_n - s
     const double d2 = d * d;
-    out.d_slip = r * (a * d / s - n * detail::one_minus_ratio(a, rb, s)) / d2;
-    out.d_force = r * r * n * (d - rb) / (s * d2);
+    if (!(d2 > 0.0)) return out;
+    const FrictionCompliance derivatives{out.w, r * (a * d / s - n * detail::one_minus_ratio(a, rb, s)) / d2,
+                                         r * r * n * (d - rb) / (s * d2), 0.0};
+    if (!std::isfinite(derivatives.d_slip) || !std::isfinite(derivatives.d_force)) return out;
+    out = derivatives;
     out.d_limit = -out.d_force - r * r * n / d2;
     return out;
 }

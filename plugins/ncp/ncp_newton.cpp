@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 namespace soma::ncp {
 namespace {
@@ -40,6 +41,12 @@ void copy_values(const SparseMatrix& kernel, const std::vector<Index>& map,
 }
 
 }  // namespace
+
+NcpNewton::NcpNewton(NcpNewtonSettings settings) : settings_(settings) {
+    if (settings_.friction_jacobian == FrictionJacobian::exact && settings_.linear_solver == SchurSolver::conjugate_residual)
+        throw std::invalid_argument("ncp_newton: friction_jacobian exact makes the Schur complement unsymmetric, which "
+                                    "the conjugate residual solve cannot take (use gmres or direct)");
+}
 
 void NcpNewton::prepare_contacts(const System& system) {
     const Index n = system.dof_count();
@@ -182,8 +189,10 @@ std::string NcpNewton::solve_from_start(System& system, double h) {
     x_ = x_start_;
     lambda_b_ = multipliers_at_start_;
     warm_solve_ = settings_.warm_start && warm_start_.kept();
+    statistics_.warm_contacts = 0;
     std::string why = iterate(system, h, at_rest);
-    if (why.empty() || !warm_solve_) return why;
+    // A solve that started from no kept force was a cold one already.
+    if (why.empty() || !warm_solve_ || statistics_.warm_contacts == 0) return why;
     // The last step's forces can be a poor start where contacts change fast (an impact's force
     // carried into the step after it): the iteration from zero forces, the paper's, gets its turn
     // at this step size before the time loop shrinks the step.
@@ -191,6 +200,7 @@ std::string NcpNewton::solve_from_start(System& system, double h) {
     x_ = x_start_;
     lambda_b_ = multipliers_at_start_;
     warm_solve_ = false;
+    statistics_.warm_contacts = 0;
     return iterate(system, h, at_rest);
 }
 
@@ -340,7 +350,7 @@ std::string NcpNewton::iterate(System& system, double h, bool starts_at_rest) {
                 const double speed = slip.norm(), size = force.norm();
                 const FrictionCompliance w = friction_compliance_derivatives(settings_.function, speed, size, limit,
                                                                              r_friction_[i]);
-                if (std::isfinite(w.w)) {
+                if (std::isfinite(w.w)) {  // and then finite derivatives (friction_compliance_derivatives)
                     if (speed > 0.0) friction_mix_[i] += w.d_slip * force * (slip / speed).transpose();
                     if (size > 0.0) friction_block_[i] = (w.d_force / h) * force * (force / size).transpose();
                     friction_normal_[i] = (w.d_limit * rows.friction[i] / h) * force;
@@ -527,17 +537,28 @@ bool NcpNewton::solve_newton_step(System& system, std::string& why) {
         inverse_schur_diagonal_[contacts + k] = 1.0 / (s * s * sum + compliance_[contacts + k]);
     }
     bool solved = true;
+    const bool exact_friction = settings_.friction_jacobian == FrictionJacobian::exact;
     const auto apply_schur = [&](const VectorX& v, VectorX& out) {
         apply_bt(v, work_u_);
         if (!system.solve_linear(work_u_, work_u2_)) solved = false;
         apply_b(work_u2_, out);
+        mix_friction_rows(out);
         out += compliance_.cwiseProduct(v);
+        for (Index i = 0; exact_friction && i < contacts; ++i) {
+            const Eigen::Vector2d extra = friction_block_[i] * Eigen::Vector2d(v[contacts + 2 * i], v[contacts + 2 * i + 1]) +
+                                          friction_normal_[i] * v[i];
+            out[contacts + 2 * i] += extra[0];
+            out[contacts + 2 * i + 1] += extra[1];
+        }
     };
     KrylovOptions options;
     options.max_iterations = settings_.linear_iterations;
     options.relative_tolerance = settings_.linear_tolerance;
     dlambda_.setZero();
-    const KrylovReport krylov = conjugate_residual(apply_schur, inverse_schur_diagonal_, rhs_, dlambda_, krylov_, options);
+    const KrylovReport krylov =
+        settings_.linear_solver == SchurSolver::gmres
+            ? gmres(apply_schur, inverse_schur_diagonal_, rhs_, dlambda_, gmres_, options)
+            : conjugate_residual(apply_schur, inverse_schur_diagonal_, rhs_, dlambda_, krylov_, options);
     statistics_.linear_iterations += krylov.iterations;
     if (!solved) {
         why = system.linear_solver_error();

@@ -59,6 +59,7 @@
 #include "contact_warm_start.hpp"
 #include "ncp_functions.hpp"
 #include "conjugate_residual.hpp"
+#include "gmres.hpp"
 
 #include "soma/integrator.hpp"
 
@@ -82,6 +83,7 @@ enum class ComplementarityScaling {
 enum class SchurSolver {
     conjugate_residual,  ///< preconditioned conjugate residual, Jacobi (section 8.2)
     direct,              ///< the dense Schur complement, LU with partial pivoting
+    gmres,               ///< GMRES, Jacobi on both sides (gmres.hpp): for an unsymmetric Schur complement
 };
 
 /// What stands in for the contacts' geometric stiffness d(G_f^T lambda)/dq in the Newton matrix.
@@ -108,7 +110,7 @@ struct NcpNewtonSettings {
     SchurSolver linear_solver = SchurSolver::conjugate_residual;
     /// exact: a Newton step on Coulomb's law itself where the paper's fixed point (W constant,
     /// eq. 37) converges linearly, slowly when a sliding contact is near stopping. The Schur
-    /// complement is then unsymmetric, so it needs the direct solve.
+    /// complement is then unsymmetric, so it needs the direct solve or GMRES.
     FrictionJacobian friction_jacobian = FrictionJacobian::fixed_point;
     StartingIterate start = StartingIterate::zero_velocity;
     /// The paper applies it to particle DOFs only (section 11: jitter at rigid joint limits); here
@@ -167,7 +169,9 @@ struct NcpStepStatistics {
 
 class NcpNewton final : public Integrator {
 public:
-    explicit NcpNewton(NcpNewtonSettings settings) : settings_(settings) {}
+    /// \throws std::invalid_argument for friction_jacobian exact with the conjugate residual
+    /// solve (the scene's schema refuses it at the key; this guards the C++ API).
+    explicit NcpNewton(NcpNewtonSettings settings);
 
     StepReport step(System& system, double h) override;
     bool supports(ConstraintKind kind) const override { (void)kind; return true; }
@@ -251,6 +255,7 @@ private:
     Eigen::MatrixXd schur_, bt_dense_, a_inverse_bt_;
     Eigen::PartialPivLU<Eigen::MatrixXd> schur_lu_;
     KrylovWorkspace krylov_;
+    GmresWorkspace gmres_;
 };
 
 }  // namespace soma::ncp

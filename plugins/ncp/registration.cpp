@@ -44,15 +44,16 @@ SOMA_PLUGIN("ncp") {
         .one_of_strings({"effective_mass", "step_squared", "identity"})
         .fallback(std::string("effective_mass"));
     s.string("linear_solver", "solve of the Schur complement (eq. 59): conjugate_residual (preconditioned, Jacobi; one "
-                              "solve with the Jacobian's factorization per iteration) or direct (dense, LU; one solve "
-                              "per contact row)")
-        .one_of_strings({"conjugate_residual", "direct"})
+                              "solve with the Jacobian's factorization per iteration), gmres (the same, for the "
+                              "unsymmetric Schur complement of friction_jacobian: exact; linear_iterations is its "
+                              "basis' size) or direct (dense, LU; one solve per contact row)")
+        .one_of_strings({"conjugate_residual", "gmres", "direct"})
         .fallback(std::string("conjugate_residual"));
     s.string("friction_jacobian",
              "the friction rows' derivatives: fixed_point (the compliance W held constant in each iteration, eq. "
              "37, the paper's: a symmetric system, but linear convergence, slow where a sliding contact is near "
              "stopping) or exact (W's derivatives in the slip, the friction force and the normal force too: a "
-             "Newton step on Coulomb's law; needs linear_solver: direct, the system being unsymmetric)")
+             "Newton step on Coulomb's law; needs linear_solver: gmres or direct, the system being unsymmetric)")
         .one_of_strings({"fixed_point", "exact"})
         .fallback(std::string("fixed_point"));
     s.integer("linear_iterations", "conjugate residual iterations per Newton iteration, at most")
@@ -80,7 +81,7 @@ SOMA_PLUGIN("ncp") {
     s.boolean("warm_start",
               "start each contact's forces at those the same contact had at the last step (the same DOFs and "
               "nearly the same normal row; section 8.1 mentions warm starting, the paper starts from zero): a "
-              "structure at rest (an arch) then converges in one or two iterations a step, where contacts change "
+              "structure at rest (an arch) then converges in a few iterations a step, where contacts change "
               "fast (impacts, a pile settling) it can take more than the zero start; a warm-started solve that "
               "fails is solved again from zero forces before the step is retried smaller")
         .fallback(defaults.warm_start);
@@ -138,7 +139,8 @@ SOMA_PLUGIN("ncp") {
                                                            {"step_squared", ComplementarityScaling::step_squared},
                                                            {"identity", ComplementarityScaling::identity}});
         settings.linear_solver = choice<SchurSolver>(
-            p, "linear_solver", {{"conjugate_residual", SchurSolver::conjugate_residual}, {"direct", SchurSolver::direct}});
+            p, "linear_solver",
+            {{"conjugate_residual", SchurSolver::conjugate_residual}, {"gmres", SchurSolver::gmres}, {"direct", SchurSolver::direct}});
         settings.start = choice<StartingIterate>(p, "start",
                                                  {{"zero_velocity", StartingIterate::zero_velocity},
                                                   {"previous_acceleration", StartingIterate::previous_acceleration}});
@@ -151,9 +153,9 @@ SOMA_PLUGIN("ncp") {
         settings.warm_start = p.boolean("warm_start");
         settings.friction_jacobian = choice<FrictionJacobian>(
             p, "friction_jacobian", {{"fixed_point", FrictionJacobian::fixed_point}, {"exact", FrictionJacobian::exact}});
-        if (settings.friction_jacobian == FrictionJacobian::exact && settings.linear_solver != SchurSolver::direct)
+        if (settings.friction_jacobian == FrictionJacobian::exact && settings.linear_solver == SchurSolver::conjugate_residual)
             p.fail("friction_jacobian", "exact makes the Schur complement unsymmetric, which the conjugate residual "
-                                        "solve cannot take: write `linear_solver: direct` with it");
+                                        "solve cannot take: write `linear_solver: gmres` (or direct) with it");
         if (p.has("max_depenetration_speed")) settings.max_depenetration_speed = p.real("max_depenetration_speed");
         settings.max_contact_looks = static_cast<int>(p.integer("max_contact_looks"));
         settings.regularization = p.real("regularization");

@@ -287,3 +287,25 @@ TEST_CASE("The friction compliance's derivatives (friction_jacobian: exact) matc
         CHECK(d.d_limit == Approx(-(0.01 + 0.1) / 5.0).epsilon(1e-12));
     }
 }
+
+TEST_CASE("The friction compliance's derivatives are finite (zero) at rest and where the denominator underflows",
+          "[ncp][ncp_functions]") {
+    // A node resting on a flat surface has slip and friction force exactly 0: W = 0 there (the
+    // 0/0 case of friction_compliance), and its derivatives must not be 0/0. A slip of 1e-300
+    // underflows a^2 and the denominator. Both give the fixed point's step (zero derivatives).
+    using soma::ncp::friction_compliance_derivatives;
+    for (const NcpFunction f : {NcpFunction::fischer_burmeister, NcpFunction::minimum})
+        for (const double slip : {0.0, 1e-300}) {
+            CAPTURE(f == NcpFunction::minimum, slip);
+            const auto d = friction_compliance_derivatives(f, slip, 0.0, 5.0, 0.01);
+            CHECK(d.w == friction_compliance(f, slip, 0.0, 5.0, 0.01));
+            CHECK(std::isfinite(d.d_slip));
+            CHECK(std::isfinite(d.d_force));
+            CHECK(std::isfinite(d.d_limit));
+        }
+    const auto at_rest = friction_compliance_derivatives(NcpFunction::fischer_burmeister, 0.0, 0.0, 5.0, 0.01);
+    CHECK(at_rest.w == 0.0);
+    CHECK(at_rest.d_slip == 0.0);
+    CHECK(at_rest.d_force == 0.0);
+    CHECK(at_rest.d_limit == 0.0);
+}
