@@ -3,6 +3,8 @@
 // an ill-conditioned SPD matrix, and on a singular one.
 #include "../conjugate_residual.hpp"
 
+#include "seeded_uniform.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <Eigen/Cholesky>
@@ -16,17 +18,13 @@
 
 namespace {
 
+using soma::ncp::testing::uniform;
 using soma::VectorX;
 using soma::ncp::conjugate_residual;
 using soma::ncp::KrylovOptions;
 using soma::ncp::KrylovReport;
 using soma::ncp::KrylovWorkspace;
 using soma::ncp::preconditioned_conjugate_gradient;
-
-/// Uniform in [lo, hi) from the 32 bits of a Mersenne twister, the same on every platform.
-double uniform(std::mt19937& random, double lo, double hi) {
-    return lo + (hi - lo) * (static_cast<double>(random()) + 0.5) / 4294967296.0;
-}
 
 /// A = Q diag(lambda) Q^T + D (n x n): lambda log-uniform over [1e-4, 1e2], Q the orthogonal
 /// factor of a seeded random matrix (Householder QR), D uniform in [0, diagonal_scale] on the

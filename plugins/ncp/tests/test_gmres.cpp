@@ -5,6 +5,8 @@
 // symmetry, stalls), and repeated solves reuse the workspace's memory.
 #include "../gmres.hpp"
 
+#include "seeded_uniform.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <Eigen/Dense>
@@ -15,15 +17,12 @@
 
 namespace {
 
+using soma::ncp::testing::uniform;
 using soma::VectorX;
 using soma::ncp::gmres;
 using soma::ncp::GmresWorkspace;
 using soma::ncp::KrylovOptions;
 using soma::ncp::KrylovReport;
-
-double uniform(std::mt19937& random, double lo, double hi) {
-    return lo + (hi - lo) * (static_cast<double>(random()) + 0.5) / 4294967296.0;
-}
 
 /// A = S + K + D (n x n): S symmetric positive definite (eigenvalues log-uniform over [1e-2, 1e1]),
 /// K skew (entries up to \p skew), D a positive diagonal of varying size (so Jacobi scaling

@@ -4,6 +4,8 @@
 // differences.
 #include "../ncp_functions.hpp"
 
+#include "seeded_uniform.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -13,16 +15,11 @@
 
 namespace {
 
+using soma::ncp::testing::uniform;
 using soma::ncp::evaluate_ncp;
 using soma::ncp::friction_compliance;
 using soma::ncp::NcpFunction;
 using soma::ncp::NcpValue;
-
-/// Uniform in [lo, hi) from the 32 bits of a Mersenne twister, the same on every platform (the
-/// standard distributions are implementation-defined).
-double uniform(std::mt19937& random, double lo, double hi) {
-    return lo + (hi - lo) * (static_cast<double>(random()) + 0.5) / 4294967296.0;
-}
 
 /// Full-step scalar Newton on phi(c(lambda), r lambda) = 0 for Fig. 9's constraint
 /// c(lambda) = lambda/4 - 1/8: the number of steps taken before |phi| < 1e-12, and the last lambda.
