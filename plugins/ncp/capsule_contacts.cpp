@@ -45,9 +45,9 @@ void capsule_edge_pairs(const CapsuleAxis& a, const PolyhedronFeatures& b, doubl
         // lies in the edge's cone.
         Vec3 n = c / length;
         const Vec3 &nb0 = b.normals[eb.faces[0]], &nb1 = b.normals[eb.faces[1]];
-        if (!in_edge_cone(n, nb0, nb1)) {
+        if (!in_edge_cone(n, nb0, nb1, b.edge_axes[j])) {
             n = -n;
-            if (!in_edge_cone(n, nb0, nb1)) continue;
+            if (!in_edge_cone(n, nb0, nb1, b.edge_axes[j])) continue;
         }
         // Every point of the axis is n . (a0 - b0) from the edge's line along n.
         const double separation = n.dot(a.end0 - b0) - a.radius;

@@ -232,10 +232,11 @@ std::vector<Index> spanning_vertices(const std::vector<Index>& vertices, const s
 }
 
 std::pair<int, double> best_separating_face(const ContactSolid& solid, const std::vector<Vec3>& positions,
-                                            const std::vector<Index>& vertices, const std::vector<Vec3>& vertex_positions) {
+                                            const std::vector<Vec3>& normals, const std::vector<Index>& vertices,
+                                            const std::vector<Vec3>& vertex_positions) {
     std::pair<int, double> best{-1, -std::numeric_limits<double>::infinity()};
     for (std::size_t f = 0; f < solid.faces.size(); ++f) {
-        const Vec3 n = triangle_normal(positions, solid.faces[f]);
+        const Vec3& n = normals[f];
         const Vec3& on_plane = positions[static_cast<std::size_t>(solid.faces[f][0])];
         double deepest = std::numeric_limits<double>::infinity();
         for (const Index v : vertices) deepest = std::min(deepest, n.dot(vertex_positions[static_cast<std::size_t>(v)] - on_plane));
@@ -244,8 +245,8 @@ std::pair<int, double> best_separating_face(const ContactSolid& solid, const std
     return best;
 }
 
-SolidProximity solid_proximity(const ContactSolid& solid, const std::vector<Vec3>& positions, const Vec3& x,
-                               const FaceChoice& choice) {
+SolidProximity solid_proximity(const ContactSolid& solid, const std::vector<Vec3>& positions,
+                               const std::vector<Vec3>& normals, const Vec3& x, const FaceChoice& choice, double reach) {
     const Vec3& approach = choice.approach;
     const Vec3& motion = choice.motion;
     const double tie = choice.tie;
@@ -256,8 +257,11 @@ SolidProximity solid_proximity(const ContactSolid& solid, const std::vector<Vec3
         case ContactSolid::Kind::polyhedron: {
             // The face whose plane is farthest from x: the separating plane of a point outside,
             // the nearest face of a point inside.
+            const auto normal_of = [&](const std::array<Index, 3>& f) -> const Vec3& {
+                return normals[static_cast<std::size_t>(&f - solid.faces.data())];
+            };
             double farthest = -std::numeric_limits<double>::infinity();  // two passes: fine for convex shapes of few faces
-            for (const auto& f : solid.faces) farthest = std::max(farthest, triangle_normal(positions, f).dot(x - at(f[0])));
+            for (const auto& f : solid.faces) farthest = std::max(farthest, normal_of(f).dot(x - at(f[0])));
             double best = 0.0, alignment = -std::numeric_limits<double>::infinity();
             const std::array<Index, 3>* face = nullptr;
             // The entry face of the relative motion (Cyrus-Beck clipping of x + sigma motion), and
@@ -268,7 +272,7 @@ SolidProximity solid_proximity(const ContactSolid& solid, const std::vector<Vec3
             double exit_distance = 0.0;
             Vec3 exit_normal = Vec3::Zero();
             for (const auto& f : solid.faces) {
-                const Vec3 n = triangle_normal(positions, f);
+                const Vec3& n = normal_of(f);
                 const double d = n.dot(x - at(f[0])), rate = n.dot(motion);
                 if (rate == 0.0) {
                     misses = misses || d > 0.0;
@@ -303,7 +307,7 @@ SolidProximity solid_proximity(const ContactSolid& solid, const std::vector<Vec3
                 // The pair's contact face, before all, where x lies over it (within the tie): one of
                 // the coplanar triangles of the reference's face. Farther out, x is no corner of
                 // that contact (the clipping of contact manifolds keeps it out).
-                const Vec3 n = triangle_normal(positions, solid.faces[static_cast<std::size_t>(choice.reference)]);
+                const Vec3& n = normals[static_cast<std::size_t>(choice.reference)];
                 const double d = n.dot(x - at(solid.faces[static_cast<std::size_t>(choice.reference)][0]));
                 const Vec3 foot = x - d * n;
                 const auto over = [&](const std::array<Index, 3>& f) {
@@ -315,7 +319,7 @@ SolidProximity solid_proximity(const ContactSolid& solid, const std::vector<Vec3
                     return true;
                 };
                 for (const auto& f : solid.faces)
-                    if (triangle_normal(positions, f).dot(n) > 1.0 - 1e-9 && over(f)) {
+                    if (normal_of(f).dot(n) > 1.0 - 1e-9 && over(f)) {
                         face = &f;
                         p.normal = n;
                         best = d;
@@ -323,6 +327,12 @@ SolidProximity solid_proximity(const ContactSolid& solid, const std::vector<Vec3
                     }
             }
             const bool entered = face != nullptr;
+            if (!entered && farthest > tie && farthest > reach) {
+                // Farther than the caller looks: its distance is at least the farthest plane's.
+                p.distance = farthest;
+                p.surface.count = 0;
+                return p;
+            }
             if (!entered && farthest > tie) {
                 // Outside by more than the tie: the nearest point of the surface, which beyond an
                 // edge or a corner is on it, not on a face's plane (a ball passing a box's edge
@@ -337,7 +347,7 @@ SolidProximity solid_proximity(const ContactSolid& solid, const std::vector<Vec3
                         p.surface.weights = w;
                         // Over the face's inside: its plane's normal and distance, exactly.
                         const bool inside = w[0] > 0.0 && w[1] > 0.0 && w[2] > 0.0;
-                        p.normal = inside ? triangle_normal(positions, f) : Vec3((x - on) / d);  // d >= farthest > tie > 0
+                        p.normal = inside ? normal_of(f) : Vec3((x - on) / d);  // d >= farthest > tie > 0
                         p.distance = inside ? p.normal.dot(x - at(f[0])) : d;
                     }
                 }
@@ -346,7 +356,7 @@ SolidProximity solid_proximity(const ContactSolid& solid, const std::vector<Vec3
             }
             for (const auto& f : solid.faces) {
                 if (entered) break;
-                const Vec3 n = triangle_normal(positions, f);
+                const Vec3& n = normal_of(f);
                 const double d = n.dot(x - at(f[0]));
                 if (d < farthest - tie) continue;
                 const double a = n.dot(approach);

@@ -17,6 +17,7 @@
 #include "soma/element.hpp"
 
 #include <array>
+#include <limits>
 #include <utility>
 #include <string>
 #include <vector>
@@ -92,13 +93,21 @@ struct FaceChoice {
 /// \brief The proximity of the world point \p x to \p solid, whose points are at \p positions
 /// (world, indexed by point). \p positions must hold every point of the solid's element. On a
 /// polyhedron, the face is chosen by \p choice; without one, the farthest plane's.
-SolidProximity solid_proximity(const ContactSolid& solid, const std::vector<Vec3>& positions, const Vec3& x,
-                               const FaceChoice& choice = {});
+/// \param[in] normals a polyhedron's face normals at \p positions (edge_contacts.hpp, face_normals),
+///            computed once per look for all its points; unused for a sphere or a capsule
+/// \param[in] reach a polyhedron's point outside by more than \p reach, entering no face, is not
+///            searched for its nearest surface point: its distance is then its farthest plane's (a
+///            lower bound) and its surface point is none (count 0), for a caller that drops it
+SolidProximity solid_proximity(const ContactSolid& solid, const std::vector<Vec3>& positions,
+                               const std::vector<Vec3>& normals, const Vec3& x, const FaceChoice& choice = {},
+                               double reach = std::numeric_limits<double>::infinity());
 
 /// \brief The face of polyhedron \p solid (index into its faces) whose plane separates the points
 /// \p vertices best: the largest over faces of the smallest signed distance of a vertex to its
-/// plane (the separating-axis value of the faces), with that value.
+/// plane (the separating-axis value of the faces), with that value. \p normals: the solid's face
+/// normals at \p positions.
 std::pair<int, double> best_separating_face(const ContactSolid& solid, const std::vector<Vec3>& positions,
-                                            const std::vector<Index>& vertices, const std::vector<Vec3>& vertex_positions);
+                                            const std::vector<Vec3>& normals, const std::vector<Index>& vertices,
+                                            const std::vector<Vec3>& vertex_positions);
 
 }  // namespace soma::ncp

@@ -36,18 +36,26 @@ void face_normals(const std::vector<std::array<Index, 3>>& faces, const std::vec
     for (std::size_t f = 0; f < faces.size(); ++f) normals[f] = triangle_normal(positions, faces[f]);
 }
 
-bool in_edge_cone(const Vec3& n, const Vec3& n0, const Vec3& n1, double tolerance) {
+Vec3 edge_cone_axis(const Vec3& n0, const Vec3& n1) {
     const Vec3 along = n0.cross(n1);
     const double length = along.norm();
-    if (!(length > 0.0)) return false;  // a flat edge has no cone (polyhedron_edges skips those)
-    const Vec3 e = along / length;
-    // The hemisphere test keeps the tolerance from admitting the antipodal direction at a nearly
-    // flat edge (both sine tests pass near -n0 when the dihedral angle is below twice it).
-    return n.dot(n0 + n1) > 0.0 && n0.cross(n).dot(e) >= -tolerance && n.cross(n1).dot(e) >= -tolerance;
+    return length > 0.0 ? Vec3(along / length) : Vec3::Zero();  // a flat edge has no cone (polyhedron_edges skips those)
 }
 
-bool supporting_edge_normal(const Vec3& da, const Vec3& na0, const Vec3& na1, const Vec3& db, const Vec3& nb0,
-                            const Vec3& nb1, Vec3& normal) {
+void edge_cone_axes(const std::vector<PolyhedronEdge>& edges, const std::vector<Vec3>& normals, std::vector<Vec3>& axes) {
+    axes.resize(edges.size());
+    for (std::size_t k = 0; k < edges.size(); ++k) axes[k] = edge_cone_axis(normals[edges[k].faces[0]], normals[edges[k].faces[1]]);
+}
+
+bool in_edge_cone(const Vec3& n, const Vec3& n0, const Vec3& n1, const Vec3& axis, double tolerance) {
+    if (axis.isZero(0.0)) return false;
+    // The hemisphere test keeps the tolerance from admitting the antipodal direction at a nearly
+    // flat edge (both sine tests pass near -n0 when the dihedral angle is below twice it).
+    return n.dot(n0 + n1) > 0.0 && n0.cross(n).dot(axis) >= -tolerance && n.cross(n1).dot(axis) >= -tolerance;
+}
+
+bool supporting_edge_normal(const Vec3& da, const Vec3& na0, const Vec3& na1, const Vec3& axis_a, const Vec3& db,
+                            const Vec3& nb0, const Vec3& nb1, const Vec3& axis_b, Vec3& normal) {
     const Vec3 c = da.cross(db);
     const double length = c.norm();
     if (!(length > kParallelTolerance * da.norm() * db.norm())) return false;
@@ -55,11 +63,11 @@ bool supporting_edge_normal(const Vec3& da, const Vec3& na0, const Vec3& na1, co
     // Out of B: the sign whose direction lies in b's cone (at most one of them can: the cone is
     // narrower than 180 degrees). Then -n must lie in a's cone (Gregorius 2013: the arc of a and
     // the negated arc of b intersect).
-    if (!in_edge_cone(normal, nb0, nb1)) {
+    if (!in_edge_cone(normal, nb0, nb1, axis_b)) {
         normal = -normal;
-        if (!in_edge_cone(normal, nb0, nb1)) return false;
+        if (!in_edge_cone(normal, nb0, nb1, axis_b)) return false;
     }
-    return in_edge_cone(-normal, na0, na1);
+    return in_edge_cone(-normal, na0, na1, axis_a);
 }
 
 void segment_closest_points(const Vec3& a0, const Vec3& a1, const Vec3& b0, const Vec3& b1, double& s, double& t) {
@@ -145,9 +153,15 @@ void face_crossing_pairs(const PolyhedronFeatures& a, const PolyhedronFeatures& 
 void supporting_edge_pairs(const PolyhedronFeatures& a, const PolyhedronFeatures& b, double margin, double reach,
                            std::vector<EdgePair>& pairs, bool face_crossings) {
     const auto at = [](const PolyhedronFeatures& p, Index i) -> const Vec3& { return p.positions[static_cast<std::size_t>(i)]; };
-    // The pair's best face axis, computed when a first edge pair needs it, and its best edge axis:
-    // the largest n . (a0 - b0) over every supporting pair (their separating-axis values).
-    double face_axis = std::numeric_limits<double>::quiet_NaN();
+    // The pair's best face axis, and its best edge axis: the largest n . (a0 - b0) over every
+    // supporting pair (their separating-axis values). A pair is kept only when it is no deeper
+    // than the best axis less the margin (below) and its gap is at most the reach: when the face
+    // axis alone is past the reach by the margin, nothing can be, and the 144 edge pairs of two
+    // boxes whose grown boxes overlap but whose faces separate them (most pairs of a pile's
+    // tilted plates) are not visited.
+    const double face_axis = std::max(face_separation(a.solid.faces, a.normals, a.positions, b.solid.vertices, b.positions),
+                                      face_separation(b.solid.faces, b.normals, b.positions, a.solid.vertices, a.positions));
+    if (face_axis - margin > reach) return;
     double edge_axis = -std::numeric_limits<double>::infinity();
     const std::size_t first = pairs.size();
     for (std::size_t i = 0; i < a.edges.size(); ++i) {
@@ -161,7 +175,9 @@ void supporting_edge_pairs(const PolyhedronFeatures& a, const PolyhedronFeatures
             const Vec3 &b0 = at(b, eb.points[0]), &b1 = at(b, eb.points[1]);
             const Vec3 db = b1 - b0;
             Vec3 n;
-            if (!supporting_edge_normal(da, na0, na1, db, b.normals[eb.faces[0]], b.normals[eb.faces[1]], n)) continue;
+            if (!supporting_edge_normal(da, na0, na1, a.edge_axes[i], db, b.normals[eb.faces[0]], b.normals[eb.faces[1]],
+                                        b.edge_axes[j], n))
+                continue;
             // n is normal to both edges: every point of a is n . (a0 - b0) from b's line along n.
             const double separation = n.dot(a0 - b0);
             edge_axis = std::max(edge_axis, separation);
@@ -172,9 +188,6 @@ void supporting_edge_pairs(const PolyhedronFeatures& a, const PolyhedronFeatures
             // Inside both edges: near an end, that corner is the vertex-face search's (within the margin).
             if (near_an_end(s, length_a, t, length_b, margin)) continue;
             const double gap = n.dot((a0 + s * da) - (b0 + t * db));
-            if (std::isnan(face_axis))
-                face_axis = std::max(face_separation(a.solid.faces, a.normals, a.positions, b.solid.vertices, b.positions),
-                                     face_separation(b.solid.faces, b.normals, b.positions, a.solid.vertices, a.positions));
             pairs.push_back({i, j, s, t, n, gap});
         }
     }
@@ -182,9 +195,6 @@ void supporting_edge_pairs(const PolyhedronFeatures& a, const PolyhedronFeatures
     // The separating-axis theorem: the contact axis is the shallowest of all, faces' and edges';
     // a pair deeper than it by more than the margin is spurious.
     if (pairs.size() == first) return;
-    if (std::isnan(face_axis))
-        face_axis = std::max(face_separation(a.solid.faces, a.normals, a.positions, b.solid.vertices, b.positions),
-                             face_separation(b.solid.faces, b.normals, b.positions, a.solid.vertices, a.positions));
     const double axis = std::max(face_axis, edge_axis) - margin;
     pairs.erase(std::remove_if(pairs.begin() + static_cast<std::ptrdiff_t>(first), pairs.end(),
                                [&](const EdgePair& p) { return p.gap < axis; }),

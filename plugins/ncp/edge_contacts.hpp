@@ -97,19 +97,29 @@ std::vector<PolyhedronEdge> polyhedron_edges(const std::vector<std::array<Index,
 void face_normals(const std::vector<std::array<Index, 3>>& faces, const std::vector<Vec3>& positions,
                   std::vector<Vec3>& normals);
 
+/// \brief The unit direction e = (n0 x n1)/|n0 x n1| along an edge whose faces have the unit
+/// normals \p n0, \p n1 (the axis of its cone of normals); zero for a flat edge.
+Vec3 edge_cone_axis(const Vec3& n0, const Vec3& n1);
+
+/// \brief edge_cone_axis of each of \p edges, from its faces' \p normals, into \p axes (resized;
+/// no allocation once it has the capacity): per look, so that the cone tests of every edge pair
+/// share them.
+void edge_cone_axes(const std::vector<PolyhedronEdge>& edges, const std::vector<Vec3>& normals, std::vector<Vec3>& axes);
+
 /// \brief Whether the unit direction \p n, normal to an edge, lies in the cone of the edge's two
 /// unit face normals \p n0, \p n1 (their non-negative combinations), or within the angle whose
-/// sine is \p tolerance outside it. With e = (n0 x n1)/|n0 x n1| along the edge, n at angle
-/// theta from n0 and n1 at phi < pi: (n0 x n) . e = sin theta and (n x n1) . e = sin(phi - theta),
-/// both >= 0 exactly when 0 <= theta <= phi.
-bool in_edge_cone(const Vec3& n, const Vec3& n0, const Vec3& n1, double tolerance = kConeTolerance);
+/// sine is \p tolerance outside it. With e = \p axis = edge_cone_axis(n0, n1) along the edge, n at
+/// angle theta from n0 and n1 at phi < pi: (n0 x n) . e = sin theta and (n x n1) . e =
+/// sin(phi - theta), both >= 0 exactly when 0 <= theta <= phi. False for a flat edge (axis zero).
+bool in_edge_cone(const Vec3& n, const Vec3& n0, const Vec3& n1, const Vec3& axis, double tolerance = kConeTolerance);
 
 /// \brief Whether edge a (direction \p da, face normals \p na0, \p na1) of A and edge b of B are a
 /// supporting pair (their Gauss-map arcs intersect: Gregorius 2013), and its normal.
+/// \param[in] axis_a, axis_b the edges' cone axes (edge_cone_axis)
 /// \param[out] normal n = +-(da x db)/|da x db|, signed so that it points out of B: in b's cone, with -n in a's
 /// \return false for parallel edges (kParallelTolerance) and for arcs that do not meet (kConeTolerance)
-bool supporting_edge_normal(const Vec3& da, const Vec3& na0, const Vec3& na1, const Vec3& db, const Vec3& nb0,
-                            const Vec3& nb1, Vec3& normal);
+bool supporting_edge_normal(const Vec3& da, const Vec3& na0, const Vec3& na1, const Vec3& axis_a, const Vec3& db,
+                            const Vec3& nb0, const Vec3& nb1, const Vec3& axis_b, Vec3& normal);
 
 /// \brief The closest points of segments a0 + s (a1 - a0) and b0 + t (b1 - b0), s, t in [0, 1]
 /// (Ericson, Real-Time Collision Detection, 2005, section 5.1.9: the lines' closest points,
@@ -137,6 +147,7 @@ struct PolyhedronFeatures {
     const std::vector<PolyhedronEdge>& edges;
     const std::vector<Vec3>& positions;     ///< of its element's points
     const std::vector<Vec3>& normals;       ///< of solid.faces, unit, outward
+    const std::vector<Vec3>& edge_axes;     ///< of edges, their cone axes (edge_cone_axes; per step)
 };
 
 /// An edge pair of two polyhedra A, B that may touch: a supporting pair or a face crossing.

@@ -29,6 +29,7 @@ NcpContact::NcpContact(ContactSettings settings, SettingsErrors errors)
 }
 
 void NcpContact::bind(const SceneView& scene) {
+    looks_.valid = false;
     elements_ = select_elements(scene, settings_.elements, errors_);
     excluded_.clear();
     const auto index_of = [&](const std::string& name) {
@@ -84,7 +85,7 @@ void NcpContact::bind(const SceneView& scene) {
                 for (std::size_t i = 0; i < x.size(); ++i) x[i] = point_position(element, static_cast<Index>(i), q);
                 spanning = spanning_vertices(solid.vertices, x);
             }
-            solids_.push_back({std::move(solid), e, can_move, std::move(edges), {}, std::move(spanning)});
+            solids_.push_back({std::move(solid), e, can_move, std::move(edges), {}, {}, {}, std::move(spanning)});
         }
     }
     // Each corner of a polyhedron knows it (its face choice against another polyhedron).
@@ -102,7 +103,11 @@ void NcpContact::bind(const SceneView& scene) {
     // Per-step buffers sized once.
     boxes_.resize(edge_solids_.size());
     edge_solids_by_x_.reserve(edge_solids_.size());
-    for (const std::size_t k : edge_solids_) solids_[k].normals.resize(solids_[k].solid.faces.size());
+    for (Solid& solid : solids_) {
+        solid.normals.resize(solid.solid.faces.size());
+        solid.start_normals.resize(solid.solid.faces.size());
+        solid.edge_axes.resize(solid.edges.size());
+    }
 }
 
 ContactEnd NcpContact::frame_point(const Element& e, Index point, const Vec3& centre, const Vec3& arm,
@@ -180,7 +185,6 @@ void NcpContact::detect_edge_contacts(double dt, double reach, const VectorX& q)
         const double grow = 0.5 * reach + solid.solid.radius;
         boxes_[k] = {Vec3(low.array() - grow), Vec3(high.array() + grow)};
         edge_solids_by_x_.emplace_back(boxes_[k][0].x(), k);
-        face_normals(solid.solid.faces, x, solid.normals);
     }
     std::sort(edge_solids_by_x_.begin(), edge_solids_by_x_.end());
     const auto is_capsule = [](const Solid& solid) { return solid.solid.kind == ContactSolid::Kind::capsule; };
@@ -208,12 +212,13 @@ void NcpContact::detect_edge_contacts(double dt, double reach, const VectorX& q)
             if (excluded_.count(std::minmax(a.element, b.element))) continue;
             edge_pairs_.clear();
             if (!is_capsule(a)) {
-                supporting_edge_pairs({a.solid, a.edges, positions_[a.element], a.normals},
-                                      {b.solid, b.edges, positions_[b.element], b.normals}, settings_.margin, reach,
+                supporting_edge_pairs({a.solid, a.edges, positions_[a.element], a.normals, a.edge_axes},
+                                      {b.solid, b.edges, positions_[b.element], b.normals, b.edge_axes}, settings_.margin, reach,
                                       edge_pairs_, /*face_crossings=*/true);
             } else if (!is_capsule(b)) {
                 if (b.edges.empty()) continue;  // edge_contacts: false
-                capsule_edge_pairs(axis_of(a), {b.solid, b.edges, positions_[b.element], b.normals}, settings_.margin, reach,
+                capsule_edge_pairs(axis_of(a), {b.solid, b.edges, positions_[b.element], b.normals, b.edge_axes},
+                                   settings_.margin, reach,
                                    edge_pairs_);
             } else {
                 EdgePair pair;
@@ -288,9 +293,14 @@ double NcpContact::evaluate_points(const VectorX& q, const VectorX& velocity) {
         centroids_[e] /= static_cast<double>(std::max<std::size_t>(positions_[e].size(), 1));
     }
     // Each solid's velocity field from its spanning vertices: v(x) = v_0 + G (x - x_0), with
-    // G [x_k - x_0] = [v_k - v_0], k = 1..3.
+    // G [x_k - x_0] = [v_k - v_0], k = 1..3; a polyhedron's face normals and edges' cone axes,
+    // shared by all its points' and edges' tests at this look.
     for (Solid& solid : solids_) {
         const std::vector<Vec3>& x = positions_[solid.element];
+        if (solid.solid.kind == ContactSolid::Kind::polyhedron) {
+            face_normals(solid.solid.faces, x, solid.normals);
+            edge_cone_axes(solid.edges, solid.normals, solid.edge_axes);
+        }
         const std::vector<Vec3>& v = velocities_[solid.element];
         const auto at = [](const std::vector<Vec3>& values, Index i) -> const Vec3& { return values[static_cast<std::size_t>(i)]; };
         const Index first = solid.spanning.empty() ? solid.solid.vertices[0] : solid.spanning[0];
@@ -310,26 +320,57 @@ double NcpContact::evaluate_points(const VectorX& q, const VectorX& velocity) {
 
 void NcpContact::detect(const SceneView& scene, double dt, std::span<const SolvedStep> solved) {
     const State& s = scene.state();
-    contacts_.clear();
-    start_found_.clear();
-    end_keys_.clear();
-    at_solved_end_ = false;
     velocity_ahead_ = s.v + dt * s.a;
-    const double fastest = evaluate_points(s.q, velocity_ahead_);
-    start_positions_ = positions_;  // same sizes every step: no allocation after the first
-    find_contacts(s.q, dt, fastest);
-    if (solved.empty()) return;
-    // Each solved end in turn: what is within the margin there, from the end's geometry (its
-    // faces, its supporting edges), without prediction, but for what the looks before found
+    // A look is a function of its arguments (ContactConstraint::detect): an integrator looking
+    // again at the same step passes the same start and the same solved ends first, so what they
+    // found is kept, not searched again.
+    const auto same = [](const VectorX& a, const VectorX& b) { return a.size() == b.size() && a == b; };
+    const bool same_start = looks_.valid && dt == looks_.dt && same(s.q, looks_.q) && same(velocity_ahead_, looks_.v);
+    if (!same_start) {
+        contacts_.clear();
+        start_found_.clear();
+        end_keys_.clear();
+        at_solved_end_ = false;
+        const double fastest = evaluate_points(s.q, velocity_ahead_);
+        start_positions_ = positions_;  // same sizes every step: no allocation after the first
+        for (Solid& solid : solids_) solid.start_normals = solid.normals;
+        find_contacts(s.q, dt, fastest);
+        std::sort(start_found_.begin(), start_found_.end());
+        looks_.valid = true;
+        looks_.dt = dt;
+        looks_.q = s.q;
+        looks_.v = velocity_ahead_;
+        looks_.start_contacts = contacts_.size();
+        looks_.end_count = 0;
+    }
+    // The solved ends already looked at, in order, and what the contacts were after each (the
+    // entries past end_count are kept for their buffers).
+    std::size_t kept = 0;
+    while (kept < solved.size() && kept < looks_.end_count && same(*solved[kept].q, looks_.ends[kept].q) &&
+           same(*solved[kept].v, looks_.ends[kept].v))
+        ++kept;
+    looks_.end_count = kept;
+    contacts_.resize(kept == 0 ? looks_.start_contacts : looks_.ends[kept - 1].contacts);
+    if (kept == 0) end_keys_.clear();
+    else end_keys_ = looks_.ends[kept - 1].end_keys;
+    if (kept == solved.size()) return;
+    // Each further solved end in turn: what is within the margin there, from the end's geometry
+    // (its faces, its supporting edges), without prediction, but for what the looks before found
     // (add_contact). The solved velocity still tells the faces points entered by.
-    std::sort(start_found_.begin(), start_found_.end());
     at_solved_end_ = true;
-    for (const SolvedStep& end : solved) {
+    for (std::size_t k = kept; k < solved.size(); ++k) {
         new_keys_.clear();
-        evaluate_points(*end.q, *end.v);
-        find_contacts(*end.q, dt, 0.0);
+        evaluate_points(*solved[k].q, *solved[k].v);
+        find_contacts(*solved[k].q, dt, 0.0);
         end_keys_.insert(end_keys_.end(), new_keys_.begin(), new_keys_.end());
         std::sort(end_keys_.begin(), end_keys_.end());
+        if (looks_.ends.size() <= k) looks_.ends.emplace_back();
+        SolvedLook& look = looks_.ends[k];
+        look.q = *solved[k].q;
+        look.v = *solved[k].v;
+        look.contacts = contacts_.size();
+        look.end_keys = end_keys_;
+        looks_.end_count = k + 1;
     }
     at_solved_end_ = false;
 }
@@ -399,14 +440,20 @@ void NcpContact::find_contacts(const VectorX& q, double dt, double fastest) {
                     const Solid& own = solids_[c.solid];
                     const std::vector<Vec3>& start = start_positions_[solid.element];
                     const std::vector<Vec3>& own_start = start_positions_[own.element];
-                    const auto [face, separation] = best_separating_face(solid.solid, start, own.solid.vertices, own_start);
-                    const double own_separation = best_separating_face(own.solid, own_start, solid.solid.vertices, start).second;
+                    const auto [face, separation] =
+                        best_separating_face(solid.solid, start, solid.start_normals, own.solid.vertices, own_start);
+                    const double own_separation =
+                        best_separating_face(own.solid, own_start, own.start_normals, solid.solid.vertices, start).second;
                     pair_reference_[c.solid] = separation >= own_separation ? face : -1;
                     pair_reference_search_[c.solid] = search_;
                 }
                 choice.reference = pair_reference_[c.solid];
             }
-            const SolidProximity near = solid_proximity(solid.solid, x, p, choice);
+            // Farther than the reach (on a polyhedron, outside its planes by more), it is dropped
+            // below whatever its nearest point: within_margin admits no gap beyond the margin and
+            // the step's motion of both sides, which the reach bounds.
+            const SolidProximity near = solid_proximity(solid.solid, x, solid.normals, p, choice, reach);
+            if (near.surface.count == 0) continue;
             // Two rounded points (sphere centres, capsule ends) meet once: the pair is found both
             // ways, and the lower element's candidate keeps it.
             const auto& radii = elements_[solid.element]->geometry().point_radius;

@@ -63,7 +63,13 @@
 /// by bisection and then by y and z. For edge contacts the polyhedra's boxes, each grown by half
 /// of that reach (the margin and the step's largest motion of both sides), sorted along x, are
 /// swept (a capsule's grown by its radius too): a pair is tested when its boxes overlap. Not every
-/// pair is tested.
+/// pair is tested. Within a pair, what cannot be kept is not searched: two polyhedra that a face
+/// plane of either separates by more than the reach and the margin have no edge pair to keep
+/// (the depth rule drops every one), and a point outside a polyhedron's planes by more than the
+/// reach is not searched for its nearest surface point. Each polyhedron's face normals and edge
+/// cone axes are computed once per look. A look is a function of its arguments: looking again
+/// at the same step (the same start, the same solved ends first) reuses what the earlier looks
+/// found and searches only the new ends.
 ///
 /// Not found (documented limits): edges shorter than twice the margin (no point of
 /// them is that far from both ends); a deformable element's own surface as a solid (a rod
@@ -123,7 +129,9 @@ private:
         std::size_t element = 0;
         bool movable = false;
         std::vector<PolyhedronEdge> edges;  ///< a polyhedron's edges (bind), for edge contacts
-        std::vector<Vec3> normals;          ///< a polyhedron's face normals (per step, sized once)
+        std::vector<Vec3> normals;          ///< a polyhedron's face normals (per look, sized once)
+        std::vector<Vec3> start_normals;    ///< a polyhedron's face normals at the step's start
+        std::vector<Vec3> edge_axes;        ///< its edges' cone axes (per look, sized once)
         /// Four vertices spanning a polyhedron (bind): its velocity field, affine as it moves
         /// rigidly, is fitted to theirs. Fewer than four for a flat one, a sphere or a capsule.
         std::vector<Index> spanning;
@@ -186,6 +194,22 @@ private:
     /// done), and of those found at the solved ends before (sorted) and at the one being looked at.
     std::vector<std::pair<ContactKey, double>> start_found_;
     std::vector<ContactKey> end_keys_, new_keys_;
+    /// The looks at the current step (detect): its start's configuration, velocity ahead and
+    /// step, the contacts found there, and per solved end looked at since, its configuration and
+    /// velocity, the contacts after it and the keys found at the ends so far.
+    struct SolvedLook {
+        VectorX q, v;
+        std::size_t contacts = 0;
+        std::vector<ContactKey> end_keys;
+    };
+    struct Looks {
+        bool valid = false;
+        double dt = 0.0;
+        VectorX q, v;
+        std::size_t start_contacts = 0;
+        std::vector<SolvedLook> ends;
+        std::size_t end_count = 0;  ///< of ends, those of the current step
+    } looks_;
     static constexpr double kInfinity = std::numeric_limits<double>::infinity();
     bool at_solved_end_ = false;  ///< looking at a solved end (no prediction)
     std::vector<Vec3> centroids_;                            ///< per element, of its points

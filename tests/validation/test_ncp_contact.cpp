@@ -33,6 +33,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 using namespace soma;
 using namespace soma::validation;
@@ -1004,6 +1005,73 @@ TEST_CASE("ncp_newton: a box pushed into another during a step is caught by look
         CHECK(node_velocity(*two_looks, "c", 0).x() == Approx(w - d / h).margin(1e-6));
         CHECK(w - d / h > 0.0);  // c is pushed: its contact carries a force
     }
+}
+
+TEST_CASE("ncp_contact: a look is a function of its arguments: looking again at the same step gives what a fresh "
+          "search gives, and a changed solved end is searched again", "[ncp][validation]") {
+    // ncp_contact keeps what it found at a step's start and at each solved end, and reuses it when
+    // the integrator looks again at the same step (ContactConstraint::detect). Three boxes in a
+    // row along x, a moving into b (the scene of the test above); the solved ends are a's motion
+    // over one and over two steps (a 3.3 cm and 6.6 cm into b). Every look is compared, contact
+    // by contact, with the same look in a scene built fresh, which has nothing to reuse.
+    const double h = kH;
+    const std::string scene =
+        "simulation: {duration: " + num(h) + "}\n"
+        "integrator: {type: ncp_newton, dt: " + num(h) + "}\n"
+        "elements:\n"
+        "  - {name: a, type: rigid_body, position: [-0.07, 0, 0], velocity: [4, 0, 0], density: 1000,"
+        " shape: {box: {size: [0.06, 0.06, 0.06]}}}\n"
+        "  - {name: b, type: rigid_body, position: [0, 0, 0], density: 1000, shape: {box: {size: [0.08, 0.08, 0.08]}}}\n"
+        "  - {name: c, type: rigid_body, position: [0.095, 0, 0], density: 1000, shape: {box: {size: [0.1, 0.1, 0.1]}}}\n"
+        "constraints:\n"
+        "  - {name: contact, type: ncp_contact}\n";
+    auto kept = build_scene(scene);
+    const State& s = kept->state();
+    VectorX one_step(s.q.size()), two_steps(s.q.size());
+    kept->integrate(s.q, h * s.v, one_step);
+    kept->integrate(s.q, 2.0 * h * s.v, two_steps);
+    const VectorX& v = s.v;
+    // The contacts as numbers: each one's normal and its ends' points and weights.
+    const auto contacts = [](const Simulation& simulation) {
+        std::vector<double> all;
+        for (Index i = 0; i < simulation.contact_set().count(); ++i) {
+            const UnilateralContact& c = simulation.contact_set().contact(i);
+            all.insert(all.end(), c.normal.data(), c.normal.data() + 3);
+            for (const ContactEnd* end : {&c.a, &c.b}) {
+                all.insert(all.end(), end->weights.begin(), end->weights.end());
+                for (const Index point : end->points) all.push_back(static_cast<double>(point));
+            }
+        }
+        return all;
+    };
+    const auto fresh = [&](std::vector<SolvedStep> solved) {
+        auto simulation = build_scene(scene);
+        simulation->detect_contacts(h, solved);
+        return contacts(*simulation);
+    };
+    const std::vector<SolvedStep> none, first{{&one_step, &v}}, both{{&one_step, &v}, {&two_steps, &v}};
+    const std::vector<SolvedStep> second_only{{&two_steps, &v}};
+    kept->detect_contacts(h);
+    const std::vector<double> start = contacts(*kept);
+    CHECK(start == fresh(none));
+    CHECK(kept->contact_set().count() == 8);  // a's corners on b's face (the test above)
+    kept->detect_contacts(h, first);
+    const std::vector<double> after_one = contacts(*kept);
+    CHECK(after_one == fresh(first));
+    CHECK(after_one.size() > start.size());  // a 3.3 cm into b: the end's rows join the start's
+    kept->detect_contacts(h, both);
+    CHECK(contacts(*kept) == fresh(both));
+    kept->detect_contacts(h, first);  // back to fewer ends: that earlier look's contacts
+    CHECK(contacts(*kept) == after_one);
+    kept->detect_contacts(h, second_only);  // another end in the first place: searched again
+    CHECK(contacts(*kept) == fresh(second_only));
+    CHECK(contacts(*kept) != after_one);
+    kept->detect_contacts(h);
+    CHECK(contacts(*kept) == start);
+    kept->detect_contacts(0.5 * h);  // another step size: another reach and prediction
+    auto halved = build_scene(scene);
+    halved->detect_contacts(0.5 * h);
+    CHECK(contacts(*kept) == contacts(*halved));
 }
 
 TEST_CASE("ncp_newton: the diagonal geometric stiffness changes the iteration, not the solution", "[ncp][validation]") {

@@ -18,7 +18,8 @@ struct Box {
     std::vector<Vec3> x;
     std::vector<PolyhedronEdge> edges;
     std::vector<Vec3> normals;
-    PolyhedronFeatures features() const { return {solid, edges, x, normals}; }
+    std::vector<Vec3> edge_axes;
+    PolyhedronFeatures features() const { return {solid, edges, x, normals, edge_axes}; }
 };
 
 inline Box make_box(const Vec3& size, const Eigen::Matrix3d& rotation, const Vec3& centre) {
@@ -31,6 +32,7 @@ inline Box make_box(const Vec3& size, const Eigen::Matrix3d& rotation, const Vec
     box.solid.vertices = {0, 1, 2, 3, 4, 5, 6, 7};
     box.edges = polyhedron_edges(box.solid.faces, box.x);
     face_normals(box.solid.faces, box.x, box.normals);
+    edge_cone_axes(box.edges, box.normals, box.edge_axes);
     return box;
 }
 

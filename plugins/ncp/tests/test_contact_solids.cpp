@@ -48,14 +48,24 @@ TEST_CASE("contact solids: a point beyond a box's edge meets the edge, along the
     FaceChoice choice;
     choice.tie = kMargin;
     const Vec3 x(0.54, 0.1, 0.53);
-    const SolidProximity p = solid_proximity(box.solid, box.x, x, choice);
+    const SolidProximity p = solid_proximity(box.solid, box.x, box.normals, x, choice);
     CHECK(p.distance == Approx(0.05).margin(1e-12));
     CHECK((p.normal - Vec3(0.8, 0.0, 0.6)).norm() < 1e-12);
     CHECK((surface_point(box, p) - Vec3(0.5, 0.1, 0.5)).norm() < 1e-12);
     // Over the top face's inside, the face's own normal and plane distance, exactly.
-    const SolidProximity over = solid_proximity(box.solid, box.x, Vec3(0.2, -0.1, 0.53), choice);
+    const SolidProximity over = solid_proximity(box.solid, box.x, box.normals, Vec3(0.2, -0.1, 0.53), choice);
     CHECK(over.distance == Approx(0.03).margin(1e-12));
     CHECK((over.normal - Vec3::UnitZ()).norm() < 1e-15);
+    // Past a reach of 3.9 cm (its farthest plane is 4 cm off), the point is not searched: its
+    // distance is that plane's, a lower bound of the 5 cm, and it has no surface point; within a
+    // reach of 4.1 cm it is the same as without one.
+    const SolidProximity beyond = solid_proximity(box.solid, box.x, box.normals, x, choice, 0.039);
+    CHECK(beyond.surface.count == 0);
+    CHECK(beyond.distance == Approx(0.04).margin(1e-12));
+    CHECK(beyond.distance <= p.distance);
+    const SolidProximity within = solid_proximity(box.solid, box.x, box.normals, x, choice, 0.041);
+    CHECK(within.surface.count == 3);
+    CHECK(within.distance == p.distance);
 }
 
 TEST_CASE("contact solids: a point driven into a plate near its end meets the face it came through", "[ncp][contact_solids]") {
@@ -67,19 +77,19 @@ TEST_CASE("contact solids: a point driven into a plate near its end meets the fa
     FaceChoice choice;
     choice.tie = kMargin;
     choice.approach = Vec3::UnitX();  // the other body's centroid lies along +x (tables side by side)
-    const SolidProximity nearest = solid_proximity(plate.solid, plate.x, x, choice);
+    const SolidProximity nearest = solid_proximity(plate.solid, plate.x, plate.normals, x, choice);
     CHECK((nearest.normal - Vec3::UnitX()).norm() < 1e-12);
     CHECK(nearest.distance == Approx(-0.001).margin(1e-12));
     choice.motion = Vec3(0, 0, -2.0 * 0.0083 * 0.3);
-    const SolidProximity entered = solid_proximity(plate.solid, plate.x, x, choice);
+    const SolidProximity entered = solid_proximity(plate.solid, plate.x, plate.normals, x, choice);
     CHECK((entered.normal - Vec3::UnitZ()).norm() < 1e-12);
     CHECK(entered.distance == Approx(-0.0015).margin(1e-12));
     // A motion within the tie (round-off at rest) is no direction: the nearest face again.
     choice.motion = Vec3(0, 0, -0.5 * kMargin);
-    CHECK((solid_proximity(plate.solid, plate.x, x, choice).normal - Vec3::UnitX()).norm() < 1e-12);
+    CHECK((solid_proximity(plate.solid, plate.x, plate.normals, x, choice).normal - Vec3::UnitX()).norm() < 1e-12);
     // Sliding along the top, inside all the way back: no entry within the span, the nearest face.
     choice.motion = Vec3(-0.005, 0, 0);
-    CHECK((solid_proximity(plate.solid, plate.x, x, choice).normal - Vec3::UnitX()).norm() < 1e-12);
+    CHECK((solid_proximity(plate.solid, plate.x, plate.normals, x, choice).normal - Vec3::UnitX()).norm() < 1e-12);
 }
 
 TEST_CASE("contact solids: a point moving away from a plate, or leaving it, is not sent through it", "[ncp][contact_solids]") {
@@ -92,21 +102,21 @@ TEST_CASE("contact solids: a point moving away from a plate, or leaving it, is n
     choice.motion = Vec3(0, 0, 2.0 * 0.0083 * 2.0);
     // On the top, moving up (a corner bouncing off the plate): it entered nothing; the line left
     // the plate by now. Its face is the top, at distance 0 (the entry would be the underside, 2.5 cm "deep").
-    const SolidProximity on_top = solid_proximity(plate.solid, plate.x, Vec3(0.2, 0.1, 0.0125), choice);
+    const SolidProximity on_top = solid_proximity(plate.solid, plate.x, plate.normals, Vec3(0.2, 0.1, 0.0125), choice);
     CHECK((on_top.normal - Vec3::UnitZ()).norm() < 1e-12);
     CHECK(std::abs(on_top.distance) < 1e-12);
     // 0.4 mm inside, moving up and out: the exit (the top, 0.4 mm along the line) is nearer than
     // where the line entered (the underside, 2.1 cm back): the top.
-    const SolidProximity leaving = solid_proximity(plate.solid, plate.x, Vec3(0.2, 0.1, 0.0125 - 4e-4), choice);
+    const SolidProximity leaving = solid_proximity(plate.solid, plate.x, plate.normals, Vec3(0.2, 0.1, 0.0125 - 4e-4), choice);
     CHECK((leaving.normal - Vec3::UnitZ()).norm() < 1e-12);
     CHECK(leaving.distance == Approx(-4e-4).margin(1e-12));
     // 4 mm above, moving up: outside and moving away, the nearest point (rule 3), on the top.
-    const SolidProximity above = solid_proximity(plate.solid, plate.x, Vec3(0.2, 0.1, 0.0165), choice);
+    const SolidProximity above = solid_proximity(plate.solid, plate.x, plate.normals, Vec3(0.2, 0.1, 0.0165), choice);
     CHECK((above.normal - Vec3::UnitZ()).norm() < 1e-12);
     CHECK(above.distance == Approx(0.004).margin(1e-12));
     // Moving down instead, 0.4 mm in: it entered by the top (0.4 mm back), nearer than the exit.
     choice.motion = -choice.motion;
-    const SolidProximity entering = solid_proximity(plate.solid, plate.x, Vec3(0.2, 0.1, 0.0125 - 4e-4), choice);
+    const SolidProximity entering = solid_proximity(plate.solid, plate.x, plate.normals, Vec3(0.2, 0.1, 0.0125 - 4e-4), choice);
     CHECK((entering.normal - Vec3::UnitZ()).norm() < 1e-12);
 }
 
@@ -118,26 +128,26 @@ TEST_CASE("contact solids: a corner meets the pair's separating face where it li
     // reference; a point beyond the reference face's extent does not meet its extended plane.
     const Box plate = make_box(Vec3(1, 1, 0.025), Eigen::Matrix3d::Identity(), Vec3::Zero());
     const Box leg = make_box(Vec3(0.03, 0.03, 0.4), Eigen::Matrix3d::Identity(), Vec3(0.5 + 0.015 - 0.002, 0, 0.0125 - 0.01 + 0.2));
-    const auto [face, separation] = best_separating_face(plate.solid, plate.x, leg.solid.vertices, leg.x);
+    const auto [face, separation] = best_separating_face(plate.solid, plate.x, plate.normals, leg.solid.vertices, leg.x);
     CHECK(separation == Approx(-0.002).margin(1e-12));
     REQUIRE(face >= 0);
     CHECK((triangle_normal(plate.x, plate.solid.faces[static_cast<std::size_t>(face)]) - Vec3::UnitX()).norm() < 1e-12);
     // The leg's faces separate the plate's corners no better (its -x face by the same 2 mm: ties
     // go to the solid's face, as ncp_contact takes them).
-    CHECK(best_separating_face(leg.solid, leg.x, plate.solid.vertices, plate.x).second <= separation + 1e-15);
+    CHECK(best_separating_face(leg.solid, leg.x, leg.normals, plate.solid.vertices, plate.x).second <= separation + 1e-15);
     const Vec3 corner = leg.x[0];  // -x, -y, -z: 2 mm inside the end face, 1 cm under the top
     FaceChoice choice;
     choice.tie = kMargin;
     choice.approach = Vec3::UnitZ();
-    CHECK((solid_proximity(plate.solid, plate.x, corner, choice).normal - Vec3::UnitX()).norm() < 1e-12);
+    CHECK((solid_proximity(plate.solid, plate.x, plate.normals, corner, choice).normal - Vec3::UnitX()).norm() < 1e-12);
     choice.reference = face;
-    const SolidProximity p = solid_proximity(plate.solid, plate.x, corner, choice);
+    const SolidProximity p = solid_proximity(plate.solid, plate.x, plate.normals, corner, choice);
     CHECK((p.normal - Vec3::UnitX()).norm() < 1e-12);
     CHECK(p.distance == Approx(-0.002).margin(1e-12));
     // A point far from the reference face's extent is not held on its extended plane.
     choice.reference = face_along(plate, Vec3::UnitZ());
     const Vec3 beside(0.6, 0.0, 0.0);  // 10 cm beyond the +x end, at the top's height
-    const SolidProximity far = solid_proximity(plate.solid, plate.x, beside, choice);
+    const SolidProximity far = solid_proximity(plate.solid, plate.x, plate.normals, beside, choice);
     CHECK(far.distance == Approx(0.1).margin(1e-12));
     CHECK((far.normal - Vec3::UnitX()).norm() < 1e-12);
 }

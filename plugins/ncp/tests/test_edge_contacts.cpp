@@ -45,13 +45,14 @@ struct RawPair {
 };
 std::vector<RawPair> supporting_pairs(const Box& a, const Box& b) {
     std::vector<RawPair> raw;
-    for (const PolyhedronEdge& ea : a.edges)
-        for (const PolyhedronEdge& eb : b.edges) {
+    for (std::size_t i = 0; i < a.edges.size(); ++i)
+        for (std::size_t j = 0; j < b.edges.size(); ++j) {
+            const PolyhedronEdge &ea = a.edges[i], &eb = b.edges[j];
             const Vec3 &a0 = a.x[static_cast<std::size_t>(ea.points[0])], &a1 = a.x[static_cast<std::size_t>(ea.points[1])];
             const Vec3 &b0 = b.x[static_cast<std::size_t>(eb.points[0])], &b1 = b.x[static_cast<std::size_t>(eb.points[1])];
             Vec3 n;
-            if (!supporting_edge_normal(a1 - a0, a.normals[ea.faces[0]], a.normals[ea.faces[1]], b1 - b0,
-                                        b.normals[eb.faces[0]], b.normals[eb.faces[1]], n))
+            if (!supporting_edge_normal(a1 - a0, a.normals[ea.faces[0]], a.normals[ea.faces[1]], a.edge_axes[i], b1 - b0,
+                                        b.normals[eb.faces[0]], b.normals[eb.faces[1]], b.edge_axes[j], n))
                 continue;
             double s = 0.0, t = 0.0;
             segment_closest_points(a0, a1, b0, b1, s, t);
@@ -100,13 +101,13 @@ TEST_CASE("edge contacts: a box has 12 edges, each along an axis, and no face di
 TEST_CASE("edge contacts: the cone of an edge's face normals and the closest points of two segments",
           "[ncp][edge_contacts]") {
     const Vec3 z = Vec3::UnitZ(), x = Vec3::UnitX();
-    CHECK(in_edge_cone((x + z).normalized(), z, x));
-    CHECK(in_edge_cone(z, z, x));   // on the boundary: inclusive
-    CHECK(in_edge_cone(x, z, x));
-    CHECK_FALSE(in_edge_cone(-x, z, x));
-    CHECK_FALSE(in_edge_cone((z - 1e-3 * x).normalized(), z, x));  // 1e-3 rad outside
-    CHECK(in_edge_cone((z - 1e-7 * x).normalized(), z, x));        // within the tolerance 1e-6
-    CHECK_FALSE(in_edge_cone((z - 1e-7 * x).normalized(), z, x, 0.0));
+    CHECK(in_edge_cone((x + z).normalized(), z, x, edge_cone_axis(z, x)));
+    CHECK(in_edge_cone(z, z, x, edge_cone_axis(z, x)));   // on the boundary: inclusive
+    CHECK(in_edge_cone(x, z, x, edge_cone_axis(z, x)));
+    CHECK_FALSE(in_edge_cone(-x, z, x, edge_cone_axis(z, x)));
+    CHECK_FALSE(in_edge_cone((z - 1e-3 * x).normalized(), z, x, edge_cone_axis(z, x)));  // 1e-3 rad outside
+    CHECK(in_edge_cone((z - 1e-7 * x).normalized(), z, x, edge_cone_axis(z, x)));        // within the tolerance 1e-6
+    CHECK_FALSE(in_edge_cone((z - 1e-7 * x).normalized(), z, x, edge_cone_axis(z, x), 0.0));
 
     double s = 0.0, t = 0.0;
     // Crossing lines: x axis at z = 1 against y axis at z = 0, crossing at (0.25, 0.5).
