@@ -156,11 +156,21 @@ StepReport NcpNewton::step(System& system, double h) {
     next.q.head(n) += h * next.v;  // eq. 45
     system.multipliers() = lambda_b_;
     system.set_contact_forces(lambda_n_, lambda_f_);
-    if (settings_.warm_start) warm_start_.keep(normal_force_, tangent_, lambda_n_, lambda_f_);
+    if (settings_.warm_start) {
+        if (contacts_are_quiet()) warm_start_.keep(normal_force_, tangent_, lambda_n_, lambda_f_);
+        else warm_start_.clear();
+    }
     system.commit(std::move(next));
     report.converged = true;
     report.newton_iterations = statistics_.newton_iterations;
     return report;
+}
+
+bool NcpNewton::contacts_are_quiet() const {
+    // The slip of the last iterate (D v+, m/s), at each contact that carries a normal force.
+    for (Index i = 0; i < lambda_n_.size(); ++i)
+        if (lambda_n_[i] > 0.0 && std::hypot(slip_[2 * i], slip_[2 * i + 1]) > settings_.warm_start_slip) return false;
+    return true;
 }
 
 double NcpNewton::depenetration_shift(double start_gap, double h) const {

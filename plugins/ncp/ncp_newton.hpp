@@ -155,6 +155,12 @@ struct NcpNewtonSettings {
     /// section 8.1). A warm-started solve that fails is solved again from lambda = 0 at the same
     /// step before the step is retried smaller.
     bool warm_start = false;
+    /// With warm_start, a step's forces are kept for the next only when every contact carrying a
+    /// normal force slips slower than this (m/s) at its end: where contacts slide or impacts
+    /// change them, a carried force sends the first Newton step far off (a pile settling took 1.7
+    /// times the iterations), and those steps start from zero, as without warm_start; at rest the
+    /// carried forces are the solution. A speed no contact reaches: kept after every step.
+    double warm_start_slip = 0.01;
 };
 
 /// What the last step's iteration did (for tests, benchmarks and the run summary).
@@ -206,6 +212,9 @@ private:
     /// The penetration a contact of start gap \p start_gap leaves for later steps of size \p h
     /// (max_depenetration_speed).
     double depenetration_shift(double start_gap, double h) const;
+    /// Whether every contact carrying a normal force at the last iterate slips slower than
+    /// warm_start_slip (its forces are then kept for the next step's start).
+    bool contacts_are_quiet() const;
     /// Lays out the contact rows over the unknowns for this step's contacts (allocates).
     void prepare_contacts(const System& system);
     /// Copies the kernel's contact rows (global DOF columns) into the rows over the unknowns.

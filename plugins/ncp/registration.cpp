@@ -80,11 +80,19 @@ SOMA_PLUGIN("ncp") {
         .range(0.01, 1.0);
     s.boolean("warm_start",
               "start each contact's forces at those the same contact had at the last step (the same DOFs and "
-              "nearly the same normal row; section 8.1 mentions warm starting, the paper starts from zero): a "
-              "structure at rest (an arch) then converges in a few iterations a step, where contacts change "
-              "fast (impacts, a pile settling) it can take more than the zero start; a warm-started solve that "
-              "fails is solved again from zero forces before the step is retried smaller")
+              "nearly the same normal row; section 8.1 mentions warm starting, the paper starts from zero), when "
+              "the last step's contacts were quiet (warm_start_slip): a structure at rest (an arch, a settled "
+              "pile) then converges in a few iterations a step or none; a warm-started solve that fails is "
+              "solved again from zero forces before the step is retried smaller")
         .fallback(defaults.warm_start);
+    s.real("warm_start_slip", "with warm_start, the last step's forces are carried only when every contact "
+                              "carrying a normal force slipped slower than this at its end (m/s): steps after "
+                              "sliding and impacts start from zero forces, as without warm_start (a carried "
+                              "impact force sends the first Newton step far off); a speed no contact reaches "
+                              "(1e6) carries them after every step")
+        .fallback(defaults.warm_start_slip)
+        .unit("m/s")
+        .non_negative();
     s.boolean("project_friction", "project each friction force onto its cone after every update (false: the "
                                   "paper's iteration as printed, which lets redundant sticking contacts pass their load "
                                   "back and forth without converging)")
@@ -151,6 +159,7 @@ SOMA_PLUGIN("ncp") {
         settings.damping = p.real("damping");
         settings.project_friction = p.boolean("project_friction");
         settings.warm_start = p.boolean("warm_start");
+        settings.warm_start_slip = p.real("warm_start_slip");
         settings.friction_jacobian = choice<FrictionJacobian>(
             p, "friction_jacobian", {{"fixed_point", FrictionJacobian::fixed_point}, {"exact", FrictionJacobian::exact}});
         if (settings.friction_jacobian == FrictionJacobian::exact && settings.linear_solver == SchurSolver::conjugate_residual)
