@@ -179,6 +179,8 @@ public:
     /// analysis of a grown pattern (at the next factorization).
         double assembly = 0.0, factorization = 0.0, solve = 0.0, pattern = 0.0, step_start = 0.0;
         long evaluations = 0, factorizations = 0, analyses = 0, pattern_updates = 0, chord_steps = 0;
+        /// The linear solver's iterations over every solve (an iterative solver's; 0 for a direct one).
+        long linear_solver_iterations = 0;
         /// Per contributor (contributors() order): its add_residual_and_jacobian, its begin_step.
         std::vector<double> term_assembly, term_step_start;
     };

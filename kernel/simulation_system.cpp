@@ -259,9 +259,11 @@ bool Simulation::solve_linear(const VectorX& rhs, VectorX& solution) {
     bool solved = false;
     if (elimination_.empty()) {
         solved = solver_->solve(rhs, solution);
+        timings_.linear_solver_iterations += solver_->last_iterations();
     } else if (reduced_factorization_) {
         elimination_.reduce_rhs(rhs, reduced_rhs_);
         solved = solver_->solve(reduced_rhs_, reduced_solution_);
+        timings_.linear_solver_iterations += solver_->last_iterations();
         if (solved) elimination_.expand(rhs, reduced_solution_, solution);
     }
     timings_.solve += seconds_since(start);

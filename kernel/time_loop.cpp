@@ -83,6 +83,7 @@ void TimeLoop::save(CheckpointFile& file) const {
     out.integer("newton_iterations", summary.newton_iterations);
     out.integer("retries", summary.retries);
     out.integer("error_rejections", summary.error_rejections);
+    out.integer("linear_iterations", summary.linear_iterations);  // last: older checkpoints lack it
 }
 
 void TimeLoop::restore(const CheckpointFile& file) {
@@ -94,6 +95,7 @@ void TimeLoop::restore(const CheckpointFile& file) {
     summary.newton_iterations = in.integer("newton_iterations");
     summary.retries = in.integer("retries");
     summary.error_rejections = in.integer("error_rejections");
+    summary.linear_iterations = in.finished() ? 0 : in.integer("linear_iterations");
 }
 
 bool TimeLoop::write_checkpoint() {
@@ -156,9 +158,11 @@ bool TimeLoop::step(double until) {
     for (;;) {
         h = std::min(dt_, end - sim_.state().t);
         if (end - sim_.state().t - h < snap) h = end - sim_.state().t;
+        const long solver_iterations_before = sim_.timings().linear_solver_iterations;
         try {
             sim_.begin_attempt();
             report = sim_.integrator().step(sim_, h);
+            report.linear_iterations += static_cast<int>(sim_.timings().linear_solver_iterations - solver_iterations_before);
         } catch (const InputError& e) {
             // A value refused during the run (an actuation beyond its element's limit): a
             // smaller step would not help.
@@ -169,6 +173,7 @@ bool TimeLoop::step(double until) {
         if (report.converged && !(report.error > 1.0)) break;
         sim_.reject_attempt();
         summary.newton_iterations += report.newton_iterations;
+        summary.linear_iterations += report.linear_iterations;
         if (report.converged) {
             // Solved, but its local error is above the tolerance (not committed): again with
             // the step the error asks for.
@@ -216,6 +221,7 @@ bool TimeLoop::step(double until) {
     }
     ++summary.steps;
     summary.newton_iterations += report.newton_iterations;
+    summary.linear_iterations += report.linear_iterations;
     summary.retries += retries;
     if (control) {
         // The next step from this one's error (none estimated: the same step again).
@@ -243,6 +249,7 @@ bool TimeLoop::step(double until) {
     info.t = sim_.state().t;
     info.dt = h;
     info.newton_iterations = report.newton_iterations;
+    info.linear_iterations = report.linear_iterations;
     info.retries = retries;
     info.wall_seconds = std::chrono::duration<double>(Clock::now() - step_start).count();
     info.final_step = at_end();
@@ -312,6 +319,12 @@ std::string format_summary(const Simulation& sim, const RunResult& result, const
                         sim.end_time() - sim.start_time(), s.steps);
     text += fmt::format("  Newton     {} iterations ({:.2f} per step), {} failed attempts retried\n", s.newton_iterations,
                         s.steps ? static_cast<double>(s.newton_iterations) / static_cast<double>(s.steps) : 0.0, s.retries);
+    if (s.linear_iterations > 0)
+        text += fmt::format("  linear     {} Krylov iterations ({:.1f} per Newton iteration; the linear solver's and the "
+                            "integrator's own)\n",
+                            s.linear_iterations,
+                            s.newton_iterations ? static_cast<double>(s.linear_iterations) / static_cast<double>(s.newton_iterations)
+                                                : 0.0);
     if (sim.error_control())
         text += fmt::format("  error control  {} steps rejected (local error above the tolerance), steps {:.3g} s on "
                             "average\n",

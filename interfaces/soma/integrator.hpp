@@ -44,6 +44,10 @@ struct ErrorControl {
 struct StepReport {
     bool converged = false;
     int newton_iterations = 0;
+    /// Iterations of the integrator's own Krylov solves in this attempt (ncp_newton's Schur
+    /// complement); the time loop adds those of the linear solver (System::solve_linear with an
+    /// iterative solver), so an integrator reports only what does not pass through it.
+    int linear_iterations = 0;
     std::string diagnosis;
     /// Under error control: the step's local error in units of its tolerance (ErrorControl).
     /// A converged step with error > 1 was solved but not committed. Negative: not estimated

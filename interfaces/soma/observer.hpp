@@ -21,6 +21,9 @@ struct StepInfo {
     double dt = 0.0;             ///< size of the step just taken
     int newton_iterations = 0;   ///< of the accepted attempt
     int retries = 0;             ///< rejected attempts before it
+    /// Krylov iterations of the accepted attempt: the linear solver's (an iterative one; a
+    /// direct solver has none) and an integrator's own (ncp_newton's Schur complement).
+    int linear_iterations = 0;
     double wall_seconds = 0.0;   ///< wall time of the step, retries included
     bool final_step = false;     ///< the step that reached the end time: write it whatever `every` says
 };
@@ -30,6 +33,7 @@ struct RunSummary {
     long steps = 0;
     long newton_iterations = 0;
     long retries = 0;
+    long linear_iterations = 0;  ///< Krylov iterations (StepInfo::linear_iterations), failed attempts included
     long error_rejections = 0;   ///< solved steps not committed, their local error above tolerance
     double simulated_time = 0.0;
     double wall_seconds = 0.0;

@@ -151,17 +151,17 @@ void face_crossing_pairs(const PolyhedronFeatures& a, const PolyhedronFeatures& 
 }
 
 void supporting_edge_pairs(const PolyhedronFeatures& a, const PolyhedronFeatures& b, double margin, double reach,
-                           std::vector<EdgePair>& pairs, bool face_crossings) {
+                           std::vector<EdgePair>& pairs, bool face_crossings, double slack) {
     const auto at = [](const PolyhedronFeatures& p, Index i) -> const Vec3& { return p.positions[static_cast<std::size_t>(i)]; };
     // The pair's best face axis, and its best edge axis: the largest n . (a0 - b0) over every
     // supporting pair (their separating-axis values). A pair is kept only when it is no deeper
     // than the best axis less the margin (below) and its gap is at most the reach: when the face
-    // axis alone is past the reach by the margin, nothing can be, and the 144 edge pairs of two
-    // boxes whose grown boxes overlap but whose faces separate them (most pairs of a pile's
-    // tilted plates) are not visited.
+    // axis alone is past the reach by the margin (and the round-off slack), nothing can be, and
+    // the 144 edge pairs of two boxes whose grown boxes overlap but whose faces separate them
+    // (most pairs of a pile's tilted plates) are not visited.
     const double face_axis = std::max(face_separation(a.solid.faces, a.normals, a.positions, b.solid.vertices, b.positions),
                                       face_separation(b.solid.faces, b.normals, b.positions, a.solid.vertices, a.positions));
-    if (face_axis - margin > reach) return;
+    if (face_axis - margin > reach + slack) return;
     double edge_axis = -std::numeric_limits<double>::infinity();
     const std::size_t first = pairs.size();
     for (std::size_t i = 0; i < a.edges.size(); ++i) {

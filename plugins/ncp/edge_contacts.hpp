@@ -167,8 +167,10 @@ struct EdgePair {
 /// \param[in] margin the contact margin (m): the ends' clearance and the depth allowance
 /// With \p face_crossings, also the face crossings of face_crossing_pairs, under the same depth rule.
 /// \param[in] reach largest gap kept (m): the margin plus the motion the caller's prediction may close
+/// \param[in] slack the round-off allowance (m) of the early return: a pair whose best face axis
+/// is beyond the reach plus the margin by more than it has no pair to keep, and is not searched
 void supporting_edge_pairs(const PolyhedronFeatures& a, const PolyhedronFeatures& b, double margin, double reach,
-                           std::vector<EdgePair>& pairs, bool face_crossings = false);
+                           std::vector<EdgePair>& pairs, bool face_crossings = false, double slack = 0.0);
 
 /// \brief The face crossings of polyhedra \p a and \p b (appended to \p pairs, before the depth
 /// rule): for each edge a of A on a face with normal n_a and edge b of B on a face nearly opposed

@@ -214,7 +214,7 @@ void NcpContact::detect_edge_contacts(double dt, double reach, const VectorX& q)
             if (!is_capsule(a)) {
                 supporting_edge_pairs({a.solid, a.edges, positions_[a.element], a.normals, a.edge_axes},
                                       {b.solid, b.edges, positions_[b.element], b.normals, b.edge_axes}, settings_.margin, reach,
-                                      edge_pairs_, /*face_crossings=*/true);
+                                      edge_pairs_, /*face_crossings=*/true, round_off_slack());
             } else if (!is_capsule(b)) {
                 if (b.edges.empty()) continue;  // edge_contacts: false
                 capsule_edge_pairs(axis_of(a), {b.solid, b.edges, positions_[b.element], b.normals, b.edge_axes},
@@ -327,6 +327,7 @@ void NcpContact::detect(const SceneView& scene, double dt, std::span<const Solve
     const auto same = [](const VectorX& a, const VectorX& b) { return a.size() == b.size() && a == b; };
     const bool same_start = looks_.valid && dt == looks_.dt && same(s.q, looks_.q) && same(velocity_ahead_, looks_.v);
     if (!same_start) {
+        looks_.valid = false;  // until the search below completes (it may throw)
         contacts_.clear();
         start_found_.clear();
         end_keys_.clear();
@@ -451,8 +452,9 @@ void NcpContact::find_contacts(const VectorX& q, double dt, double fastest) {
             }
             // Farther than the reach (on a polyhedron, outside its planes by more), it is dropped
             // below whatever its nearest point: within_margin admits no gap beyond the margin and
-            // the step's motion of both sides, which the reach bounds.
-            const SolidProximity near = solid_proximity(solid.solid, x, solid.normals, p, choice, reach);
+            // the step's motion of both sides, which the reach bounds (a slack far above the
+            // round-off of the two sums keeps that exact).
+            const SolidProximity near = solid_proximity(solid.solid, x, solid.normals, p, choice, reach + round_off_slack());
             if (near.surface.count == 0) continue;
             // Two rounded points (sphere centres, capsule ends) meet once: the pair is found both
             // ways, and the lower element's candidate keeps it.

@@ -138,6 +138,10 @@ private:
         Vec3 base = Vec3::Zero(), base_velocity = Vec3::Zero();  ///< per look: spanning[0]'s position and velocity
         Mat3 velocity_gradient = Mat3::Zero();                   ///< per look: d(velocity)/d(position)
     };
+    /// A length far above the round-off of the gaps and reaches compared (1e-9 of the margin):
+    /// the searches skip only what is beyond the reach by more, so they drop nothing the full
+    /// search would keep.
+    double round_off_slack() const { return 1e-9 * settings_.margin; }
     /// Whether a contact of gap \p gap closing at \p relative_normal_speed is within the margin,
     /// now or predicted over twice the step (gap + 2 h n . (xdot_a - xdot_b)); at a solved end,
     /// now only.

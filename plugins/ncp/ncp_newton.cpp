@@ -113,6 +113,7 @@ StepReport NcpNewton::step(System& system, double h) {
     if (std::string why = solve_from_start(system, h); !why.empty()) {
         report.diagnosis = std::move(why);
         report.newton_iterations = statistics_.newton_iterations;
+        report.linear_iterations = statistics_.linear_iterations;
         return report;
     }
     // Another look with the motion found (ContactConstraint::detect): a contact the step's own
@@ -140,12 +141,15 @@ StepReport NcpNewton::step(System& system, double h) {
         if (std::string why = solve_from_start(system, h); !why.empty()) {
             report.diagnosis = std::move(why);
             report.newton_iterations = statistics_.newton_iterations;
+            report.linear_iterations = statistics_.linear_iterations;
             return report;
         }
     }
 
     if (std::string refusal = system.check_solution(step_, x_); !refusal.empty()) {
         report.diagnosis = std::move(refusal);
+        report.newton_iterations = statistics_.newton_iterations;
+        report.linear_iterations = statistics_.linear_iterations;
         return report;
     }
     State next;
@@ -163,13 +167,18 @@ StepReport NcpNewton::step(System& system, double h) {
     system.commit(std::move(next));
     report.converged = true;
     report.newton_iterations = statistics_.newton_iterations;
+    report.linear_iterations = statistics_.linear_iterations;
     return report;
 }
 
 bool NcpNewton::contacts_are_quiet() const {
-    // The slip of the last iterate (D v+, m/s), at each contact that carries a normal force.
+    // The slip of the last iterate (D v+, m/s), at each contact that carries a normal force
+    // (above the round-off a separating contact's force settles at, as the contact statistics
+    // count active contacts).
+    const double largest = lambda_n_.size() > 0 ? lambda_n_.maxCoeff() : 0.0;
     for (Index i = 0; i < lambda_n_.size(); ++i)
-        if (lambda_n_[i] > 0.0 && std::hypot(slip_[2 * i], slip_[2 * i + 1]) > settings_.warm_start_slip) return false;
+        if (lambda_n_[i] > 1e-9 * largest && std::hypot(slip_[2 * i], slip_[2 * i + 1]) > settings_.warm_start_slip)
+            return false;
     return true;
 }
 

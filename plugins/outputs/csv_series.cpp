@@ -231,6 +231,12 @@ void CsvSeries::resolve_probe(const SceneView& scene, const CsvProbe& probe) {
                 row.push_back(info.newton_iterations);
             });
             return;
+        case Kind::linear_iterations:
+            columns_.push_back("linear_iterations");
+            writers_.push_back([](const SceneView&, const StepInfo& info, std::vector<double>& row) {
+                row.push_back(info.linear_iterations);
+            });
+            return;
         case Kind::step_time:
             columns_.push_back("step_time_s");
             writers_.push_back([](const SceneView&, const StepInfo& info, std::vector<double>& row) {
@@ -280,6 +286,7 @@ std::uintmax_t CsvSeries::estimated_bytes(long steps) const {
     const auto width = [](const std::string& column) -> std::uintmax_t {
         if (column == "time") return 8;
         if (column == "newton_iterations") return 3;
+        if (column == "linear_iterations") return 5;
         if (column == "dt") return 8;
         return 21;
     };

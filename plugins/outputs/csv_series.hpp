@@ -26,6 +26,7 @@ struct CsvProbe {
         node_velocity,      ///< vx, vy, vz of one node of one element (3 columns)
         energy,             ///< kinetic, potential, total or one contributor's potential energy
         newton_iterations,  ///< Newton iterations of the accepted attempt
+        linear_iterations,  ///< Krylov iterations of the accepted attempt (StepInfo::linear_iterations)
         step_time,          ///< wall time of the step, retries included (s)
         dt,                 ///< size of the step just taken (s)
         orientation,        ///< qw, qx, qy, qz: the unit quaternion (body to world) of an element's

@@ -42,7 +42,7 @@ ParameterSchema csv_schema() {
         "Columns: `time`, then each probe's columns in order: `<element>.node<i>.x|y|z` (positions), "
         "`<element>.node<i>.vx|vy|vz` (velocities, i counted from the start even when written negative), "
         "`<element>.qw|qx|qy|qz` (orientation), `<element>.wx|wy|wz` (angular velocity), "
-        "`energy.<which>`, `<term>.<statistic>`, `newton_iterations`, `step_time_s`, `dt`. One row per written "
+        "`energy.<which>`, `<term>.<statistic>`, `newton_iterations`, `linear_iterations`, `step_time_s`, `dt`. One row per written "
         "step, flushed "
         "at once, numbers in the shortest text that reads back exactly.");
     // `name` is a common key the kernel's registry adds to every observer schema (declaring it
@@ -83,6 +83,10 @@ ParameterSchema csv_schema() {
               "a contact force's touching pairs or total normal force",
               std::move(statistic));
     probe.boolean("newton_iterations", "`true`: Newton iterations of the accepted attempt (column `newton_iterations`)");
+    probe.boolean("linear_iterations",
+                  "`true`: Krylov iterations of the accepted attempt (column `linear_iterations`): an iterative "
+                  "linear solver's (a direct one has none) and an integrator's own (ncp_newton's conjugate residual or "
+                  "GMRES on its Schur complement)");
     probe.boolean("step_time", "`true`: wall time of the step, retries included (column `step_time_s`, s)");
     probe.boolean("dt", "`true`: size of the step just taken (column `dt`, s)");
     schema.map_list("probes", "what to record, one item per probe, in column order", std::move(probe));
@@ -90,21 +94,22 @@ ParameterSchema csv_schema() {
 }
 
 CsvProbe read_probe(const Parameters& item) {
-    static constexpr std::array<const char*, 9> keys{"node_position", "node_velocity", "orientation",
-                                                     "angular_velocity", "energy", "statistic",
-                                                     "newton_iterations", "step_time", "dt"};
+    static constexpr std::array<const char*, 10> keys{"node_position", "node_velocity", "orientation",
+                                                      "angular_velocity", "energy", "statistic",
+                                                      "newton_iterations", "linear_iterations", "step_time", "dt"};
     std::string chosen;
     for (const char* key : keys) {
         if (!item.has(key)) continue;
         if (!chosen.empty())
             item.fail(key, "a probe holds exactly one of node_position, node_velocity, orientation, "
-                           "angular_velocity, energy, statistic, newton_iterations, step_time, dt; this one also has '" +
+                           "angular_velocity, energy, statistic, newton_iterations, linear_iterations, step_time, dt; "
+                           "this one also has '" +
                                chosen + "' (write two items)");
         chosen = key;
     }
     if (chosen.empty())
         item.fail("", "a probe needs one of node_position, node_velocity, orientation, angular_velocity, energy, "
-                      "statistic, newton_iterations, step_time, dt");
+                      "statistic, newton_iterations, linear_iterations, step_time, dt");
 
     CsvProbe probe;
     probe.where = item.location(chosen).str();
@@ -142,6 +147,7 @@ CsvProbe read_probe(const Parameters& item) {
     // The remaining probes are switches; `false` would silently record nothing.
     if (!item.boolean(chosen)) item.fail(chosen, "write `" + chosen + ": true`, or remove this probe");
     probe.kind = chosen == "newton_iterations" ? Kind::newton_iterations
+               : chosen == "linear_iterations" ? Kind::linear_iterations
                : chosen == "step_time"         ? Kind::step_time
                                                : Kind::dt;
     return probe;

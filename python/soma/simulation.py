@@ -221,7 +221,8 @@ class Simulation:
         return self._sim.statistics()
 
     def summary(self):
-        """Totals so far: steps, newton_iterations, retries, simulated_time."""
+        """Totals so far: steps, newton_iterations, retries, linear_iterations (Krylov iterations:
+        an iterative linear solver's and ncp_newton's own), simulated_time."""
         return self._sim.totals()
 
     def summary_text(self):

@@ -222,6 +222,7 @@ PYBIND11_MODULE(_soma, m) {
             out["steps"] = t.steps;
             out["newton_iterations"] = t.newton_iterations;
             out["retries"] = t.retries;
+            out["linear_iterations"] = t.linear_iterations;
             out["simulated_time"] = t.simulated_time;
             return out;
         })

@@ -97,6 +97,7 @@ StepTotals PythonSimulation::totals() const {
     totals.steps = summary.steps;
     totals.newton_iterations = summary.newton_iterations;
     totals.retries = summary.retries;
+    totals.linear_iterations = summary.linear_iterations;
     totals.simulated_time = simulation_->state().t - simulation_->start_time();
     return totals;
 }

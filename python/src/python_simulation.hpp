@@ -60,7 +60,7 @@ struct Snapshot {
 
 /// Totals of the steps so far.
 struct StepTotals {
-    long steps = 0, newton_iterations = 0, retries = 0;
+    long steps = 0, newton_iterations = 0, retries = 0, linear_iterations = 0;
     double simulated_time = 0.0, wall_seconds = 0.0;
 };
 

@@ -231,6 +231,15 @@ def test_summary_counts_the_steps(soma):
     summary = sim.summary()
     assert summary["steps"] == 10 and summary["simulated_time"] == pytest.approx(0.01)
     assert summary["newton_iterations"] >= 10
+    # A direct linear solver (eigen_ldlt, the scene's) takes no Krylov iterations; CG takes at
+    # least one per Newton iteration.
+    assert summary["linear_iterations"] == 0
+    scene = rod_scene()
+    scene["linear_solver"] = {"type": "eigen_cg", "tolerance": 1.0e-12}
+    sim = soma.Simulation(scene)
+    sim.step(10)
+    summary = sim.summary()
+    assert summary["linear_iterations"] >= summary["newton_iterations"] > 0
     text = sim.summary_text()
     assert text.startswith("run in progress at t = 0.01 s") and "none written" in text
     sim.run()

@@ -4,7 +4,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <vector>
 
 namespace soma::validation {
@@ -28,6 +30,27 @@ std::string hanging_helix_scene(const std::string& integrator, double duration, 
 
 std::unique_ptr<Simulation> build_scene(const std::string& yaml, const std::string& name) {
     return std::make_unique<Simulation>(load_scene_text(yaml, name), plugin_registry());
+}
+
+std::vector<double> csv_column(const std::string& name, const std::string& column) {
+    std::ifstream csv(std::filesystem::temp_directory_path() / "soma-validation" / (name + ".csv"));
+    REQUIRE(csv);
+    const auto fields = [](const std::string& line) {
+        std::vector<std::string> out;
+        std::istringstream row(line);
+        for (std::string field; std::getline(row, field, ',');) out.push_back(field);
+        return out;
+    };
+    std::string line;
+    std::getline(csv, line);
+    const std::vector<std::string> header = fields(line);
+    const auto at = std::find(header.begin(), header.end(), column);
+    INFO("columns: " << line);
+    REQUIRE(at != header.end());
+    const auto index = static_cast<std::size_t>(at - header.begin());
+    std::vector<double> values;
+    while (std::getline(csv, line)) values.push_back(std::stod(fields(line).at(index)));
+    return values;
 }
 
 RunResult run_to_end(Simulation& simulation) {

@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace soma::validation {
 
@@ -42,5 +43,9 @@ AffineStep euler_step(const System& system, double h);
 /// Position of node `node` (negative counts from the end) of a named element.
 Vec3 node_position(const Simulation& simulation, const std::string& element, long node);
 Vec3 node_velocity(const Simulation& simulation, const std::string& element, long node);
+
+/// The column \p column of the CSV file \p name (without ".csv") that run_to_end's `csv`
+/// outputs wrote, one value per row (a test's REQUIRE fails when the file or column is missing).
+std::vector<double> csv_column(const std::string& name, const std::string& column);
 
 }  // namespace soma::validation

@@ -177,6 +177,7 @@ public:
         info.t = state().t;
         info.dt = step == 0 ? 0.0 : 0.001 / 3.0;
         info.newton_iterations = static_cast<int>(step % 4);
+        info.linear_iterations = static_cast<int>(40 * step + 7);
         info.wall_seconds = 1e-5 * static_cast<double>(step) + 1.0 / 9.0;
         return info;
     }

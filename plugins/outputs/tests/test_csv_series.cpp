@@ -79,7 +79,7 @@ TEST_CASE("csv writes the header and exact values of every probe", "[outputs][cs
     settings.probes = {node_probe(Kind::node_position, "beam", -1), node_probe(Kind::node_velocity, "sheet", 1),
                        energy_probe("kinetic"),  energy_probe("potential"), energy_probe("total"),
                        energy_probe("gravity"),  switch_probe(Kind::newton_iterations),
-                       switch_probe(Kind::step_time), switch_probe(Kind::dt)};
+                       switch_probe(Kind::linear_iterations), switch_probe(Kind::step_time), switch_probe(Kind::dt)};
     CsvSeries csv(settings);
     csv.begin(scene, dir.path());
     const auto file = dir.path() / "probe.csv";
@@ -89,13 +89,13 @@ TEST_CASE("csv writes the header and exact values of every probe", "[outputs][cs
     const std::vector<std::string> header{"time", "beam.node3.x", "beam.node3.y", "beam.node3.z",
                                           "sheet.node1.vx", "sheet.node1.vy", "sheet.node1.vz",
                                           "energy.kinetic", "energy.potential", "energy.total", "energy.gravity",
-                                          "newton_iterations", "step_time_s", "dt"};
+                                          "newton_iterations", "linear_iterations", "step_time_s", "dt"};
     CHECK(csv.columns() == header);
     // The header is on disk before the first step: a run that fails at once still leaves it.
     REQUIRE(lines_of(file) == std::vector<std::string>{"time,beam.node3.x,beam.node3.y,beam.node3.z,"
                                                        "sheet.node1.vx,sheet.node1.vy,sheet.node1.vz,"
                                                        "energy.kinetic,energy.potential,energy.total,energy.gravity,"
-                                                       "newton_iterations,step_time_s,dt"});
+                                                       "newton_iterations,linear_iterations,step_time_s,dt"});
 
     for (long step = 0; step <= 3; ++step) {
         scene.set_step(step);
@@ -115,7 +115,8 @@ TEST_CASE("csv writes the header and exact values of every probe", "[outputs][cs
                                            scene.kinetic_energy(), scene.potential_energy(),
                                            scene.kinetic_energy() + scene.potential_energy(),
                                            scene.potential_energy(*scene.force(0)),
-                                           static_cast<double>(info.newton_iterations), info.wall_seconds, info.dt};
+                                           static_cast<double>(info.newton_iterations),
+                                           static_cast<double>(info.linear_iterations), info.wall_seconds, info.dt};
         // Exact equality: the text must read back to the very same doubles.
         for (std::size_t c = 0; c < expected.size(); ++c) {
             INFO("column " << header[c] << " step " << step);
