@@ -9,6 +9,12 @@
 namespace soma::eigen_solvers {
 namespace {
 
+/// Whether \p S is Eigen's conjugate gradient, whose count leaves out the pass that converges.
+template <class S>
+struct IsConjugateGradient : std::false_type {};
+template <class Matrix, int UpLo, class Preconditioner>
+struct IsConjugateGradient<Eigen::ConjugateGradient<Matrix, UpLo, Preconditioner>> : std::true_type {};
+
 /// The Eigen solver type \p S behind the KrylovBackend interface.
 template <class S>
 class KrylovBackendOf final : public KrylovBackend {
@@ -34,9 +40,15 @@ public:
     }
     Eigen::ComputationInfo solve(const VectorX& rhs, VectorX& solution) override {
         solution = solver_.solve(rhs);
+        // The passes made, one product with the matrix each. Eigen's conjugate gradient breaks
+        // out of the pass that converges before counting it (an exact preconditioner reports 0);
+        // from a zero start and a nonzero right-hand side it always makes that pass. BiCGSTAB
+        // counts every pass.
+        passes_ = static_cast<int>(solver_.iterations());
+        if (IsConjugateGradient<S>::value && solver_.info() == Eigen::Success && rhs.squaredNorm() > 0.0) ++passes_;
         return solver_.info();
     }
-    int iterations() const override { return static_cast<int>(solver_.iterations()); }
+    int iterations() const override { return passes_; }
     double relative_residual() const override { return solver_.error(); }
 
 private:
@@ -48,6 +60,7 @@ private:
         std::is_same_v<typename S::Preconditioner, Eigen::IncompleteLUT<double, Index>>;
     S solver_;
     bool analyzed_ = false;
+    int passes_ = 0;
 };
 
 std::string format_real(double value) {

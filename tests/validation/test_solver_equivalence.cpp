@@ -142,9 +142,8 @@ TEST_CASE("a run counts its linear solver's iterations: the summary's total is t
     };
     const RunSummary cg = run_counted("{type: eigen_cg, tolerance: 1.0e-12}", "cg_counted");
     // Every Newton iteration is one solve, and Jacobi-preconditioned CG on the rod's stiff
-    // Jacobian takes many iterations to 1e-12 (measured 63 a solve). (With IC(0), exact on this
-    // small banded matrix, CG converges in its first pass, which Eigen's count leaves out: it
-    // reports 0.)
+    // Jacobian takes many iterations to 1e-12 (measured 64 a solve; with IC(0), exact on this
+    // small banded matrix, one).
     CHECK(cg.linear_iterations > 10 * cg.newton_iterations);
     const RunSummary direct = run_counted("{type: eigen_ldlt}", "ldlt_counted");
     CHECK(direct.linear_iterations == 0);

@@ -263,6 +263,27 @@ TEST_CASE("eigen_cg converges to the settings' tolerance with either preconditio
     CHECK(iterations[1] < iterations[0]);
 }
 
+TEST_CASE("eigen_cg counts every pass it makes, the one that converges included", "[eigen_solvers]") {
+    // On a diagonal SPD matrix the Jacobi preconditioner is exact: from the zero start the first
+    // pass lands on the solution (one product with the matrix). Eigen's own count says 0 there
+    // (it breaks before counting the converging pass); a zero right-hand side needs no pass.
+    SparseMatrix diagonal(5, 5);
+    for (Index i = 0; i < 5; ++i) diagonal.insert(i, i) = 1.0 + static_cast<double>(i);
+    diagonal.makeCompressed();
+    ConjugateGradientSettings settings;
+    settings.tolerance = 1e-12;
+    ConjugateGradientSolver solver(settings);
+    solver.analyze(diagonal);
+    REQUIRE(solver.factorize(diagonal));
+    VectorX rhs = VectorX::LinSpaced(5, 1.0, 5.0), x;
+    REQUIRE(solver.solve(rhs, x));
+    CHECK((diagonal * x - rhs).norm() < 1e-12 * rhs.norm());
+    CHECK(solver.last_iterations() == 1);
+    REQUIRE(solver.solve(VectorX::Zero(5), x));
+    CHECK(solver.last_iterations() == 0);
+    // Not converged within max_iterations: that many passes (the next test's 2).
+}
+
 TEST_CASE("eigen_cg reports non-convergence", "[eigen_solvers]") {
     ConjugateGradientSettings settings;
     settings.max_iterations = 2;
