@@ -14,6 +14,7 @@
 #include <iterator>
 #include <limits>
 #include <set>
+#include <stdexcept>
 
 namespace soma::ncp {
 
@@ -72,20 +73,33 @@ void NcpContact::bind(const SceneView& scene) {
                                               [&](Index v) { return movable(element, v); });
             // A polyhedron's edges are topology: its faces keep their angles (a rigid body).
             std::vector<PolyhedronEdge> edges;
-            if (settings_.edge_contacts && solid.kind == ContactSolid::Kind::polyhedron) {
-                std::vector<Vec3> x(g.point_dofs.size());
-                for (std::size_t i = 0; i < x.size(); ++i) x[i] = point_position(element, static_cast<Index>(i), q);
-                edges = polyhedron_edges(solid.faces, x);
-            }
-            // Swept for edge contacts: polyhedra with edges, and capsules (their sides) always.
-            if (!edges.empty() || solid.kind == ContactSolid::Kind::capsule) edge_solids_.push_back(solids_.size());
             std::vector<Index> spanning;
+            std::vector<PolyhedronFace> faces;
             if (solid.kind == ContactSolid::Kind::polyhedron) {
                 std::vector<Vec3> x(g.point_dofs.size());
                 for (std::size_t i = 0; i < x.size(); ++i) x[i] = point_position(element, static_cast<Index>(i), q);
+                if (settings_.edge_contacts) edges = polyhedron_edges(solid.faces, x);
                 spanning = spanning_vertices(solid.vertices, x);
+                if (settings_.manifold) {
+                    try {
+                        faces = polyhedron_faces(solid.faces, x);
+                    } catch (const std::invalid_argument& error) {
+                        errors_.fail("elements", "element '" + element.name() + "': its triangle mesh: " + error.what());
+                    }
+                }
             }
-            solids_.push_back({std::move(solid), e, can_move, std::move(edges), {}, {}, {}, std::move(spanning)});
+            // Swept for edge contacts: polyhedra with edges (every polyhedron for its manifolds),
+            // and capsules (their sides) always.
+            if (!edges.empty() || !faces.empty() || solid.kind == ContactSolid::Kind::capsule)
+                edge_solids_.push_back(solids_.size());
+            Solid entry;
+            entry.solid = std::move(solid);
+            entry.element = e;
+            entry.movable = can_move;
+            entry.edges = std::move(edges);
+            entry.spanning = std::move(spanning);
+            entry.faces = std::move(faces);
+            solids_.push_back(std::move(entry));
         }
     }
     // Each corner of a polyhedron knows it (its face choice against another polyhedron).
@@ -107,6 +121,7 @@ void NcpContact::bind(const SceneView& scene) {
         solid.normals.resize(solid.solid.faces.size());
         solid.start_normals.resize(solid.solid.faces.size());
         solid.edge_axes.resize(solid.edges.size());
+        solid.start_edge_axes.resize(solid.edges.size());
     }
 }
 
@@ -211,6 +226,10 @@ void NcpContact::detect_edge_contacts(double dt, double reach, const VectorX& q)
             if (a.element == b.element || (!a.movable && !b.movable)) continue;
             if (excluded_.count(std::minmax(a.element, b.element))) continue;
             edge_pairs_.clear();
+            if (settings_.manifold && !is_capsule(a) && !is_capsule(b)) {
+                add_manifold(index_a, index_b, dt, reach);
+                continue;
+            }
             if (!is_capsule(a)) {
                 supporting_edge_pairs({a.solid, a.edges, positions_[a.element], a.normals, a.edge_axes},
                                       {b.solid, b.edges, positions_[b.element], b.normals, b.edge_axes}, settings_.margin, reach,
@@ -266,6 +285,79 @@ void NcpContact::detect_edge_contacts(double dt, double reach, const VectorX& q)
                             pair.gap);
             }
         }
+    }
+}
+
+SeparatingAxis NcpContact::start_axis(std::size_t index_a, std::size_t index_b) {
+    const std::pair<std::size_t, std::size_t> pair{index_a, index_b};
+    if (at_solved_end_) {
+        const auto it = std::lower_bound(start_axes_.begin(), start_axes_.end(), pair,
+                                         [](const auto& entry, const auto& key) { return entry.first < key; });
+        if (it != start_axes_.end() && it->first == pair) return it->second;
+    }
+    const Solid& a = solids_[index_a];
+    const Solid& b = solids_[index_b];
+    const PolyhedronShape start_a{{a.solid, a.edges, start_positions_[a.element], a.start_normals, a.start_edge_axes}, a.faces};
+    const PolyhedronShape start_b{{b.solid, b.edges, start_positions_[b.element], b.start_normals, b.start_edge_axes}, b.faces};
+    const SeparatingAxis axis = closing_axis(start_a, start_b, start_ahead_[a.element], start_ahead_[b.element],
+                                             kEdgeAxisPreference * settings_.margin, settings_.margin);
+    if (!at_solved_end_) start_axes_.emplace_back(pair, axis);
+    return axis;
+}
+
+void NcpContact::add_manifold(std::size_t index_a, std::size_t index_b, double dt, double reach) {
+    const Solid& a = solids_[index_a];
+    const Solid& b = solids_[index_b];
+    const PolyhedronShape now_a{{a.solid, a.edges, positions_[a.element], a.normals, a.edge_axes}, a.faces};
+    const PolyhedronShape now_b{{b.solid, b.edges, positions_[b.element], b.normals, b.edge_axes}, b.faces};
+    // Apart by more than the reach and the margin along a face axis: no point of theirs is nearer
+    // (a point over the reference face is at least the bodies' distance from its foot, and an edge
+    // pair is dropped when deeper than that axis by the margin).
+    const double face_now = best_face_separation(now_a, now_b);
+    if (face_now - settings_.margin > reach + round_off_slack()) return;
+    // The axis from the step's start, where the pair is apart or touching: a corner that went
+    // deep into a thin plate within the step would find the plate's side the shallowest axis
+    // at the solved end, and be pushed out sideways, not back the way it came.
+    manifold_points_.clear();
+    PairSeparation separation_now(now_a, now_b);
+    const auto along = [&](const SeparatingAxis& axis) {
+        return contact_manifold(now_a, now_b, axis, reach, settings_.margin, round_off_slack(), separation_now,
+                                manifold_points_);
+    };
+    // The axis from the step's start; where it is a face that finds no point over it, the best
+    // edge pair; where its edges are no longer a supporting pair (the bodies turned within the
+    // step), the axis of this look's geometry, likewise.
+    const auto along_or_edges = [&](const SeparatingAxis& axis) {
+        return along(axis) || (axis.kind != SeparatingAxis::Kind::edges && along(axis.edge_axis()));
+    };
+    if (!along_or_edges(start_axis(index_a, index_b)))
+        along_or_edges(separating_axis(now_a, now_b, kEdgeAxisPreference * settings_.margin, settings_.margin));
+    // Overlapping here by more than a tenth of the margin where none of those points is: the
+    // axis of the step's start no longer describes the pair (a leg's corner, turned within the
+    // step, pokes into another leg beside the face the start chose). The overlap's own axis (the
+    // separating-axis theorem's, without a preference) adds its points.
+    if (face_now < -kDeepOverlap * settings_.margin && separation_now() < -kDeepOverlap * settings_.margin) {
+        const SeparatingAxis deepest = separating_axis(now_a, now_b, 0.0, -kInfinity);
+        double shallowest = kInfinity;
+        bool found = false;
+        for (const ManifoldPoint& p : manifold_points_) {
+            shallowest = std::min(shallowest, p.gap);
+            found = found || p.axis == axis_name(deepest);
+        }
+        if (!found && shallowest > deepest.separation + kDeepOverlap * settings_.margin)
+            along(deepest);
+    }
+    const auto velocity_of = [&](const Solid& solid, const ContactEnd& end) {
+        Vec3 v = Vec3::Zero();
+        for (int j = 0; j < end.count; ++j)
+            v += end.weights[static_cast<std::size_t>(j)] * velocities_[solid.element][static_cast<std::size_t>(end.points[static_cast<std::size_t>(j)])];
+        return v;
+    };
+    for (ManifoldPoint& p : manifold_points_) {
+        if (!within_margin(p.gap, p.normal.dot(velocity_of(a, p.a) - velocity_of(b, p.b)), dt)) continue;
+        p.a.element = elements_[a.element];
+        p.b.element = elements_[b.element];
+        add_contact(p.a, p.b, p.normal, 0.0, {3, index_a, p.axis, index_b, p.name}, p.gap);
     }
 }
 
@@ -334,9 +426,18 @@ void NcpContact::detect(const SceneView& scene, double dt, std::span<const Solve
         at_solved_end_ = false;
         const double fastest = evaluate_points(s.q, velocity_ahead_);
         start_positions_ = positions_;  // same sizes every step: no allocation after the first
-        for (Solid& solid : solids_) solid.start_normals = solid.normals;
+        start_axes_.clear();
+        start_ahead_ = positions_;
+        for (std::size_t e = 0; e < start_ahead_.size(); ++e)
+            for (std::size_t i = 0; i < start_ahead_[e].size(); ++i) start_ahead_[e][i] += 2.0 * dt * velocities_[e][i];
+        for (Solid& solid : solids_) {
+            solid.start_normals = solid.normals;
+            solid.start_edge_axes = solid.edge_axes;
+        }
         find_contacts(s.q, dt, fastest);
         std::sort(start_found_.begin(), start_found_.end());
+        std::sort(start_axes_.begin(), start_axes_.end(),
+                  [](const auto& x, const auto& y) { return x.first < y.first; });
         looks_.valid = true;
         looks_.dt = dt;
         looks_.q = s.q;
@@ -422,6 +523,8 @@ void NcpContact::find_contacts(const VectorX& q, double dt, double fastest) {
             const Candidate& c = candidates_[it->second];
             if (c.element == solid.element || (!c.movable && !solid.movable)) continue;
             if (excluded_.count(std::minmax(c.element, solid.element))) continue;
+            // A corner against another polyhedron is a point of their manifold (add_manifold).
+            if (settings_.manifold && c.solid != kNone && solid.solid.kind == ContactSolid::Kind::polyhedron) continue;
             const Vec3& p = x_of(c);
             if (p.y() < low.y() || p.y() > high.y() || p.z() < low.z() || p.z() > high.z()) continue;
             // The candidate enters by the face its motion relative to the solid crosses over the

@@ -50,6 +50,14 @@
 /// where an edge of one crosses an edge of the other, by the same rules: the corners of the
 /// polygon where two faces lying flat on each other overlap.
 ///
+/// With `polyhedron_pairs: manifold` (polyhedron_manifold.hpp, add_manifold), two polyhedra touch
+/// instead along one axis per look, at the points of their contact manifold: the axis of the
+/// step's start (the separating-axis theorem with faces preferred, nearly facing faces taken
+/// flat, the axis that closes last over the predicted motion where the pair is apart and
+/// predicted to overlap), its incident face clipped by its reference face or the closest points
+/// of its edge pair; their corners then skip each other's faces, and their edge pairs and face
+/// crossings are not used.
+///
 /// A capsule's side (capsule_contacts.hpp): its axis ends find what touches it at an end; in the
 /// middle of its axis it meets another capsule's side (the axes' common perpendicular) and a
 /// polyhedron's edge whose cone of face normals holds that perpendicular (a capsule lying across
@@ -78,6 +86,7 @@
 
 #include "contact_solids.hpp"
 #include "edge_contacts.hpp"
+#include "polyhedron_manifold.hpp"
 
 #include "soma/contact_constraint.hpp"
 #include "soma/settings_errors.hpp"
@@ -105,6 +114,10 @@ struct ContactSettings {
     double friction = 0.0;              ///< Coulomb coefficient mu
     double margin = 1e-3;               ///< detection distance (m)
     bool edge_contacts = true;          ///< edge-edge contacts between polyhedra (false: corners only, for comparison)
+    /// Two polyhedra touch along their separating axis at the step's start, at the points of
+    /// their contact manifold (polyhedron_manifold.hpp), in place of their corners against each
+    /// other's faces, their supporting edge pairs and their face crossings.
+    bool manifold = false;
 };
 
 class NcpContact final : public ContactConstraint {
@@ -132,6 +145,8 @@ private:
         std::vector<Vec3> normals;          ///< a polyhedron's face normals (per look, sized once)
         std::vector<Vec3> start_normals;    ///< a polyhedron's face normals at the step's start
         std::vector<Vec3> edge_axes;        ///< its edges' cone axes (per look, sized once)
+        std::vector<Vec3> start_edge_axes;  ///< its edges' cone axes at the step's start
+        std::vector<PolyhedronFace> faces;  ///< a polyhedron's faces (bind), for its contact manifolds
         /// Four vertices spanning a polyhedron (bind): its velocity field, affine as it moves
         /// rigidly, is fitted to theirs. Fewer than four for a flat one, a sphere or a capsule.
         std::vector<Index> spanning;
@@ -142,6 +157,15 @@ private:
     /// the searches skip only what is beyond the reach by more, so they drop nothing the full
     /// search would keep.
     double round_off_slack() const { return 1e-9 * settings_.margin; }
+    /// How much better than the best face axis, in margins, an edge pair must separate two
+    /// polyhedra to be their manifold's axis: faces win near-ties, whose clipped polygons hold
+    /// the edges' crossing anyway (a tenth of the margin: above the gap tolerance, below what a
+    /// corner moves in a resting step).
+    static constexpr double kEdgeAxisPreference = 0.1;
+    /// An overlap deeper than this many margins that a manifold's points do not reach adds the
+    /// points of the overlap's own axis (add_manifold): a tenth, the depth at which a solved end
+    /// adds a row the start found again (add_contact).
+    static constexpr double kDeepOverlap = 0.1;
     /// Whether a contact of gap \p gap closing at \p relative_normal_speed is within the margin,
     /// now or predicted over twice the step (gap + 2 h n . (xdot_a - xdot_b)); at a solved end,
     /// now only.
@@ -151,7 +175,8 @@ private:
     Vec3 solid_velocity(const Solid& solid, const Vec3& x) const;
     /// What a contact is between, to find it again: {0, candidate, solid or kFloor, 0, 0} for a
     /// point, {1, solid a, edge of a, solid b, edge of b} for an edge pair, {2, capsule, 0, solid
-    /// b, edge of b or 0} for a capsule's side.
+    /// b, edge of b or 0} for a capsule's side, {3, solid a, axis_name, solid b, the point's name}
+    /// for a point of a manifold.
     using ContactKey = std::array<std::size_t, 5>;
     static constexpr std::size_t kFloor = static_cast<std::size_t>(-1);
     /// Adds a contact of ends \p a, \p b (normal from b towards a) with the settings' friction,
@@ -175,6 +200,12 @@ private:
     /// then supporting_edge_pairs, capsule_edge_pairs or capsule_side_pair, and within_margin;
     /// \p q the look's configuration (a capsule's contact end in its body's frame).
     void detect_edge_contacts(double dt, double reach, const VectorX& q);
+    /// The contact manifold of polyhedra \p index_a and \p index_b (`manifold`): along their
+    /// separating axis at the step's start, the points within the margin (now or predicted).
+    void add_manifold(std::size_t index_a, std::size_t index_b, double dt, double reach);
+    /// The manifold axis of polyhedra \p index_a and \p index_b from the step's start
+    /// (closing_axis), found once per step: kept in start_axes_ at the start's look.
+    SeparatingAxis start_axis(std::size_t index_a, std::size_t index_b);
     /// A contact end at \p centre + \p arm of element \p e: the centre fixed in the frame that
     /// point \p point moves rigidly with (Element::rigid_frame_of_point: a rigid body's body
     /// frame) at configuration \p q, the arm fixed in the world; \p otherwise when there is none
@@ -194,6 +225,9 @@ private:
     std::vector<std::vector<Vec3>> positions_, velocities_;
     /// The points at the step's start (the pairs' reference faces come from there at every look).
     std::vector<std::vector<Vec3>> start_positions_;
+    /// The points at the step's start moved by twice the step at the start's velocity ahead (the
+    /// prediction's span): a pair of polyhedra's manifold axis closes over that motion.
+    std::vector<std::vector<Vec3>> start_ahead_;
     /// The keys of the contacts found at the start with their gaps (sorted once the start is
     /// done), and of those found at the solved ends before (sorted) and at the one being looked at.
     std::vector<std::pair<ContactKey, double>> start_found_;
@@ -229,6 +263,10 @@ private:
     std::vector<std::array<Vec3, 2>> boxes_;                  ///< per edge_solids_: low, high corner
     std::vector<std::pair<double, std::size_t>> edge_solids_by_x_;  ///< edge_solids_ by their boxes' low x
     std::vector<EdgePair> edge_pairs_;                        ///< of one pair of polyhedra
+    std::vector<ManifoldPoint> manifold_points_;              ///< of one pair of polyhedra (`manifold`)
+    /// The pairs of polyhedra met at the step's start with their manifold axes (sorted once the
+    /// start is done).
+    std::vector<std::pair<std::pair<std::size_t, std::size_t>, SeparatingAxis>> start_axes_;
     VectorX velocity_ahead_;
     FrameKinematics frame_;
 };

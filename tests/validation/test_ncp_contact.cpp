@@ -59,6 +59,116 @@ std::string particle_scene(double u0, const std::string& integrator_keys) {
            "  - {type: ncp_contact, floor: {}, friction: 0.5}\n";
 }
 
+/// The heavy stack of Macklin et al. 2019 (section 10.1.5, Fig. 14): five unit cubes of densities 8
+/// to 32768 kg/m^3 (4096:1), the heaviest on top, mu = 0.5, h = 8.3 ms, 10 s. \p contact_keys:
+/// ", key: value" pairs of its ncp_contact.
+std::string heavy_stack_scene(const std::string& contact_keys) {
+    std::string yaml = "simulation: {duration: 10.0}\n"
+                       "integrator: {type: ncp_newton, dt: " + num(kH) + "}\n"
+                       "elements:\n";
+    for (int k = 0; k < 5; ++k)
+        yaml += "  - {name: box" + std::to_string(k) + ", type: rigid_body, position: [0, 0, " + num(0.5 + k) +
+                "], shape: {box: {size: [1, 1, 1]}}, density: " + num(std::pow(8.0, k + 1)) + "}\n";
+    return yaml + "forces:\n"
+                  "  - {type: gravity, acceleration: [0, 0, " + num(-kG) + "]}\n"
+                  "constraints:\n"
+                  "  - {type: ncp_contact, floor: {}, friction: 0.5" + contact_keys + "}\n";
+}
+
+/// Steps the heavy stack to its end: its steps, the deepest overlap of a box with what is beneath
+/// it and the farthest any box strays from the stack's axis, over every step.
+struct StackRun {
+    int steps = 0;
+    double deepest = 0.0, drift = 0.0;
+};
+StackRun run_heavy_stack(Simulation& simulation) {
+    StackRun run;
+    for (; simulation.state().t < 10.0 - 0.5 * kH; ++run.steps) {
+        REQUIRE(step_once(simulation, kH));
+        double below = 0.0;  // the box beneath's top, 0 for the floor
+        for (int k = 0; k < 5; ++k) {
+            const Vec3 x = node_position(simulation, "box" + std::to_string(k), 0);
+            run.deepest = std::max(run.deepest, below - (x.z() - 0.5));  // overlap with what is beneath
+            below = x.z() + 0.5;
+            run.drift = std::max(run.drift, std::hypot(x.x(), x.y()));
+        }
+    }
+    return run;
+}
+
+/// A 1 x 0.1 x 0.1 m bar (5 kg) 5 cm above a fixed one crossed at 90 degrees less \p turn,
+/// \p along the lower bar; \p contact_keys: ", key: value" pairs of its ncp_contact.
+std::string crossed_bars_scene(double turn, double along, const std::string& contact_keys) {
+    return "simulation: {duration: 1.0}\n"
+           "integrator: {type: ncp_newton, dt: " + num(kH) + "}\n"
+           "elements:\n"
+           "  - {name: lower, type: rigid_body, position: [0, 0, 0], density: 500, shape: {box: {size: [0.1, 1, 0.1]}},\n"
+           "     fixed: {nodes: [0], rotations: [0]}}\n"
+           "  - {name: upper, type: rigid_body, position: [0, " + num(along) + ", 0.15], orientation: [" +
+           num(std::cos(turn / 2)) + ", 0, 0, " + num(std::sin(turn / 2)) + "], density: 500,\n"
+           "     shape: {box: {size: [1, 0.1, 0.1]}}}\n"
+           "forces:\n"
+           "  - {type: gravity, acceleration: [0, 0, " + num(-kG) + "]}\n"
+           "constraints:\n"
+           "  - {type: ncp_contact, friction: 0.5" + contact_keys + "}\n";
+}
+
+/// The one ncp_contact term of a scene.
+const Constraint& contact_term(const Simulation& simulation) {
+    const std::vector<const Constraint*> terms = simulation.constraint_terms();
+    REQUIRE(terms.size() == 1);
+    return *terms[0];
+}
+
+/// Checks that the upper bar of crossed_bars_scene, run to its end, rests on the lower bar at its
+/// four crossing points, \p along the lower bar, carrying its weight.
+void check_bar_rests_crossed(Simulation& resting, double along) {
+    const Vec3 centre = node_position(resting, "upper", 0);
+    // Every step holds the gaps to the gap tolerance, 1e-9 m, at its end (position-level rows,
+    // no accumulation): 1e-8 m leaves a factor 10.
+    CHECK(centre.z() == Approx(0.1).margin(1e-8));
+    // Nothing pushes it sideways: it stays where it landed (friction 0.5 holds it; the sticking
+    // slip is bounded by the slip tolerance, 1e-6 m/s, times the second).
+    CHECK(std::hypot(centre.x(), centre.y() - along) < 1e-6);
+    CHECK(node_velocity(resting, "upper", 0).norm() < 1e-6);
+    const Constraint& contacts = contact_term(resting);
+    CHECK(contacts.statistic(0) == 4.0);  // the four crossings, no corner contact
+    CHECK(contacts.statistic(1) == 4.0);
+    // The weight, to the force tolerance: each DOF's balance within 1e-9 of the sum of its
+    // terms' sizes (weight, contact forces, inertia: a few m g); 1e-8 leaves room.
+    CHECK(contacts.statistic(2) == Approx(5.0 * kG).epsilon(1e-8));
+}
+
+/// The lower cube's top edge height in edge_on_edge_scene.
+constexpr double kEdgeTop = 0.2 / std::numbers::sqrt2;
+
+/// Two 0.2 m cubes (4 kg): the lower, fixed, turned 45 degrees about x (its top edge along x at
+/// kEdgeTop); the upper turned 45 degrees about y (its bottom edge along y) standing on it,
+/// touching. \p contact_keys, \p integrator_keys: ", key: value" pairs of its ncp_contact and
+/// integrator.
+std::string edge_on_edge_scene(const std::string& contact_keys, const std::string& integrator_keys = "") {
+    const double c = std::cos(std::numbers::pi / 8), s = std::sin(std::numbers::pi / 8);
+    return "simulation: {duration: 0.5}\n"
+           "integrator: {type: ncp_newton, dt: " + num(kH) + integrator_keys + "}\n"
+           "elements:\n"
+           "  - {name: lower, type: rigid_body, position: [0, 0, 0], orientation: [" + num(c) + ", " + num(s) +
+           ", 0, 0], density: 500,\n"
+           "     shape: {box: {size: [0.2, 0.2, 0.2]}}, fixed: {nodes: [0], rotations: [0]}}\n"
+           "  - {name: upper, type: rigid_body, position: [0, 0, " + num(2 * kEdgeTop) + "], orientation: [" + num(c) +
+           ", 0, " + num(s) + ", 0], density: 500,\n"
+           "     shape: {box: {size: [0.2, 0.2, 0.2]}}}\n"
+           "forces:\n"
+           "  - {type: gravity, acceleration: [0, 0, " + num(-kG) + "]}\n"
+           "constraints:\n"
+           "  - {name: contact, type: ncp_contact, friction: 0.5" + contact_keys + "}\n"
+           "outputs:\n"
+           "  - type: csv\n"
+           "    name: forces\n"
+           "    probes:\n"
+           "      - {statistic: {term: contact, name: contacts}}\n"
+           "      - {statistic: {term: contact, name: normal_force}}\n";
+}
+
 /// The friction force of contact 0 as a world vector.
 Vec3 friction_force(const Simulation& simulation) {
     Vec3 t1, t2;
@@ -359,29 +469,8 @@ TEST_CASE("ncp_newton: the heavy stack (8 to 32768 kg, 4096:1) stands 10 s witho
     // the heaviest on top, mu = 0.5, h = 8.3 ms. Unit cubes (densities 8 to 32768 kg/m^3). The
     // contacts between boxes are corner-on-face, both ways (eight per pair, four of them
     // redundant), and the floor's four.
-    std::string yaml = "simulation: {duration: 10.0}\n"
-                       "integrator: {type: ncp_newton, dt: " + num(kH) + "}\n"
-                       "elements:\n";
-    for (int k = 0; k < 5; ++k)
-        yaml += "  - {name: box" + std::to_string(k) + ", type: rigid_body, position: [0, 0, " + num(0.5 + k) +
-                "], shape: {box: {size: [1, 1, 1]}}, density: " + num(std::pow(8.0, k + 1)) + "}\n";
-    yaml += "forces:\n"
-            "  - {type: gravity, acceleration: [0, 0, " + num(-kG) + "]}\n"
-            "constraints:\n"
-            "  - {type: ncp_contact, floor: {}, friction: 0.5}\n";
-    auto simulation = build_scene(yaml);
-    double deepest = 0.0, drift = 0.0;
-    int steps = 0;
-    for (; simulation->state().t < 10.0 - 0.5 * kH; ++steps) {
-        REQUIRE(step_once(*simulation, kH));
-        double below = 0.0;  // the box beneath's top, 0 for the floor
-        for (int k = 0; k < 5; ++k) {
-            const Vec3 x = node_position(*simulation, "box" + std::to_string(k), 0);
-            deepest = std::max(deepest, below - (x.z() - 0.5));  // overlap with what is beneath
-            below = x.z() + 0.5;
-            drift = std::max(drift, std::hypot(x.x(), x.y()));
-        }
-    }
+    auto simulation = build_scene(heavy_stack_scene(""));
+    const auto [steps, deepest, drift] = run_heavy_stack(*simulation);
     CHECK(steps == 1205);
     // The issue's bound is penetration below 1 % of the box size over 10 s. Each step holds every
     // gap to |phi_n| <= 1e-9 m at its end, and the gaps are position-level rows, so errors do
@@ -742,16 +831,6 @@ TEST_CASE("ncp_newton: a two-finger gripper lifts a soft rod at mu 0.8 and loses
     }
 }
 
-namespace {
-
-/// The one ncp_contact term of a scene.
-const Constraint& contact_term(const Simulation& simulation) {
-    const std::vector<const Constraint*> terms = simulation.constraint_terms();
-    REQUIRE(terms.size() == 1);
-    return *terms[0];
-}
-
-}  // namespace
 
 TEST_CASE("ncp_contact: a bar dropped across a fixed bar at 90 degrees rests on it, edge on edge", "[ncp][validation]") {
     // Two bars of 1 x 0.1 x 0.1 m crossed: no corner of either is over the other's face, so only
@@ -760,40 +839,13 @@ TEST_CASE("ncp_contact: a bar dropped across a fixed bar at 90 degrees rests on 
     // its centre is at 0.1 m (the lower bar's top at 0.05 m plus half its thickness) and the four
     // contacts carry its weight. Also crossed at 60 degrees, 0.3 m along the lower bar (the
     // edges then meet at angles that no axis aligns). Without edge contacts it falls through.
-    const auto scene = [](double turn, double along, const std::string& edge_contacts) {
-        return "simulation: {duration: 1.0}\n"
-               "integrator: {type: ncp_newton, dt: " + num(kH) + "}\n"
-               "elements:\n"
-               "  - {name: lower, type: rigid_body, position: [0, 0, 0], density: 500, shape: {box: {size: [0.1, 1, 0.1]}},\n"
-               "     fixed: {nodes: [0], rotations: [0]}}\n"
-               "  - {name: upper, type: rigid_body, position: [0, " + num(along) + ", 0.15], orientation: [" +
-               num(std::cos(turn / 2)) + ", 0, 0, " + num(std::sin(turn / 2)) + "], density: 500,\n"
-               "     shape: {box: {size: [1, 0.1, 0.1]}}}\n"
-               "forces:\n"
-               "  - {type: gravity, acceleration: [0, 0, " + num(-kG) + "]}\n"
-               "constraints:\n"
-               "  - {type: ncp_contact, friction: 0.5" + edge_contacts + "}\n";
-    };
     for (const auto& [turn, along] : {std::pair{0.0, 0.0}, std::pair{std::numbers::pi / 6, 0.3}}) {
         INFO("crossed at " << 90 - turn * 180 / std::numbers::pi << " degrees, " << along << " m along");
-        auto resting = build_scene(scene(turn, along, ""));
+        auto resting = build_scene(crossed_bars_scene(turn, along, ""));
         run_to_end(*resting);
-        const Vec3 centre = node_position(*resting, "upper", 0);
-        // Every step holds the gaps to the gap tolerance, 1e-9 m, at its end (position-level rows,
-        // no accumulation): 1e-8 m leaves a factor 10.
-        CHECK(centre.z() == Approx(0.1).margin(1e-8));
-        // Nothing pushes it sideways: it stays where it landed (friction 0.5 holds it; the sticking
-        // slip is bounded by the slip tolerance, 1e-6 m/s, times the second).
-        CHECK(std::hypot(centre.x(), centre.y() - along) < 1e-6);
-        CHECK(node_velocity(*resting, "upper", 0).norm() < 1e-6);
-        const Constraint& contacts = contact_term(*resting);
-        CHECK(contacts.statistic(0) == 4.0);  // the four crossings, no corner contact
-        CHECK(contacts.statistic(1) == 4.0);
-        // The weight, to the force tolerance: each DOF's balance within 1e-9 of the sum of its
-        // terms' sizes (weight, contact forces, inertia: a few m g); 1e-8 leaves room.
-        CHECK(contacts.statistic(2) == Approx(5.0 * kG).epsilon(1e-8));
+        check_bar_rests_crossed(*resting, along);
 
-        auto corners_only = build_scene(scene(turn, along, ", edge_contacts: false"));
+        auto corners_only = build_scene(crossed_bars_scene(turn, along, ", edge_contacts: false"));
         run_to_end(*corners_only);
         // Free fall from 0.15 m for 1 s (implicit Euler: z = 0.15 - g h^2 N (N + 1) / 2 = -4.80 m).
         CHECK(node_position(*corners_only, "upper", 0).z() < -4.0);
@@ -808,30 +860,7 @@ TEST_CASE("ncp_contact: a box standing edge down on a box's edge at 90 degrees c
     // (Balanced on a point above its centre of mass, the upper cube is an inverted pendulum; the
     // placement is symmetric to round-off and 0.5 s is too short for round-off to grow.) Without
     // edge contacts its corners, 0.07 m from the lower cube's faces, catch nothing and it falls.
-    const double c = std::cos(std::numbers::pi / 8), s = std::sin(std::numbers::pi / 8);
-    const double top = 0.2 / std::numbers::sqrt2;
-    const auto scene = [&](const std::string& edge_contacts, const std::string& integrator_keys = "") {
-        return "simulation: {duration: 0.5}\n"
-               "integrator: {type: ncp_newton, dt: " + num(kH) + integrator_keys + "}\n"
-               "elements:\n"
-               "  - {name: lower, type: rigid_body, position: [0, 0, 0], orientation: [" + num(c) + ", " + num(s) +
-               ", 0, 0], density: 500,\n"
-               "     shape: {box: {size: [0.2, 0.2, 0.2]}}, fixed: {nodes: [0], rotations: [0]}}\n"
-               "  - {name: upper, type: rigid_body, position: [0, 0, " + num(2 * top) + "], orientation: [" + num(c) +
-               ", 0, " + num(s) + ", 0], density: 500,\n"
-               "     shape: {box: {size: [0.2, 0.2, 0.2]}}}\n"
-               "forces:\n"
-               "  - {type: gravity, acceleration: [0, 0, " + num(-kG) + "]}\n"
-               "constraints:\n"
-               "  - {name: contact, type: ncp_contact, friction: 0.5" + edge_contacts + "}\n"
-               "outputs:\n"
-               "  - type: csv\n"
-               "    name: forces\n"
-               "    probes:\n"
-               "      - {statistic: {term: contact, name: contacts}}\n"
-               "      - {statistic: {term: contact, name: normal_force}}\n";
-    };
-    auto balanced = build_scene(scene(""));
+    auto balanced = build_scene(edge_on_edge_scene(""));
     run_to_end(*balanced);
     const Constraint& contact = contact_term(*balanced);
     CHECK(contact.statistic(0) == 1.0);
@@ -839,16 +868,16 @@ TEST_CASE("ncp_contact: a box standing edge down on a box's edge at 90 degrees c
     CHECK(contact.statistic(2) == Approx(4.0 * kG).epsilon(1e-8));  // the weight, to the force tolerance
     CHECK(contact.statistic(3) < 1e-6);  // nothing to hold sideways
     const Vec3 centre = node_position(*balanced, "upper", 0);
-    CHECK(centre.z() == Approx(2 * top).margin(1e-8));  // the gap tolerance, 1e-9 m, and a factor 10
+    CHECK(centre.z() == Approx(2 * kEdgeTop).margin(1e-8));  // the gap tolerance, 1e-9 m, and a factor 10
     CHECK(std::hypot(centre.x(), centre.y()) < 1e-9);
     CHECK(node_velocity(*balanced, "upper", 0).norm() < 1e-6);
 
     // Without edge contacts it falls into the lower cube before its corners meet a face; a
     // penetration that deep, closed all at once in a step the time loop retried small, would
     // launch it (ncp_newton's max_depenetration_speed: absent, as the paper), so it is limited.
-    auto corners_only = build_scene(scene(", edge_contacts: false", ", max_depenetration_speed: 1"));
+    auto corners_only = build_scene(edge_on_edge_scene(", edge_contacts: false", ", max_depenetration_speed: 1"));
     run_to_end(*corners_only);
-    CHECK(node_position(*corners_only, "upper", 0).z() < 2 * top - 0.01);
+    CHECK(node_position(*corners_only, "upper", 0).z() < 2 * kEdgeTop - 0.01);
 }
 
 TEST_CASE("ncp_contact: a capsule rests across a fixed capsule and across a box's top edges on its side",
@@ -1294,5 +1323,41 @@ TEST_CASE("ncp_newton: a box landing on its edge and sliding converges at every 
         double lowest = 1.0;
         for (long corner = 2; corner < 10; ++corner) lowest = std::min(lowest, node_position(*simulation, "box", corner).z());
         CHECK(std::abs(lowest) < 1e-8);
+    }
+}
+
+TEST_CASE("ncp_contact polyhedron_pairs: manifold: the heavy stack, crossed bars and boxes edge on edge rest as "
+          "with the corner and edge rules, on the manifolds' points",
+          "[ncp][validation][manifold]") {
+    // The scenes above with `polyhedron_pairs: manifold` (polyhedron_manifold.hpp): each pair of
+    // boxes touches along its separating axis at the step's start, at the clipped points of the
+    // incident face (or the closest points of two edges). Bounds as above: the gap tolerance
+    // 1e-9 m with a factor 10 for positions, the force tolerance 1e-9 with a factor 10 for forces.
+    const std::string manifold = ", polyhedron_pairs: manifold";
+    SECTION("the heavy stack: four points per pair of boxes (the lower's top clipped by the upper's bottom), none sinking") {
+        auto simulation = build_scene(heavy_stack_scene(manifold));
+        const auto [steps, deepest, drift] = run_heavy_stack(*simulation);
+        CHECK(steps == 1205);
+        CHECK(deepest < 1e-8);
+        CHECK(drift < 1e-9);
+        CHECK(simulation->contact_set().count() == 4 + 4 * 4);  // the corner rules' 8 a pair are redundant both ways
+    }
+    SECTION("a bar across a fixed bar, at 90 and 60 degrees: the four corners of the square where they cross") {
+        for (const auto& [turn, along] : {std::pair{0.0, 0.0}, std::pair{std::numbers::pi / 6, 0.3}}) {
+            INFO("crossed at " << 90 - turn * 180 / std::numbers::pi << " degrees");
+            auto resting = build_scene(crossed_bars_scene(turn, along, manifold));
+            run_to_end(*resting);
+            check_bar_rests_crossed(*resting, along);
+        }
+    }
+    SECTION("a cube edge down on a cube's edge: one point, the edges' crossing, carries the weight") {
+        auto balanced = build_scene(edge_on_edge_scene(manifold));
+        run_to_end(*balanced);
+        const Constraint& contact = contact_term(*balanced);
+        CHECK(contact.statistic(0) == 1.0);
+        CHECK(contact.statistic(2) == Approx(4.0 * kG).epsilon(1e-8));
+        const Vec3 centre = node_position(*balanced, "upper", 0);
+        CHECK(centre.z() == Approx(2 * kEdgeTop).margin(1e-8));
+        CHECK(std::hypot(centre.x(), centre.y()) < 1e-9);
     }
 }
