@@ -23,13 +23,15 @@
 ///   the gap along n. Two plates lying flat on each other touch at the corners of the polygon
 ///   where they overlap: corners of either, and crossings of their edges.
 /// - An edge axis: one contact, between the two edges' closest points (segment_closest_points),
-///   normal the edges' cross product out of B, gap along it; and where a face of each lies within
-///   kOpposedFaceAngle of the axis, their clipped overlap too (plates tilted a few degrees, their
-///   edges crossing, turn flat within the step).
+///   normal the edges' cross product out of B, gap along it (the lines' gap: where the closest
+///   points are clamped to an end they may lie apart across the axis, a support the pair does not
+///   have; dropping such points made the table pile worse, docs/validation.md 11.6); and where a
+///   face of each lies within kOpposedFaceAngle of the axis, their clipped overlap too (plates
+///   tilted a few degrees, their edges crossing, turn flat within the step).
 /// - Either way, a point deeper than the pair's separation (the theorem's value at this look) by
 ///   more than the depth allowance is dropped: it is not in contact along the axis (a pair of
-///   edges whose lines pass close but whose segments do not; a plate's point under the other
-///   plate, where the axis is its top).
+///   edges whose lines pass deep through each other but whose segments do not; a plate's point
+///   under the other plate, where the axis is its top).
 ///
 /// Each point is named by the faces clipped and the two features whose intersection it is (an
 /// incident corner: its two incident edges; a crossing: an incident edge and a reference side; a
