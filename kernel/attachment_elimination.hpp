@@ -24,9 +24,23 @@
 /// The pattern of the reduced matrix and a scatter plan (each entry of J^ times a coefficient of
 /// Q and one of P, into an entry of the reduced matrix) are built when J's pattern changes;
 /// each factorization then fills the coefficients from J's blocks and runs the plan, without
-/// allocating. Attachments of attached DOFs (ArtiSynth's DAG, section 0.18) are not chained: a
-/// constraint whose DOFs meet another eliminated constraint's slaves keeps its multipliers.
-
+/// allocating.
+///
+/// Attachments of attached DOFs are chained (ArtiSynth's DAG, section 0.18): a block's masters
+/// may be another block's slaves (its parent's), as long as no loop forms. With the blocks
+/// ordered parents first, each block's slaves depend on the kept unknowns its parents' slaves
+/// reach, through the composite coefficients
+///
+///     E*_b = E_b [kept masters] + E_b [a parent's slaves] E*_p
+///     e*_b = e_b + E_b [a parent's slaves] e*_p
+///     L*_b = L_b [kept masters] + L*_p L_b [a parent's slaves]
+///
+/// (E* and e*: section 0.18's velocity recovery v_k = -G_ka v_a - G_kb v_b, parents first; L*:
+/// its force recursion f'_a = f_a - G_ka^T f_k, eqs. 0.33-0.34, children onto parents)
+///
+/// so P and Q hold E* and L* over each block's reach, and the reduction above applies as it
+/// stands. The multipliers are recovered children first: a parent's slave rows hold its
+/// children's multipliers too (z_R of a child is known before its parent's).
 #include "soma/types.hpp"
 
 #include <Eigen/Dense>
@@ -47,9 +61,12 @@ struct EliminatedBlock {
     std::vector<Index> masters;  ///< its other free DOFs, alpha
 };
 
-/// \brief The constraints to eliminate, in list order: those whose rows are hard and determine
-/// free DOFs (Constraint::eliminable_columns) that no constraint chosen before touches, and whose
-/// other DOFs are no chosen constraint's slaves. \p free_index maps a global DOF to its free
+/// \brief The constraints to eliminate (returned in list order): those whose rows are hard and
+/// determine free DOFs (Constraint::eliminable_columns) that no constraint chosen before
+/// determines, where eliminating them closes no loop of attachments; their other DOFs may be
+/// determined by chosen ones (chained). Constraints that offer one choice of columns are taken
+/// first, in list order, then those with an alternative, which take it where their first choice
+/// cannot be taken. \p free_index maps a global DOF to its free
 /// position (-1: fixed or prescribed); the rows follow the \p free_count free DOFs. With
 /// \p always_only, only the constraints whose EliminableColumns say `always` are considered.
 std::vector<EliminatedBlock> choose_eliminated_blocks(const ConstraintSet& constraints, const std::vector<Index>& free_index,
@@ -61,8 +78,9 @@ public:
     static constexpr Index kMaxRows = 6;
     using Small = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxRows, kMaxRows>;
 
-    /// \p blocks must not share slaves, and no block's masters or slaves may be another's slaves
-    /// (choose_eliminated_blocks ensures it); \p size is J's.
+    /// \p blocks must not share slaves, and the masters of each may be other blocks' slaves only
+    /// where no loop forms (choose_eliminated_blocks ensures both); they are ordered parents first
+    /// here. \p size is J's.
     void set_blocks(std::vector<EliminatedBlock> blocks, Index size);
     bool empty() const { return blocks_.empty(); }
     const std::vector<EliminatedBlock>& blocks() const { return blocks_; }
@@ -98,9 +116,17 @@ private:
     struct BlockSlots {
         std::vector<Index> rows_slaves, slaves_rows;  ///< J_RS and J_SR, row-major
         std::vector<Index> rows_masters, masters_rows;  ///< J_R alpha (row-major) and J_alpha R (row-major)
-        Index e_offset = 0, l_offset = 0;  ///< E (slaves x masters) and L (masters x slaves) in factors_, row-major
+        /// In factors_, row-major: E (slaves x masters) and L (masters x slaves) of the block's own
+        /// rows, and the composites E* (slaves x reach) and L* (reach x slaves).
+        Index e_offset = 0, l_offset = 0, composite_e_offset = 0, composite_l_offset = 0;
     };
-
+    /// A master of a block that a parent block determines.
+    struct ChainLink {
+        Index master;        ///< its position among the block's masters
+        Index parent;        ///< the parent block
+        Index parent_local;  ///< its position among the parent's slaves
+        Index map_offset;    ///< into reach_map_: the parent's reach, at positions of the block's
+    };
     std::vector<EliminatedBlock> blocks_;
     Index size_ = 0, reduced_size_ = 0;
     std::vector<Kind> kind_;
@@ -109,7 +135,17 @@ private:
     std::vector<PlanEntry> plan_;
     std::vector<SlaveEntry> slave_columns_, slave_rows_;
     std::vector<double> slave_column_values_, slave_row_values_;
-    std::vector<double> factors_;  ///< 1, then each block's E and L
+    /// The kept unknowns each block's slaves depend on (KKT indices), and where each of its
+    /// masters lies among them (-1: a parent's slave, in chains_).
+    std::vector<std::vector<Index>> reach_, master_position_;
+    std::vector<std::vector<ChainLink>> chains_;
+    std::vector<Index> reach_map_;
+    /// J's entries in a slave's row and a child block's multiplier column, grouped by the slave's
+    /// block (block b's from chained_begin_[b] on); `other` is the multiplier's row.
+    std::vector<SlaveEntry> chained_rows_;
+    std::vector<Index> chained_begin_;
+    std::vector<double> chained_row_values_;
+    std::vector<double> factors_;  ///< 1, then each block's E, L, E* and L*
     std::vector<Small> rows_slaves_inverse_, slaves_rows_inverse_;
     SparseMatrix reduced_;
     VectorX work_, offset_;  ///< b^ - J^ [0; e] and e (at the slaves)

@@ -290,15 +290,15 @@ void Simulation::add_constraint(std::unique_ptr<Constraint> constraint, const Pa
 }
 
 void Simulation::eliminate_attachments(std::vector<EliminatedBlock> blocks) {
-    // An attachment that asked to be eliminated always and could not be (its DOFs met another
-    // eliminated attachment's) is said, not dropped silently.
+    // An attachment that asked to be eliminated always and could not be (its DOFs are determined
+    // by another eliminated attachment, or a loop) is said, not dropped silently.
     for (std::size_t i = 0; i < constraints_.constraints().size(); ++i) {
         const Constraint& c = *constraints_.constraints()[i];
         if (!c.eliminable_columns().always) continue;
         if (std::none_of(blocks.begin(), blocks.end(), [&](const EliminatedBlock& b) { return b.constraint == i; }))
             notes_.push_back(fmt::format("'{}' keeps its multiplier rows despite `eliminate: true`: the DOFs it "
-                                         "determines are not free (fixed or prescribed), or they or its other DOFs meet "
-                                         "those of an attachment eliminated before it (attachments are not chained)",
+                                         "determines are not free (fixed or prescribed), another eliminated attachment "
+                                         "determines them, or eliminating it would close a loop of attachments",
                                          c.name()));
     }
     if (!blocks.empty()) {

@@ -19,7 +19,7 @@
 namespace soma {
 
 /// Bumped whenever an interface in interfaces/soma changes incompatibly.
-inline constexpr std::uint32_t kPluginApiVersion = 27;
+inline constexpr std::uint32_t kPluginApiVersion = 28;
 
 /// Plain data: read by the loader with no plugin code run.
 struct PluginInfo {

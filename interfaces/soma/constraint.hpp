@@ -56,6 +56,11 @@ struct ConstraintEvaluation {
 /// smaller matrix without the rows' saddle point.
 struct EliminableColumns {
     std::vector<Index> columns;  ///< one per row; empty: not eliminable
+    /// Columns to eliminate instead where `columns`' DOFs cannot be (another eliminated
+    /// constraint determines them: a joint between two nodes, one of them held at a body, offers
+    /// its other node). Empty: none. The kernel considers constraints with an alternative after
+    /// those without (plugin API 28).
+    std::vector<Index> alternative;
     /// Eliminate whatever the linear solver. Otherwise the kernel eliminates the rows only where
     /// that lets a symmetric factorization (LDL^T, CHOLMOD, CG) solve the scene: with LU the
     /// multiplier rows are as cheap (docs/performance.md).

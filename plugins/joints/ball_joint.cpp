@@ -46,7 +46,8 @@ BallJoint::End BallJoint::resolve(const SceneView& scene, const JointEnd& end, c
 
 EliminableColumns BallJoint::eliminable_columns() const {
     // A hard joint whose end is a node (its position is its three DOFs: G = +-I there) fixes that
-    // node from the other end: the first such end, unless the ends share a DOF.
+    // node from the other end: the first such end, unless the ends share a DOF; the second end's
+    // node is the alternative where both are nodes (the first may be held by another joint).
     using Elimination = BallJointSettings::Elimination;
     if (settings_.eliminate == Elimination::never) return {};
     for (Index row = 0; row < 3; ++row)
@@ -56,10 +57,18 @@ EliminableColumns BallJoint::eliminable_columns() const {
                            [&](Index c) { return std::find(b.columns.begin(), b.columns.end(), c) != b.columns.end(); });
     };
     if (shares_columns(first_, second_)) return {};
-    for (const End* end : {&first_, &second_})
-        if (end->element && !end->element->geometry().mapped_points && end->columns.size() == 3)
-            return {end->columns, settings_.eliminate == Elimination::always};
-    return {};
+    const auto is_node = [](const End& end) {
+        return end.element && !end.element->geometry().mapped_points && end.columns.size() == 3;
+    };
+    EliminableColumns out;
+    out.always = settings_.eliminate == Elimination::always;
+    if (is_node(first_)) {
+        out.columns = first_.columns;
+        if (is_node(second_)) out.alternative = second_.columns;
+    } else if (is_node(second_)) {
+        out.columns = second_.columns;
+    }
+    return out;
 }
 
 void BallJoint::bind(const SceneView& scene) {

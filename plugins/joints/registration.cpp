@@ -220,7 +220,8 @@ SOMA_PLUGIN("joints") {
     declare_row_compliance(s, 3, "[x, y, z] (the world components of x_1 - x_2)", "compliance");
     s.string("eliminate", "when the joint is hard and an end is a node (a rod, shell or particle node: its position is "
                           "its DOFs), that node's DOFs and the three rows can be taken out of each linear solve (the "
-                          "null-space reduction of an attachment; the first end if both are nodes): the same solution "
+                          "null-space reduction of an attachment; the first end if both are nodes, the second where "
+                          "another joint eliminates the first): the same solution "
                           "from a smaller matrix without the saddle point of multiplier rows. auto: where that lets "
                           "a symmetric factorization solve the scene (a linear_solver without the saddle_point "
                           "capability, such as eigen_ldlt or cholmod, or the default for a scene whose Jacobian is "

@@ -88,17 +88,21 @@ void segment_closest_points(const Vec3& a0, const Vec3& a1, const Vec3& b0, cons
     }
 }
 
+double deepest_beyond_plane(const Vec3& n, const Vec3& on_plane, const std::vector<Index>& vertices,
+                            const std::vector<Vec3>& positions) {
+    const double plane = n.dot(on_plane);
+    double deepest = std::numeric_limits<double>::infinity();
+    for (const Index v : vertices) deepest = std::min(deepest, n.dot(positions[static_cast<std::size_t>(v)]) - plane);
+    return deepest;
+}
+
 double face_separation(const std::vector<std::array<Index, 3>>& faces_a, const std::vector<Vec3>& normals_a,
                        const std::vector<Vec3>& positions_a, const std::vector<Index>& vertices_b,
                        const std::vector<Vec3>& positions_b) {
     double best = -std::numeric_limits<double>::infinity();
-    for (std::size_t f = 0; f < faces_a.size(); ++f) {
-        const Vec3& n = normals_a[f];
-        const double plane = n.dot(positions_a[static_cast<std::size_t>(faces_a[f][0])]);
-        double deepest = std::numeric_limits<double>::infinity();
-        for (const Index v : vertices_b) deepest = std::min(deepest, n.dot(positions_b[static_cast<std::size_t>(v)]) - plane);
-        best = std::max(best, deepest);
-    }
+    for (std::size_t f = 0; f < faces_a.size(); ++f)
+        best = std::max(best, deepest_beyond_plane(normals_a[f], positions_a[static_cast<std::size_t>(faces_a[f][0])],
+                                                   vertices_b, positions_b));
     return best;
 }
 

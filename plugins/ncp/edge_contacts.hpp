@@ -131,6 +131,12 @@ void segment_closest_points(const Vec3& a0, const Vec3& a1, const Vec3& b0, cons
 /// \p length_b lie within \p margin of an end of either (there the corner is a point candidate).
 bool near_an_end(double s, double length_a, double t, double length_b, double margin);
 
+/// \brief The smallest signed distance of \p vertices (indices into \p positions) to the plane
+/// through \p on_plane with unit normal \p n: how far the deepest of them lies beyond it
+/// (negative: inside).
+double deepest_beyond_plane(const Vec3& n, const Vec3& on_plane, const std::vector<Index>& vertices,
+                            const std::vector<Vec3>& positions);
+
 /// \brief The separating-axis value of A's face normals against B:
 /// max over A's faces of the min over B's vertices of the signed distance to the face's plane
 /// (positive: a plane of A separates B by that much; negative: B's deepest vertex inside that

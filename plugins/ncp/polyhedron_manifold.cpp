@@ -71,10 +71,8 @@ const Vec3& normal_of(const PolyhedronShape& s, std::size_t face) { return s.fea
 std::pair<std::size_t, double> best_face(const PolyhedronShape& a, const PolyhedronShape& b) {
     std::pair<std::size_t, double> best{0, -std::numeric_limits<double>::infinity()};
     for (std::size_t f = 0; f < a.faces.size(); ++f) {
-        const Vec3& n = normal_of(a, f);
-        const double plane = n.dot(at(a.features, a.faces[f].loop[0]));
-        double deepest = std::numeric_limits<double>::infinity();
-        for (const Index v : b.features.solid.vertices) deepest = std::min(deepest, n.dot(at(b.features, v)) - plane);
+        const double deepest = deepest_beyond_plane(normal_of(a, f), at(a.features, a.faces[f].loop[0]),
+                                                    b.features.solid.vertices, b.features.positions);
         if (deepest > best.second) best = {f, deepest};
     }
     return best;

@@ -416,8 +416,10 @@ TEST_CASE("Newton iterations allocate nothing: clamps through rod and rigid-body
 TEST_CASE("Newton iterations allocate nothing with eliminated attachments (the null-space reduction)",
           "[kernel][performance]") {
     // A rod hung by its first node from a spinning body (eliminated), the body held by a hard
-    // world joint at one of its points (kept as multiplier rows), and a second rod joined to the
-    // first one's end node to node (eliminated): the reduced matrix, its plan and the solves.
+    // world joint at one of its points (kept as multiplier rows), a second rod joined to the
+    // first one's end node to node (eliminated), and a third held at the first one's hung node
+    // (eliminated, chained: its node's coefficients composed through the hang's): the reduced
+    // matrix, its plan and the solves.
     const auto scene = [](const std::string& tolerance) {
         return "simulation: {duration: 1.0}\n"
                "integrator: {type: implicit_euler, dt: 1.0e-3, newton: {absolute_tolerance: " + tolerance +
@@ -430,19 +432,22 @@ TEST_CASE("Newton iterations allocate nothing with eliminated attachments (the n
                "     cross_section: {circle: {radius: 0.003}}, material: {density: 1000, youngs_modulus: 1.0e7, poisson_ratio: 0.4}}\n"
                "  - {name: tail, type: discrete_rod, geometry: {line: {from: [0.2, 0, 0], to: [0.2, 0, -0.1], nodes: 5}},\n"
                "     cross_section: {circle: {radius: 0.003}}, material: {density: 1000, youngs_modulus: 1.0e7, poisson_ratio: 0.4}}\n"
+               "  - {name: branch, type: discrete_rod, geometry: {line: {from: [0, 0, 0], to: [0, -0.1, 0], nodes: 4}},\n"
+               "     cross_section: {circle: {radius: 0.003}}, material: {density: 1000, youngs_modulus: 1.0e7, poisson_ratio: 0.4}}\n"
                "constraints:\n"
                "  - {type: ball_joint, first: {element: hub, at: [0, 0, 0.05]}, second: {world: [0, 0, 0.05]}}\n"
                "  - {type: ball_joint, first: {element: rod, node: 0}, second: {element: hub, at: [0, 0, 0]}, eliminate: true}\n"
                "  - {type: ball_joint, first: {element: tail, node: 0}, second: {element: rod, node: -1}, eliminate: true}\n"
+               "  - {type: ball_joint, first: {element: branch, node: 0}, second: {element: rod, node: 0}, eliminate: true}\n"
                "forces:\n"
                "  - {type: gravity}\n";
     };
-    // Both rod joints are eliminated (the hub's world joint is a body point: kept).
+    // The three rod joints are eliminated (the hub's world joint is a body point: kept).
     const Simulation sim(load_scene_text(scene("1.0e-2"), "alloc.yaml"), registry());
     const auto& notes = sim.notes();
     CHECK(std::any_of(notes.begin(), notes.end(),
                       [](const std::string& n) { return n.find("(null-space reduction)") != std::string::npos &&
-                                                        n.find("(6 DOFs") != std::string::npos; }));
+                                                        n.find("(9 DOFs") != std::string::npos; }));
     const Count loose = one_step_of(scene("1.0e-2"));
     const Count tight = one_step_of(scene("1.0e-12"));
     check_allocation_free(loose, tight);

@@ -8,8 +8,9 @@
 // cover every form of the rows (at the step's end for implicit Euler, trapezoidal and BDF2, at
 // the midpoint, and at the acceleration level for Newmark's first solve), a rod hung from a
 // rigid body (unsymmetric blocks: E and L differ), two rods joined node to node (symmetric: the
-// reduced matrix is P^T J P, which LDL^T factors where the KKT matrix is refused), and contact
-// under ncp_newton (its Schur complement through the reduced solves).
+// reduced matrix is P^T J P, which LDL^T factors where the KKT matrix is refused), attachments
+// chained to attached nodes (section 0.18), and contact under ncp_newton (its Schur complement
+// through the reduced solves).
 #include "scene_runner.hpp"
 
 #include <catch2/catch.hpp>
@@ -72,6 +73,27 @@ std::string joined_rods(const std::string& integrator, const std::string& solver
            "  - {type: gravity, acceleration: [0, 0, -9.81]}\n";
 }
 
+/// rod_under_body with a second rod held by its first node at the first rod's hung node (a
+/// branch at the attachment: an attachment to an attached node, ArtiSynth's section 0.18), the
+/// branch's joint listed after the hang or, with \p branch_first, before it; its first end the
+/// tail's node, or with \p hung_end_first the hung node (then the joint's alternative).
+std::string branch_under_body(const std::string& integrator, const std::string& eliminate, bool branch_first,
+                              bool hung_end_first = false) {
+    std::string yaml = rod_under_body(integrator, eliminate);
+    const std::string tail = "  - name: tail\n"
+                             "    type: discrete_rod\n"
+                             "    geometry: {line: {from: [0.05, 0, 1], to: [0.05, 0.1, 0.85], nodes: 9}}\n"
+                             "    cross_section: {circle: {radius: 2.0e-3}}\n"
+                             "    material: {density: 1200, youngs_modulus: 1.0e6, poisson_ratio: 0.5}\n";
+    yaml.insert(yaml.find("constraints:"), tail);
+    const std::string tail_end = "{element: tail, node: 0}", hung_end = "{element: rod, node: 0}";
+    const std::string branch = "  - {type: ball_joint, name: branch, first: " + (hung_end_first ? hung_end : tail_end) +
+                               ", second: " + (hung_end_first ? tail_end : hung_end) + ", eliminate: " + eliminate + "}\n";
+    const std::string hang = "  - {type: ball_joint, name: hang,";
+    yaml.insert(branch_first ? yaml.find(hang) : yaml.find("forces:"), branch);
+    return yaml;
+}
+
 bool has_note(const Simulation& simulation, const std::string& text) {
     const auto& notes = simulation.notes();
     return std::any_of(notes.begin(), notes.end(), [&](const std::string& n) { return n.find(text) != std::string::npos; });
@@ -129,6 +151,67 @@ TEST_CASE("eliminated attachments: two rods joined node to node factor with LDL^
     CHECK(std::abs(with_ldlt.summary.newton_iterations - with_lu.summary.newton_iterations) <= with_lu.summary.steps / 10);
 }
 
+TEST_CASE("eliminated attachments: a rod held at another rod's attached node (chained) moves as with multiplier "
+          "rows, in either list order",
+          "[validation][attachments]") {
+    // The branch's node is eliminated with the hung node it is held at: its slaves depend on the
+    // body's DOFs through the hang's (E* = E_branch E_hang). Implicit Euler (rows at the step's
+    // end) and Newmark (its first solve's rows at the acceleration level).
+    // With the hung node as the branch's first end, the branch eliminates its second (the hang
+    // determines the first), whichever joint is listed first.
+    for (const std::string integrator : {"implicit_euler", "newmark"})
+        for (const bool branch_first : {false, true})
+            for (const bool hung_end_first : {false, true}) {
+                INFO(integrator << (branch_first ? ", the branch listed first" : ", the hang listed first")
+                                << (hung_end_first ? ", the hung node its first end" : ""));
+                auto eliminated = build_scene(branch_under_body(integrator, "true", branch_first, hung_end_first));
+                auto kept = build_scene(branch_under_body(integrator, "false", branch_first, hung_end_first));
+                CHECK(has_note(*eliminated, "(null-space reduction): "));
+                CHECK(has_note(*eliminated, "'hang'"));
+                CHECK(has_note(*eliminated, "'branch'"));
+                CHECK(has_note(*eliminated, "(6 DOFs"));
+                CHECK(!has_note(*eliminated, "keeps its multiplier rows"));
+                const RunResult e = run_to_end(*eliminated);
+                const RunResult k = run_to_end(*kept);
+                CHECK((node_position(*eliminated, "tail", -1) - Vec3(0.05, 0.1, 0.85)).norm() > 0.05);  // it swung
+                // Exact algebra on each Newton step: the runs agree to round-off (the file's header).
+                CHECK(largest_difference(*eliminated, *kept, {"rod"}, 13) < 1e-9);
+                CHECK(largest_difference(*eliminated, *kept, {"tail"}, 9) < 1e-9);
+                CHECK(e.summary.steps == k.summary.steps);
+                CHECK(std::abs(e.summary.newton_iterations - k.summary.newton_iterations) <= e.summary.steps / 10);
+                // Both joints held: the branch's node at the hung node, the hung node at the body point.
+                CHECK((node_position(*eliminated, "tail", 0) - node_position(*eliminated, "rod", 0)).norm() < 1e-9);
+            }
+}
+
+TEST_CASE("eliminated attachments: three rods chained node to node factor with LDL^T", "[validation][attachments]") {
+    // b held at a's end, c held at b's start (the node b's joint eliminates): both eliminated,
+    // the reduced matrix P^T J P symmetric, so LDL^T's steps are exact Newton steps.
+    const std::string euler = "implicit_euler, dt: 2.0e-3, newton: {balance_tolerance: 1.0e-12}";
+    const auto with_third = [](std::string yaml, const std::string& eliminate) {
+        const std::string c = "  - name: c\n"
+                              "    type: discrete_rod\n"
+                              "    geometry: {line: {from: [0.2, 0, 0.3], to: [0.3, -0.05, 0.2], nodes: 7}}\n"
+                              "    cross_section: {circle: {radius: 2.0e-3}}\n"
+                              "    material: {density: 1200, youngs_modulus: 2.0e6, poisson_ratio: 0.5}\n";
+        yaml.insert(yaml.find("constraints:"), c);
+        yaml.insert(yaml.find("forces:"), "  - {type: ball_joint, name: onward, first: {element: c, node: 0}, second: "
+                                          "{element: b, node: 0}, eliminate: " + eliminate + "}\n");
+        return yaml;
+    };
+    CHECK_THROWS_WITH(build_scene(with_third(joined_rods(euler, "eigen_ldlt", "false"), "false")),
+                      Catch::Contains("saddle_point"));
+    auto ldlt = build_scene(with_third(joined_rods(euler, "eigen_ldlt", "auto"), "auto"));
+    auto lu = build_scene(with_third(joined_rods(euler, "eigen_lu", "false"), "false"));
+    CHECK(has_note(*ldlt, "(null-space reduction): 'join', 'onward' (6 DOFs"));
+    const RunResult with_ldlt = run_to_end(*ldlt);
+    const RunResult with_lu = run_to_end(*lu);
+    CHECK((node_position(*ldlt, "c", -1) - Vec3(0.3, -0.05, 0.2)).norm() > 0.02);  // it swings
+    CHECK(largest_difference(*ldlt, *lu, {"a", "b"}, 11) < 1e-9);
+    CHECK(largest_difference(*ldlt, *lu, {"c"}, 7) < 1e-9);
+    CHECK(std::abs(with_ldlt.summary.newton_iterations - with_lu.summary.newton_iterations) <= with_lu.summary.steps / 10);
+}
+
 TEST_CASE("eliminated attachments: `auto` eliminates where a symmetric factorization then solves the scene",
           "[validation][attachments]") {
     const std::string euler = "implicit_euler, dt: 2.0e-3";
@@ -154,15 +237,24 @@ TEST_CASE("eliminated attachments: `auto` eliminates where a symmetric factoriza
     std::string compliant = joined_rods(euler, "eigen_lu", "true");
     compliant.replace(compliant.find("eliminate: true"), 15, "eliminate: true, compliance: 1.0e-6");
     CHECK_THROWS_WITH(build_scene(compliant), Catch::Contains("eliminate") && Catch::Contains("only a hard joint"));
-    // Under the default solver, a hard joint that cannot be eliminated (a second joint on the node
-    // the first one eliminates: a pin of the junction in space) makes it eigen_lu: the first joint
-    // then keeps its rows too.
+    // The junction also pinned in space by a second ball joint on b's node: the pin eliminates
+    // that node (it offers no other), and the join, whose first end it is, eliminates a's end
+    // instead, held at the pinned node (chained). The default stays eigen_ldlt.
     std::string with_pin = without_solver(joined_rods(euler, "eigen_lu", "auto"));
     with_pin.replace(with_pin.find("forces:"), 7,
-                     "  - {type: ball_joint, first: {element: b, node: 0}, second: {world: [0.2, 0, 0.3]}}\nforces:");
+                     "  - {type: ball_joint, name: pin, first: {element: b, node: 0}, second: {world: [0.2, 0, 0.3]}}\n"
+                     "forces:");
     auto pinned = build_scene(with_pin);
-    CHECK(!has_note(*pinned, "null-space reduction"));
-    CHECK(has_note(*pinned, "linear solver: eigen_lu (the default for scenes with hard constraints"));
+    CHECK(has_note(*pinned, "(null-space reduction): 'join', 'pin' (6 DOFs"));
+    CHECK(!has_note(*pinned, "linear solver: eigen_lu"));
+    // Under the default solver, a hard constraint that cannot be eliminated (a clamp of b's start
+    // frame in space: rotation rows too) makes it eigen_lu: the join then keeps its rows too.
+    std::string with_clamp = without_solver(joined_rods(euler, "eigen_lu", "auto"));
+    with_clamp.replace(with_clamp.find("forces:"), 7,
+                       "  - {type: clamp, first: {element: b, frame: start}, second: {world: [0.2, 0, 0.3]}}\nforces:");
+    auto clamped = build_scene(with_clamp);
+    CHECK(!has_note(*clamped, "null-space reduction"));
+    CHECK(has_note(*clamped, "linear solver: eigen_lu (the default for scenes with hard constraints"));
 }
 
 TEST_CASE("eliminated attachments: under ncp_newton with contact the joined rods move as with multiplier rows",
