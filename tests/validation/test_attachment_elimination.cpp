@@ -73,6 +73,16 @@ std::string joined_rods(const std::string& integrator, const std::string& solver
            "  - {type: gravity, acceleration: [0, 0, -9.81]}\n";
 }
 
+/// A straight soft rod element of 2 mm radius (an `elements:` item).
+std::string straight_rod(const std::string& name, const std::string& from, const std::string& to, int nodes,
+                         const std::string& youngs_modulus) {
+    return "  - name: " + name + "\n"
+           "    type: discrete_rod\n"
+           "    geometry: {line: {from: " + from + ", to: " + to + ", nodes: " + std::to_string(nodes) + "}}\n"
+           "    cross_section: {circle: {radius: 2.0e-3}}\n"
+           "    material: {density: 1200, youngs_modulus: " + youngs_modulus + ", poisson_ratio: 0.5}\n";
+}
+
 /// rod_under_body with a second rod held by its first node at the first rod's hung node (a
 /// branch at the attachment: an attachment to an attached node, ArtiSynth's section 0.18), the
 /// branch's joint listed after the hang or, with \p branch_first, before it; its first end the
@@ -80,12 +90,7 @@ std::string joined_rods(const std::string& integrator, const std::string& solver
 std::string branch_under_body(const std::string& integrator, const std::string& eliminate, bool branch_first,
                               bool hung_end_first = false) {
     std::string yaml = rod_under_body(integrator, eliminate);
-    const std::string tail = "  - name: tail\n"
-                             "    type: discrete_rod\n"
-                             "    geometry: {line: {from: [0.05, 0, 1], to: [0.05, 0.1, 0.85], nodes: 9}}\n"
-                             "    cross_section: {circle: {radius: 2.0e-3}}\n"
-                             "    material: {density: 1200, youngs_modulus: 1.0e6, poisson_ratio: 0.5}\n";
-    yaml.insert(yaml.find("constraints:"), tail);
+    yaml.insert(yaml.find("constraints:"), straight_rod("tail", "[0.05, 0, 1]", "[0.05, 0.1, 0.85]", 9, "1.0e6"));
     const std::string tail_end = "{element: tail, node: 0}", hung_end = "{element: rod, node: 0}";
     const std::string branch = "  - {type: ball_joint, name: branch, first: " + (hung_end_first ? hung_end : tail_end) +
                                ", second: " + (hung_end_first ? tail_end : hung_end) + ", eliminate: " + eliminate + "}\n";
@@ -189,12 +194,7 @@ TEST_CASE("eliminated attachments: three rods chained node to node factor with L
     // the reduced matrix P^T J P symmetric, so LDL^T's steps are exact Newton steps.
     const std::string euler = "implicit_euler, dt: 2.0e-3, newton: {balance_tolerance: 1.0e-12}";
     const auto with_third = [](std::string yaml, const std::string& eliminate) {
-        const std::string c = "  - name: c\n"
-                              "    type: discrete_rod\n"
-                              "    geometry: {line: {from: [0.2, 0, 0.3], to: [0.3, -0.05, 0.2], nodes: 7}}\n"
-                              "    cross_section: {circle: {radius: 2.0e-3}}\n"
-                              "    material: {density: 1200, youngs_modulus: 2.0e6, poisson_ratio: 0.5}\n";
-        yaml.insert(yaml.find("constraints:"), c);
+        yaml.insert(yaml.find("constraints:"), straight_rod("c", "[0.2, 0, 0.3]", "[0.3, -0.05, 0.2]", 7, "2.0e6"));
         yaml.insert(yaml.find("forces:"), "  - {type: ball_joint, name: onward, first: {element: c, node: 0}, second: "
                                           "{element: b, node: 0}, eliminate: " + eliminate + "}\n");
         return yaml;
