@@ -63,6 +63,11 @@ Simulation::Simulation(const SceneDocument& as_written, const TypeRegistry& regi
     // Imports first: what they write is validated with the rest of the scene.
     const SceneDocument scene = expand_imports(as_written, registry, &imported_);
     const Parameters root = make_scene_parameters(scene, schema, registry);
+    // The scene's own constraints, before those its imports appended (build_constraints).
+    std::size_t own_constraints = 0;
+    if (as_written.root.IsMap())
+        if (const YAML::Node listed = as_written.root["constraints"]; listed && listed.IsSequence())
+            own_constraints = listed.size();
 
     const Parameters sim = root.block("simulation");
     start_time_ = sim.real("start_time");
@@ -164,7 +169,7 @@ Simulation::Simulation(const SceneDocument& as_written, const TypeRegistry& regi
             element_parameters_[e].fail("", error.what());
         }
     }
-    build_constraints(root, registry);
+    build_constraints(root, registry, own_constraints);
     build_forces(root, registry);
     build_solver_and_integrator(root, registry);
 
@@ -255,7 +260,7 @@ void Simulation::refuse_massless_free_dofs(const Parameters& integrator_block) {
                             massless.size() > 1 ? ", ..." : ""));
 }
 
-void Simulation::build_constraints(const Parameters& root, const TypeRegistry& registry) {
+void Simulation::build_constraints(const Parameters& root, const TypeRegistry& registry, std::size_t own_count) {
     const std::vector<Parameters> blocks = root.blocks("constraints");
     std::vector<std::unique_ptr<Constraint>> built;
     for (const Parameters& block : blocks) {
@@ -263,12 +268,20 @@ void Simulation::build_constraints(const Parameters& root, const TypeRegistry& r
         built.push_back(factory_of<Constraint>(*entry)(block));
         built.back()->set_name(block.has("name") ? block.string("name") : block.type_name());
     }
-    // Equality constraints bind first, then contacts, each kind in list order: a contact that
-    // names a joint (joint_limit) finds it wherever it is listed, after it too (a joint an
-    // import writes after the scene's own blocks).
-    for (const ConstraintKind kind : {ConstraintKind::equality, ConstraintKind::inequality})
-        for (std::size_t i = 0; i < built.size(); ++i)
-            if (built[i] && built[i]->kind() == kind) add_constraint(std::move(built[i]), blocks[i]);
+    // Equality constraints bind first, then contacts, so a contact that names a joint
+    // (joint_limit) finds it wherever it is listed. Among the equality constraints, those the
+    // imports wrote (appended after the scene's own \p own_count) bind first: a constraint the
+    // scene writes may name an imported joint (a joint_coupling of two URDF joints), and an
+    // import's blocks name only their own. Each group in list order.
+    const auto bind_equality = [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i)
+            if (built[i] && built[i]->kind() == ConstraintKind::equality) add_constraint(std::move(built[i]), blocks[i]);
+    };
+    own_count = std::min(own_count, built.size());
+    bind_equality(own_count, built.size());
+    bind_equality(0, own_count);
+    for (std::size_t i = 0; i < built.size(); ++i)
+        if (built[i] && built[i]->kind() == ConstraintKind::inequality) add_constraint(std::move(built[i]), blocks[i]);
 }
 
 void Simulation::add_constraint(std::unique_ptr<Constraint> constraint, const Parameters& block) {

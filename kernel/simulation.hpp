@@ -192,7 +192,8 @@ private:
     void build_shared_nodes(const Parameters& scene);
     void build_forces(const Parameters& scene, const TypeRegistry& registry);
     void build_solver_and_integrator(const Parameters& scene, const TypeRegistry& registry);
-    void build_constraints(const Parameters& scene, const TypeRegistry& registry);
+    /// \p own_count: the constraints the scene itself lists, before those its imports appended.
+    void build_constraints(const Parameters& scene, const TypeRegistry& registry, std::size_t own_count);
     /// Binds one constraint to the scene built so far and adds it to the equality or the contact set.
     void add_constraint(std::unique_ptr<Constraint> constraint, const Parameters& block);
     /// Throws CheckpointError when an import writes other text than the checkpoint recorded.

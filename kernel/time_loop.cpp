@@ -83,7 +83,7 @@ void TimeLoop::save(CheckpointFile& file) const {
     out.integer("newton_iterations", summary.newton_iterations);
     out.integer("retries", summary.retries);
     out.integer("error_rejections", summary.error_rejections);
-    out.integer("linear_iterations", summary.linear_iterations);  // last: older checkpoints lack it
+    out.integer("linear_iterations", summary.linear_iterations);
 }
 
 void TimeLoop::restore(const CheckpointFile& file) {
@@ -95,7 +95,7 @@ void TimeLoop::restore(const CheckpointFile& file) {
     summary.newton_iterations = in.integer("newton_iterations");
     summary.retries = in.integer("retries");
     summary.error_rejections = in.integer("error_rejections");
-    summary.linear_iterations = in.finished() ? 0 : in.integer("linear_iterations");
+    summary.linear_iterations = in.integer("linear_iterations");
 }
 
 bool TimeLoop::write_checkpoint() {

@@ -23,7 +23,7 @@ const FrameJoint* JointCoupling::find_joint(const SceneView& scene, const std::s
     const Constraint* found = nullptr;
     for (const Constraint* c : scene.constraint_terms())
         if (c->name() == name) found = c;
-    if (!found) errors_.fail(key, "no constraint named '" + name + "' (list the joints before the coupling)");
+    if (!found) errors_.fail(key, "no constraint named '" + name + "' (list the joints before the coupling, or name an imported joint)");
     const auto* joint = dynamic_cast<const FrameJoint*>(found);
     if (!joint || !has_single_coordinate(joint->type()))
         errors_.fail(key, "'" + name + "' is not a revolute_joint or prismatic_joint: a coupling relates two joints' "

@@ -356,7 +356,8 @@ SOMA_PLUGIN("joints") {
                           "stop (its normal force, N, is the stop's torque, N m). Statistics as a contact constraint's "
                           "(contacts, active_contacts, normal_force, friction_force). The coordinate as built (the "
                           "joint's `initial_coordinate`, 0 by default) must lie within the range.");
-    limit.string("joint", "scene name of the revolute_joint or prismatic_joint, listed before this limit").require();
+    limit.string("joint", "scene name of the revolute_joint or prismatic_joint (listed anywhere: limits bind after "
+                          "the joints)").require();
     limit.real("lower", "lowest coordinate (rad, the joint's angle followed across turns, or m; as the joint counts "
                         "it, from its zero: `initial_coordinate` as built)");
     limit.real("upper", "highest coordinate (rad or m). A revolute range is at most a turn wide; one stop alone "
@@ -401,13 +402,14 @@ SOMA_PLUGIN("joints") {
 
     ParameterSchema coupling("joint_coupling",
                              "Couples the coordinates of two revolute_joint or prismatic_joint constraints, listed before "
-                             "it: follower = multiplier x leader (a URDF mimic joint, a gear, two fingers moved as one), "
+                             "it or written by an import: follower = multiplier x leader (a URDF mimic joint, a gear, two fingers moved as one), "
                              "as one constraint row whose multiplier is the follower's effort (N m or N); the leader "
                              "carries -multiplier times it, so the coupling does no work. It must hold as built (the joints' `initial_coordinate`s). "
                              "An angle is measured in (-pi, pi]: with an integer multiplier (and a revolute follower) the "
                              "coupling holds across the wrap; with another, while the leader's angle stays within (-pi, pi). The follower must "
                              "not prescribe its coordinate; the leader may (it then drives both). List it after both "
-                             "joints (an imported robot's couplings come from its URDF <mimic> tags).");
+                             "joints; an import's joints bind before the scene's own constraints, so the scene may "
+                             "couple an imported robot's joints (its own couplings come from its URDF <mimic> tags).");
     coupling.string("leader", "scene name of the joint whose coordinate is followed").require();
     coupling.string("follower", "scene name of the joint that follows it").require();
     coupling.real("multiplier", "the follower's coordinate per unit of the leader's (rad/rad, m/m, or mixed); not 0")

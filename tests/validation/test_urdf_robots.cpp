@@ -287,6 +287,37 @@ TEST_CASE("urdf robots: the scene's own joint_limit blocks bound imported joints
     CHECK(largest_slide < 0.03 + 1e-8);
 }
 
+TEST_CASE("urdf robots: the scene's own joint_coupling couples two imported joints", "[validation][urdf]") {
+    // The shoulder follows twice the turret's angle: a coupling the file does not have, listed in
+    // the scene before the joints the import appends (an import's joints bind first). Released
+    // without ranges under implicit Euler, gravity swings the upper arm and, through the coupling,
+    // turns the turret.
+    auto sim = build_scene(released_arm_scene(
+        ", limits: false",
+        "constraints:\n"
+        "  - {type: joint_coupling, name: double, leader: arm/turret, follower: arm/shoulder, multiplier: 2}\n",
+        "implicit_euler"));
+    const Eigen::Isometry3d turret0 = body_pose(*sim, "arm/turret_link"), upper0 = body_pose(*sim, "arm/upper_arm");
+    const Mat3 relative0 = turret0.linear().transpose() * upper0.linear();
+    double largest_turret = 0.0, largest_mismatch = 0.0;
+    while (sim->state().t < 1.5 - 1e-9) {
+        REQUIRE(step_once(*sim, 2.0e-3));
+        const Eigen::Isometry3d turret = body_pose(*sim, "arm/turret_link"), upper = body_pose(*sim, "arm/upper_arm");
+        // Both angles stay below half a turn (the turret reaches 1.25 rad, the shoulder 2.5), so
+        // their sizes are the coordinates' up to sign.
+        const double turret_angle = Eigen::AngleAxisd(turret0.linear().transpose() * turret.linear()).angle();
+        const double shoulder_angle =
+            Eigen::AngleAxisd(relative0.transpose() * turret.linear().transpose() * upper.linear()).angle();
+        largest_turret = std::max(largest_turret, turret_angle);
+        largest_mismatch = std::max(largest_mismatch, std::abs(shoulder_angle - 2.0 * turret_angle));
+    }
+    INFO("largest turret angle " << largest_turret << " rad, largest |shoulder - 2 turret| " << largest_mismatch);
+    CHECK(largest_turret > 0.2);  // it moved
+    // The coupling's row is held to the Newton constraint tolerance (1e-10 rad); 1e-8 bounds it
+    // with the round-off of angles read back from the bodies' poses.
+    CHECK(largest_mismatch < 1e-8);
+}
+
 TEST_CASE("urdf robots: an error in the blocks an import writes names the import and its line", "[validation][urdf]") {
     const std::string scene =
         "simulation: {duration: 0.02}\n"
